@@ -1,0 +1,107 @@
+//! Pure request building and response checking, one file per resource. No I/O and no
+//! browser types here: every function is unit-tested natively and fuzzed.
+//!
+//! A call goes: `<resource>::*_request(...)` validates the input and describes an
+//! [`HttpRequest`]; the browser layer sends it; `<resource>::decode_*` (or
+//! [`response::status_error`] for a non-2xx answer) turns the answer into a result.
+
+pub mod documents;
+pub mod json;
+pub mod messages;
+pub mod response;
+pub mod url;
+pub mod webhooks;
+
+pub use url::BaseUrl;
+
+/// HTTP methods the interface uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Method {
+    /// GET
+    Get,
+    /// POST
+    Post,
+    /// DELETE
+    Delete,
+}
+
+impl Method {
+    /// The method's name on the wire.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Method::Get => "GET",
+            Method::Post => "POST",
+            Method::Delete => "DELETE",
+        }
+    }
+}
+
+/// A request body, described without I/O.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum RequestBody {
+    /// No body.
+    None,
+    /// A JSON text, sent with `Content-Type: application/json`.
+    Json(String),
+    /// `multipart/form-data` text fields, in order; the browser layer appends the file part.
+    Form(Vec<(&'static str, String)>),
+}
+
+/// A fully described request, minus the `Authorization` header (the transport adds it, so the
+/// token never passes through request descriptions, logs or tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpRequest {
+    /// What the call does, for error messages (`list webhooks`).
+    pub operation: &'static str,
+    /// HTTP method.
+    pub method: Method,
+    /// Absolute URL with encoded path and query.
+    pub url: String,
+    /// Body.
+    pub body: RequestBody,
+    /// Whether repeating the request is harmless (reads and deletes), so it may be retried.
+    pub retry_safe: bool,
+}
+
+/// Validates a bearer token: non-empty, no whitespace or control characters (so it can never
+/// inject a header line).
+pub fn check_token(token: &str) -> Result<(), crate::error::Error> {
+    if token.is_empty() {
+        return Err(crate::error::Error::invalid(
+            "options.token",
+            "must not be empty",
+        ));
+    }
+    if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(crate::error::Error::invalid(
+            "options.token",
+            "must not contain spaces, line breaks or control characters",
+        ));
+    }
+    Ok(())
+}
+
+/// Checks that an optional caller string is non-empty when given.
+pub(crate) fn check_non_empty(field: &str, value: Option<&str>) -> Result<(), crate::error::Error> {
+    match value {
+        Some("") => Err(crate::error::Error::invalid(field, "must not be empty")),
+        _ => Ok(()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_checked_without_echoing_them() {
+        assert!(check_token("eyJhbGciOi.abc-_.xyz").is_ok());
+        for bad in ["", "a b", "abc\r\nX-Evil: 1", "tab\there", "nul\0"] {
+            let e = check_token(bad).unwrap_err();
+            assert!(e.to_string().starts_with("invalid options.token"));
+            if !bad.is_empty() {
+                assert!(!e.to_string().contains(bad));
+            }
+        }
+    }
+}

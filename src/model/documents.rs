@@ -1,0 +1,107 @@
+//! Documents (section 2.4, endpoints 4.2-4.5): document types, image formats, upload and list
+//! inputs, and the stored record.
+
+use super::check::{NullableNumber, NullableString};
+use serde::Deserialize;
+
+/// Every value of DOCUMENT_TYPES. `PRE-MOVE_IN` contains a hyphen: it is a literal value.
+pub const DOCUMENT_TYPES: [&str; 7] = [
+    "DOCUMENT",
+    "RENTAL_APPLICATION",
+    "CONTRACT",
+    "MOVE_IN",
+    "MOVE_OUT",
+    "PRE-MOVE_IN",
+    "SELLING",
+];
+
+/// Formats an uploaded image can be converted to.
+pub const IMAGE_FORMATS: [&str; 2] = ["JPEG", "PNG"];
+
+/// The metadata object sent (as a JSON string) with an upload.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DocumentMetadata {
+    /// One of [`DOCUMENT_TYPES`]; the service defaults to `DOCUMENT`.
+    #[serde(rename = "type")]
+    pub document_type: Option<String>,
+    /// Links the document to a tenant.
+    pub tenant_id: Option<String>,
+    /// Links the document to a unit.
+    pub unit_id: Option<String>,
+    /// Links the document to a property.
+    pub property_id: Option<String>,
+    /// Links the document to a property group.
+    pub property_group_id: Option<String>,
+}
+
+/// `uploadDocument` input without the file (the browser layer takes the `Blob` itself, so
+/// its bytes never enter WebAssembly memory).
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UploadFields {
+    /// Present in the JavaScript object; read by the browser layer, ignored here.
+    #[serde(default, rename = "file")]
+    pub _file: Option<serde::de::IgnoredAny>,
+    /// Virtual folder, e.g. `tenants/<tenant_id>`.
+    pub resource_path: String,
+    /// Metadata linking the document to other objects.
+    #[serde(default)]
+    pub metadata: Option<DocumentMetadata>,
+    /// Forces another file name (comes back as `title`).
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Converts an image to `JPEG` or `PNG`.
+    #[serde(default)]
+    pub format: Option<String>,
+}
+
+/// Filters of `listDocuments`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ListDocumentsQuery {
+    /// Only documents linked to this unit.
+    pub unit_id: Option<String>,
+    /// Only documents linked to this property.
+    pub property_id: Option<String>,
+    /// Only documents linked to this property group.
+    pub property_group_id: Option<String>,
+    /// Only documents linked to this candidate.
+    pub candidate_id: Option<String>,
+    /// Only documents linked to this tenant.
+    pub tenant_id: Option<String>,
+    /// Only documents of these types.
+    pub types: Option<Vec<String>>,
+    /// Title filter.
+    pub title: Option<String>,
+    /// Number of records to skip.
+    pub skip: Option<u32>,
+    /// Number of records to return.
+    pub take: Option<u32>,
+}
+
+/// A stored document's metadata record. Only `id` is required; the documented fields are
+/// type-checked and every other field passes through untouched.
+#[derive(Debug, Deserialize)]
+pub struct DocumentRecordCheck {
+    /// Document id.
+    pub id: String,
+    #[serde(rename = "resourcePath", default)]
+    _resource_path: NullableString,
+    #[serde(rename = "title", default)]
+    _title: NullableString,
+    #[serde(rename = "companyId", default)]
+    _company_id: NullableString,
+    #[serde(rename = "type", default)]
+    _document_type: NullableString,
+    #[serde(rename = "tenantId", default)]
+    _tenant_id: NullableString,
+    #[serde(rename = "unitId", default)]
+    _unit_id: NullableString,
+    #[serde(rename = "propertyId", default)]
+    _property_id: NullableString,
+    #[serde(rename = "propertyGroupId", default)]
+    _property_group_id: NullableString,
+    #[serde(rename = "size", default)]
+    _size: NullableNumber,
+}
