@@ -1,0 +1,162 @@
+//! Webhook event delivery (`POST /_emulator/events`).
+
+use crate::errors::{ApiError, ApiResult};
+use crate::state::{lock, AppState, DeliveryRecord};
+use crate::util::now_iso;
+use serde_json::{json, Value};
+use std::time::Duration;
+use url::{Host, Url};
+
+/// Attempts per delivery (first try plus retries).
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// True if the URL's host is a loopback IP or `localhost`.
+pub fn is_loopback(url: &str) -> bool {
+    match Url::parse(url) {
+        Ok(u) => match u.host() {
+            Some(Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(Host::Ipv6(ip)) => ip.is_loopback(),
+            Some(Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+            None => false,
+        },
+        Err(_) => false,
+    }
+}
+
+/// Example `data` for an event type (used when the caller gives none).
+pub fn sample_data(event_type: &str) -> Value {
+    let listing = json!({
+        "id": "listing-1",
+        "property": {"id": "prop-1", "objectId": "OBJ-1", "type": "APARTMENT",
+            "address": {"zip": "10115", "city": "Berlin", "streetNumber": "12", "streetName": "Invalidenstraße",
+                "placeId": "place-1", "location": {"lat": 52.53, "lng": 13.38}}},
+        "unit": {"id": "unit-1", "objectId": "UNIT-1", "name": "WE 01", "type": "APARTMENT"}
+    });
+    match event_type {
+        "LISTING_CANDIDATE_APPLIED" => json!({"id": "cand-1", "candidateSource": "PORTAL",
+            "email": "cand-1@example.com", "firstName": "Anna", "lastName": "Müller", "listing": listing}),
+        "CANDIDATE_PARSED" => json!({"portalId": "portal-1", "externalListingId": "ext-1",
+            "candidateSource": "PORTAL", "integrationType": "EMAIL", "email": "cand-1@example.com",
+            "firstName": "Anna", "lastName": "Müller",
+            "integration": {"id": "int-1", "listingId": "listing-1", "companyIntegrationId": "ci-1",
+                "internalId": 42, "type": "EMAIL"}}),
+        "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING" => json!({"invitationId": "inv-1",
+            "listing": listing, "candidate": {"id": "cand-1", "email": "cand-1@example.com"}}),
+        "LISTING_CONTRACT_FLOW_STARTED" | "LISTING_CONTRACT_FLOW_SIGNED" => json!({"id": "flow-1",
+            "metadata": {"unitId": "unit-1", "listingId": "listing-1", "candidateId": "cand-1"},
+            "status": "STARTED", "contractFlowType": "VIRTUAL"}),
+        _ => json!({"id": "object-1"}),
+    }
+}
+
+struct Target {
+    webhook_id: String,
+    url: String,
+    envelope: Value,
+}
+
+/// Builds envelopes and starts deliveries; returns the event uuid and the number of webhooks.
+pub fn dispatch(
+    state: &AppState,
+    event_type: &str,
+    data: Option<Value>,
+    token: Option<&str>,
+) -> ApiResult<(String, usize)> {
+    if let Some(t) = token {
+        if !state.has_token(t) {
+            return Err(ApiError::bad_request(format!("unknown `token` `{t}`")));
+        }
+    }
+    let uuid = state.event_uuid();
+    let data = data.unwrap_or_else(|| sample_data(event_type));
+    let created_at = now_iso();
+    let mut targets = Vec::new();
+    {
+        let accts = lock(&state.accounts);
+        for a in accts.values() {
+            if token.is_some_and(|t| t != a.token) {
+                continue;
+            }
+            let envelope = json!({
+                "uuid": uuid, "operation": event_type, "subdomain": a.subdomain,
+                "language": "en", "createdAt": created_at, "data": data,
+            });
+            for w in a.webhooks.iter().filter(|w| w.event_type == event_type) {
+                targets.push(Target {
+                    webhook_id: w.id.clone(),
+                    url: w.url.clone(),
+                    envelope: envelope.clone(),
+                });
+            }
+        }
+    }
+    let n = targets.len();
+    let generation = state.generation();
+    for t in targets {
+        let st = state.clone();
+        let ev = event_type.to_string();
+        let id = uuid.clone();
+        tokio::spawn(async move { deliver(st, generation, id, ev, t).await });
+    }
+    Ok((uuid, n))
+}
+
+async fn deliver(state: AppState, generation: u64, uuid: String, event_type: String, t: Target) {
+    let record = |attempt: u32, status: Option<u16>, error: Option<String>| {
+        if state.generation() != generation {
+            return false;
+        }
+        lock(&state.deliveries).push(DeliveryRecord {
+            event_uuid: uuid.clone(),
+            event_type: event_type.clone(),
+            webhook_id: t.webhook_id.clone(),
+            url: t.url.clone(),
+            attempt,
+            status,
+            error,
+            at: now_iso(),
+        });
+        true
+    };
+    if !is_loopback(&t.url) {
+        record(
+            1,
+            None,
+            Some("refused: the emulator only delivers to loopback hosts (127.0.0.1, ::1, localhost)".into()),
+        );
+        return;
+    }
+    let mut backoff = state.config.delivery_backoff_ms;
+    for attempt in 1..=MAX_ATTEMPTS {
+        let res = state
+            .http
+            .post(&t.url)
+            .header("user-agent", "estatekit-emulator")
+            .json(&t.envelope)
+            .send()
+            .await;
+        let ok = match res {
+            Ok(r) => {
+                let s = r.status();
+                let err = (!s.is_success()).then(|| format!("receiver answered status {}", s.as_u16()));
+                if !record(attempt, Some(s.as_u16()), err) {
+                    return;
+                }
+                s.is_success()
+            }
+            Err(e) => {
+                if !record(attempt, None, Some(format!("request failed: {e}"))) {
+                    return;
+                }
+                false
+            }
+        };
+        if ok {
+            return;
+        }
+        if attempt < MAX_ATTEMPTS {
+            tokio::time::sleep(Duration::from_millis(backoff)).await;
+            backoff = backoff.saturating_mul(2);
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! `POST /api/reporting/graphql`: the messages query.
+
+use crate::errors::ApiError;
+use crate::model::{Message, SentBy};
+use crate::pipeline::Token;
+use crate::state::AppState;
+use async_graphql::{
+    Context, EmptyMutation, EmptySubscription, Error, InputObject, Object, Schema,
+};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{Extension, State};
+use axum::http::{header, HeaderMap};
+use axum::response::{IntoResponse, Response};
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+/// The emulator's GraphQL schema type.
+pub type EmuSchema = Schema<Query, EmptyMutation, EmptySubscription>;
+
+/// `MessageFilter` input.
+#[derive(InputObject, Default, Debug)]
+#[graphql(name = "MessageFilter")]
+pub struct MessageFilter {
+    /// Candidate filter.
+    pub candidate_id: Option<String>,
+    /// Contact filter.
+    pub contact_id: Option<String>,
+    /// Listing filter.
+    pub listing_id: Option<String>,
+    /// Accepted (the vendor's examples send it) but not a filter on its own.
+    pub external_contact_id: Option<String>,
+}
+
+/// `GraphPaging` input.
+#[derive(InputObject, Default, Debug)]
+#[graphql(name = "GraphPaging")]
+pub struct GraphPaging {
+    /// Items to skip.
+    pub skip: Option<i32>,
+    /// Items to take (all when absent).
+    pub take: Option<i32>,
+}
+
+/// `GraphSorting` input.
+#[derive(InputObject, Default, Debug)]
+#[graphql(name = "GraphSorting")]
+pub struct GraphSorting {
+    /// Message field to sort by.
+    pub field_name: Option<String>,
+    /// `ASC` or `DESC` (case-insensitive).
+    pub direction: Option<String>,
+}
+
+/// `MessageFilterPaging` input.
+#[derive(InputObject, Default, Debug)]
+#[graphql(name = "MessageFilterPaging")]
+pub struct MessageFilterPaging {
+    /// Filter.
+    pub filter: Option<MessageFilter>,
+    /// Paging.
+    pub paging: Option<GraphPaging>,
+    /// Sorting.
+    pub sort: Option<GraphSorting>,
+}
+
+/// The query root.
+pub struct Query;
+
+fn cmp_opt<T: Ord>(a: &Option<T>, b: &Option<T>) -> Ordering {
+    a.cmp(b)
+}
+
+fn id_num(id: &Option<String>) -> Option<u64> {
+    id.as_deref()
+        .and_then(|s| s.rsplit('-').next())
+        .and_then(|n| n.parse().ok())
+}
+
+type Cmp = fn(&Message, &Message) -> Ordering;
+
+fn comparator(field: &str) -> Option<Cmp> {
+    Some(match field {
+        "id" => |a, b| a.num.cmp(&b.num),
+        "candidateId" => |a, b| cmp_opt(&a.candidate_id, &b.candidate_id),
+        "sentBy" => |a, b| cmp_opt::<SentBy>(&a.sent_by, &b.sent_by),
+        "userId" => |a, b| cmp_opt(&a.user_id, &b.user_id),
+        "text" => |a, b| cmp_opt(&a.text, &b.text),
+        "replyToMessageId" => {
+            |a, b| id_num(&a.reply_to_message_id).cmp(&id_num(&b.reply_to_message_id))
+        }
+        "isRead" => |a, b| cmp_opt(&a.is_read, &b.is_read),
+        _ => return None,
+    })
+}
+
+#[Object]
+impl Query {
+    /// Messages matching the filter (at least one of candidateId, contactId, listingId).
+    async fn messages(
+        &self,
+        ctx: &Context<'_>,
+        input: Option<MessageFilterPaging>,
+    ) -> async_graphql::Result<Option<Vec<Option<Message>>>> {
+        let all = ctx.data::<Arc<Vec<Message>>>()?;
+        let input = input.unwrap_or_default();
+        let filter = input.filter.unwrap_or_default();
+        if filter.candidate_id.is_none() && filter.contact_id.is_none() && filter.listing_id.is_none()
+        {
+            return Err(Error::new(
+                "at least one of `candidateId`, `contactId` or `listingId` must be supplied in `input.filter`",
+            ));
+        }
+        let paging = input.paging.unwrap_or_default();
+        let skip = paging.skip.unwrap_or(0);
+        if skip < 0 {
+            return Err(Error::new("`paging.skip` must not be negative"));
+        }
+        let take = paging.take;
+        if take.is_some_and(|t| t < 0) {
+            return Err(Error::new("`paging.take` must not be negative"));
+        }
+        let sort = match input.sort {
+            Some(s) => {
+                let field = s.field_name.unwrap_or_else(|| "id".into());
+                let cmp = comparator(&field).ok_or_else(|| {
+                    Error::new(format!(
+                        "unknown `sort.fieldName` `{field}` (one of id, candidateId, sentBy, userId, text, replyToMessageId, isRead)"
+                    ))
+                })?;
+                let dir = s.direction.unwrap_or_else(|| "ASC".into());
+                let desc = match dir.to_ascii_uppercase().as_str() {
+                    "ASC" => false,
+                    "DESC" => true,
+                    _ => {
+                        return Err(Error::new(format!(
+                            "unknown `sort.direction` `{dir}` (ASC or DESC)"
+                        )))
+                    }
+                };
+                Some((cmp, desc))
+            }
+            None => None,
+        };
+        let mut hits: Vec<&Message> = all
+            .iter()
+            .filter(|m| {
+                filter
+                    .candidate_id
+                    .as_ref()
+                    .is_none_or(|c| m.candidate_id.as_ref() == Some(c))
+                    && filter.contact_id.as_ref().is_none_or(|c| &m.contact_id == c)
+                    && filter.listing_id.as_ref().is_none_or(|c| &m.listing_id == c)
+            })
+            .collect();
+        match sort {
+            Some((cmp, desc)) => hits.sort_by(|a, b| {
+                let o = cmp(a, b).then_with(|| a.num.cmp(&b.num));
+                if desc {
+                    o.reverse()
+                } else {
+                    o
+                }
+            }),
+            None => hits.sort_by_key(|m| m.num),
+        }
+        let skip = usize::try_from(skip).unwrap_or(usize::MAX);
+        let take = take.map_or(usize::MAX, |t| usize::try_from(t).unwrap_or(usize::MAX));
+        Ok(Some(
+            hits.into_iter()
+                .skip(skip)
+                .take(take)
+                .map(|m| Some(m.clone()))
+                .collect(),
+        ))
+    }
+}
+
+/// Builds the schema (introspection on).
+pub fn schema() -> EmuSchema {
+    Schema::build(Query, EmptyMutation, EmptySubscription)
+        .limit_depth(64)
+        .limit_recursive_depth(64)
+        .finish()
+}
+
+/// Handler of `POST /api/reporting/graphql`.
+pub async fn handler(
+    State(state): State<AppState>,
+    Extension(token): Extension<Token>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let body = match body {
+        Ok(b) => b,
+        Err(e) => return crate::errors::body_rejection(e).into_response(),
+    };
+    let ct = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("");
+    if !ct.to_ascii_lowercase().contains("json") {
+        return ApiError::bad_request("`Content-Type` must be application/json").into_response();
+    }
+    let req: async_graphql::Request = match serde_json::from_slice(&body) {
+        Ok(r) => r,
+        Err(e) => {
+            return ApiError::bad_request(format!(
+                "invalid GraphQL request body (expected JSON with `query` and `variables`): {e}"
+            ))
+            .into_response()
+        }
+    };
+    let Some(messages) = state.with_account(&token.0, |a| a.messages.clone()) else {
+        return ApiError::unauthorized("unknown access token").into_response();
+    };
+    let resp = state.schema.execute(req.data(messages)).await;
+    async_graphql_axum::GraphQLResponse::from(resp).into_response()
+}

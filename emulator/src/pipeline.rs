@@ -1,0 +1,371 @@
+//! The request pipeline wrapped around every route: CORS, request log, counters,
+//! faults, authentication, rate limiting and the JSON error safety net.
+
+use crate::config::READONLY_TOKEN;
+use crate::errors::{error_response, ApiError};
+use crate::faults::{self, FaultResponse};
+use crate::ratelimit;
+use crate::state::{AppState, RequestRecord};
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use std::time::Instant;
+
+/// The authenticated token of an API request (inserted as a request extension).
+#[derive(Clone, Debug)]
+pub struct Token(pub String);
+
+impl Token {
+    /// True for the read-only token.
+    pub fn is_readonly(&self) -> bool {
+        self.0 == READONLY_TOKEN
+    }
+}
+
+/// Kind of path, deciding which pipeline steps apply.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Area {
+    Api,
+    Sink,
+    Admin,
+    Other,
+}
+
+fn area(path: &str) -> Area {
+    if path == "/api" || path.starts_with("/api/") {
+        Area::Api
+    } else if path.starts_with("/_emulator/sink/") {
+        Area::Sink
+    } else if path == "/_emulator" || path.starts_with("/_emulator/") {
+        Area::Admin
+    } else {
+        Area::Other
+    }
+}
+
+/// Route template and allowed methods of a known API path.
+pub fn api_route(path: &str) -> Option<(&'static str, &'static [Method])> {
+    const DOCS: &str = "/api/file-storage/company/documents";
+    const HOOKS: &str = "/api/external-integrations/webhooks";
+    match path {
+        "/api/reporting/graphql" => return Some(("/api/reporting/graphql", &[Method::POST])),
+        DOCS => return Some((DOCS, &[Method::POST])),
+        "/api/file-storage/company/documents/metadata" => {
+            return Some((
+                "/api/file-storage/company/documents/metadata",
+                &[Method::GET],
+            ))
+        }
+        HOOKS => return Some((HOOKS, &[Method::GET, Method::POST])),
+        _ => {}
+    }
+    if let Some(rest) = path.strip_prefix("/api/file-storage/company/documents/") {
+        let segs: Vec<&str> = rest.split('/').collect();
+        match segs.as_slice() {
+            [id] if !id.is_empty() => {
+                return Some((
+                    "/api/file-storage/company/documents/{id}",
+                    &[Method::GET, Method::DELETE],
+                ))
+            }
+            [id, "metadata"] if !id.is_empty() => {
+                return Some((
+                    "/api/file-storage/company/documents/{id}/metadata",
+                    &[Method::GET],
+                ))
+            }
+            _ => {}
+        }
+    }
+    if let Some(id) = path.strip_prefix("/api/external-integrations/webhooks/") {
+        if !id.is_empty() && !id.contains('/') {
+            return Some((
+                "/api/external-integrations/webhooks/{id}",
+                &[Method::DELETE],
+            ));
+        }
+    }
+    None
+}
+
+/// Extracts the bearer token; None when missing or malformed.
+pub fn bearer(headers: &HeaderMap) -> Option<String> {
+    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
+    let (scheme, tok) = v.split_once(' ')?;
+    let tok = tok.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !tok.is_empty() && !tok.contains(' '))
+        .then(|| tok.to_string())
+}
+
+fn header_str(h: &HeaderMap, name: header::HeaderName) -> Option<String> {
+    h.get(name)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+}
+
+/// Adds the CORS headers to any response.
+pub fn add_cors(h: &mut HeaderMap, origin: Option<&HeaderValue>) {
+    match origin {
+        Some(o) => {
+            h.insert(header::ACCESS_CONTROL_ALLOW_ORIGIN, o.clone());
+            h.append(header::VARY, HeaderValue::from_static("Origin"));
+        }
+        None => {
+            h.insert(
+                header::ACCESS_CONTROL_ALLOW_ORIGIN,
+                HeaderValue::from_static("*"),
+            );
+        }
+    }
+    h.insert(
+        header::ACCESS_CONTROL_EXPOSE_HEADERS,
+        HeaderValue::from_static(
+            "Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Content-Length, Content-Type",
+        ),
+    );
+}
+
+fn preflight(req_headers: &HeaderMap) -> Response {
+    let mut r = StatusCode::NO_CONTENT.into_response();
+    let h = r.headers_mut();
+    add_cors(h, req_headers.get(header::ORIGIN));
+    h.insert(
+        header::ACCESS_CONTROL_ALLOW_METHODS,
+        HeaderValue::from_static("GET, POST, DELETE, OPTIONS"),
+    );
+    let allow = req_headers
+        .get(header::ACCESS_CONTROL_REQUEST_HEADERS)
+        .and_then(|v| v.to_str().ok())
+        .filter(|v| !v.trim().is_empty())
+        .and_then(|v| HeaderValue::from_str(&format!("Authorization, Content-Type, {v}")).ok())
+        .unwrap_or(HeaderValue::from_static("Authorization, Content-Type"));
+    h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, allow);
+    h.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
+    r
+}
+
+/// Turns any non-JSON error response (e.g. an axum rejection) into the JSON error shape.
+async fn json_safety_net(resp: Response) -> Response {
+    let status = resp.status();
+    if status.as_u16() < 400 || resp.extensions().get::<FaultResponse>().is_some() {
+        return resp;
+    }
+    let is_json = resp
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.contains("json"));
+    if is_json {
+        return resp;
+    }
+    let (parts, body) = resp.into_parts();
+    let bytes = axum::body::to_bytes(body, 64 * 1024)
+        .await
+        .unwrap_or_default();
+    let text = String::from_utf8_lossy(&bytes);
+    let msg = if text.trim().is_empty() {
+        status
+            .canonical_reason()
+            .unwrap_or("request failed")
+            .to_string()
+    } else {
+        text.trim().to_string()
+    };
+    let mut r = error_response(status, &msg);
+    for (k, v) in parts.headers.iter() {
+        if k != header::CONTENT_TYPE && k != header::CONTENT_LENGTH {
+            r.headers_mut().insert(k.clone(), v.clone());
+        }
+    }
+    r
+}
+
+/// Authentication and rate limiting of a known API route.
+async fn guard_api(state: &AppState, token: Option<String>, mut req: Request, next: Next) -> Response {
+    let Some(token) = token else {
+        let mut r = ApiError::unauthorized(
+            "missing or malformed `Authorization` header (expected `Bearer <token>`)",
+        )
+        .into_response();
+        if let Some(info) = ratelimit::unauthenticated(state) {
+            info.apply(r.headers_mut());
+        }
+        return r;
+    };
+    if !state.has_token(&token) {
+        let mut r = ApiError::unauthorized("unknown or expired access token in `Authorization`")
+            .into_response();
+        if let Some(info) = ratelimit::unauthenticated(state) {
+            info.apply(r.headers_mut());
+        }
+        return r;
+    }
+    let info = ratelimit::check(state, &token);
+    if let Some(info) = info {
+        if !info.allowed {
+            let mut r = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!(
+                    "rate limit of {} requests per minute exceeded; retry in {} s",
+                    info.limit, info.reset_secs
+                ),
+            )
+            .into_response();
+            info.apply(r.headers_mut());
+            r.headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(info.reset_secs));
+            return r;
+        }
+    }
+    req.extensions_mut().insert(Token(token));
+    let mut r = next.run(req).await;
+    if let Some(info) = info {
+        info.apply(r.headers_mut());
+    }
+    r
+}
+
+/// The middleware wrapped around the whole router.
+pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = req.method().clone();
+    let path = req.uri().path().to_string();
+    let query = req.uri().query().map(str::to_string);
+    let headers = req.headers().clone();
+    let origin = headers.get(header::ORIGIN).cloned();
+    let area = area(&path);
+
+    if area != Area::Admin {
+        state.log_request(RequestRecord {
+            method: method.to_string(),
+            path: path.clone(),
+            query: query.clone(),
+            host: header_str(&headers, header::HOST),
+            origin: header_str(&headers, header::ORIGIN),
+            has_authorization: headers.contains_key(header::AUTHORIZATION),
+            content_type: header_str(&headers, header::CONTENT_TYPE),
+            body_length: headers
+                .get(header::CONTENT_LENGTH)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.parse().ok())
+                .unwrap_or(0),
+        });
+    }
+
+    if method == Method::OPTIONS {
+        let r = preflight(&headers);
+        log_line(&state, &method, &path, r.status(), started);
+        return r;
+    }
+
+    let token = bearer(&headers);
+    let route = if area == Area::Api {
+        api_route(&path)
+    } else {
+        None
+    };
+    if area == Area::Api {
+        let key = match route {
+            Some((tpl, _)) => format!("{method} {tpl}"),
+            None => format!("{method} {path}"),
+        };
+        state.count(token.as_deref().unwrap_or(""), key);
+    }
+
+    let fault = if area == Area::Admin {
+        None
+    } else {
+        faults::take(&state, method.as_str(), &path, token.as_deref())
+    };
+
+    let mut resp = 'resp: {
+        if let Some(f) = &fault {
+            if let Some(ms) = f.delay_ms.filter(|ms| *ms > 0) {
+                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+            }
+            if f.drop == Some(true) {
+                break 'resp faults::drop_response();
+            }
+            if f.replaces() {
+                let mut r = f.replacement();
+                f.edit_headers(r.headers_mut());
+                break 'resp r;
+            }
+        }
+        let too_big = headers
+            .get(header::CONTENT_LENGTH)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.parse::<u64>().ok())
+            .is_some_and(|n| n > state.config.max_body_bytes() as u64);
+        let r = if too_big {
+            ApiError::too_large(state.config.max_body_bytes()).into_response()
+        } else {
+            match route {
+                Some((_, methods)) if methods.contains(&method) => {
+                    guard_api(&state, token, req, next).await
+                }
+                _ => next.run(req).await,
+            }
+        };
+        let mut r = json_safety_net(r).await;
+        if let Some(f) = &fault {
+            if f.truncate == Some(true) {
+                r = faults::truncate(r).await;
+            }
+            f.edit_headers(r.headers_mut());
+        }
+        r
+    };
+    add_cors(resp.headers_mut(), origin.as_ref());
+    log_line(&state, &method, &path, resp.status(), started);
+    resp
+}
+
+fn log_line(state: &AppState, method: &Method, path: &str, status: StatusCode, started: Instant) {
+    if !state.config.quiet {
+        eprintln!(
+            "{method} {path} -> {} ({} ms)",
+            status.as_u16(),
+            started.elapsed().as_millis()
+        );
+    }
+}
+
+/// Fallback for unknown routes: static files outside `/api/` and `/_emulator/`, else 404.
+pub async fn fallback(State(state): State<AppState>, req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    let method = req.method().clone();
+    if area(&path) == Area::Other && (method == Method::GET || method == Method::HEAD) {
+        if let Some(r) = crate::static_files::serve(&state.config.statics, &path).await {
+            return r;
+        }
+    }
+    if let Some((_, methods)) = api_route(&path) {
+        let allow = methods
+            .iter()
+            .map(Method::as_str)
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut r = ApiError::new(
+            StatusCode::METHOD_NOT_ALLOWED,
+            format!("method {method} is not allowed on {path} (allowed: {allow})"),
+        )
+        .into_response();
+        if let Ok(v) = HeaderValue::from_str(&allow) {
+            r.headers_mut().insert(header::ALLOW, v);
+        }
+        return r;
+    }
+    ApiError::not_found(format!("no route for {method} {path}")).into_response()
+}
+
+/// Handler for a wrong method on a known route.
+pub async fn method_not_allowed(req: Request) -> Response {
+    let path = req.uri().path().to_string();
+    let method = req.method().clone();
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        format!("method {method} is not allowed on {path}"),
+    )
+    .into_response()
+}

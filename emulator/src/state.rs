@@ -1,0 +1,318 @@
+//! Shared application state.
+
+use crate::config::{Config, READONLY_TOKEN};
+use crate::faults::Fault;
+use crate::model::{Document, Message, Webhook};
+use crate::seed;
+use crate::util::{hash_str, SplitMix64};
+use serde::Serialize;
+use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// Locks a mutex, recovering from poisoning (a panicked holder never wedges the server).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Maximum number of entries kept in the request log.
+pub const REQUEST_LOG_CAP: usize = 500;
+
+/// One account (one token): its own data and rate-limit window.
+#[derive(Debug)]
+pub struct Account {
+    /// The account's token.
+    pub token: String,
+    /// Account subdomain.
+    pub subdomain: String,
+    /// Company id.
+    pub company_id: String,
+    /// Partner id used in webhook records.
+    pub partner_id: String,
+    /// User id used as `connectedByUserId`.
+    pub user_id: String,
+    /// Messages (shared, immutable).
+    pub messages: Arc<Vec<Message>>,
+    /// Documents in insertion order, keyed by sequence number.
+    pub documents: BTreeMap<u64, Document>,
+    /// Document id -> sequence number.
+    pub doc_index: HashMap<String, u64>,
+    /// Next document sequence number.
+    pub next_doc_seq: u64,
+    /// Registered webhooks.
+    pub webhooks: Vec<Webhook>,
+    /// Id generator.
+    pub rng: SplitMix64,
+    /// Per-account rate-limit override.
+    pub rate_limit: Option<u32>,
+    /// Start of the current rate-limit window.
+    pub window_start: Instant,
+    /// Requests counted in the current window.
+    pub window_count: u32,
+}
+
+impl Account {
+    /// Builds a freshly seeded account.
+    pub fn new(token: &str, config: &Config, messages: Arc<Vec<Message>>) -> Account {
+        let h = hash_str(token);
+        let mut ids = SplitMix64::new(h);
+        let company_id = ids.uuid();
+        let partner_id = ids.uuid();
+        let user_id = ids.uuid();
+        let subdomain = format!("emu-{:08x}", h >> 32);
+        let mut rng = SplitMix64::new(config.seed ^ 0xd0c5);
+        let docs = seed::documents(&mut rng, config.seed_documents, &subdomain, &company_id);
+        let mut acct = Account {
+            token: token.to_string(),
+            subdomain,
+            company_id,
+            partner_id,
+            user_id,
+            messages,
+            documents: BTreeMap::new(),
+            doc_index: HashMap::new(),
+            next_doc_seq: 0,
+            webhooks: Vec::new(),
+            rng,
+            rate_limit: None,
+            window_start: Instant::now(),
+            window_count: 0,
+        };
+        for d in docs {
+            acct.insert_document(d);
+        }
+        acct
+    }
+
+    /// Adds a document.
+    pub fn insert_document(&mut self, d: Document) {
+        let seq = self.next_doc_seq;
+        self.next_doc_seq += 1;
+        self.doc_index.insert(d.id.clone(), seq);
+        self.documents.insert(seq, d);
+    }
+
+    /// Looks a document up by id.
+    pub fn document(&self, id: &str) -> Option<&Document> {
+        self.doc_index
+            .get(id)
+            .and_then(|seq| self.documents.get(seq))
+    }
+
+    /// Removes a document; true if it existed.
+    pub fn remove_document(&mut self, id: &str) -> bool {
+        match self.doc_index.remove(id) {
+            Some(seq) => self.documents.remove(&seq).is_some(),
+            None => false,
+        }
+    }
+}
+
+/// One entry of `GET /_emulator/requests`.
+#[derive(Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestRecord {
+    /// HTTP method.
+    pub method: String,
+    /// Raw (still percent-encoded) path.
+    pub path: String,
+    /// Raw query string, if any.
+    pub query: Option<String>,
+    /// Host header.
+    pub host: Option<String>,
+    /// Origin header.
+    pub origin: Option<String>,
+    /// Whether an Authorization header was present (its value is never recorded).
+    pub has_authorization: bool,
+    /// Content-Type header.
+    pub content_type: Option<String>,
+    /// Content-Length of the request body (0 when absent).
+    pub body_length: u64,
+}
+
+/// One webhook delivery attempt.
+#[derive(Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryRecord {
+    /// Event uuid.
+    pub event_uuid: String,
+    /// Event type.
+    #[serde(rename = "type")]
+    pub event_type: String,
+    /// Webhook id.
+    pub webhook_id: String,
+    /// Target URL.
+    pub url: String,
+    /// Attempt number (1-based).
+    pub attempt: u32,
+    /// Response status, if a response arrived.
+    pub status: Option<u16>,
+    /// Error text, if the attempt failed.
+    pub error: Option<String>,
+    /// Attempt time.
+    pub at: String,
+}
+
+/// One request received by the sink.
+#[derive(Serialize, Clone, Debug)]
+#[serde(rename_all = "camelCase")]
+pub struct SinkEntry {
+    /// Sink name from the path.
+    pub name: String,
+    /// Body, parsed as JSON when possible, else text.
+    pub body: serde_json::Value,
+    /// Receive time.
+    pub received_at: String,
+}
+
+/// Everything behind the shared state handle.
+pub struct Inner {
+    /// Configuration.
+    pub config: Config,
+    /// Shared seeded messages.
+    pub messages: Arc<Vec<Message>>,
+    /// Accounts by token.
+    pub accounts: Mutex<HashMap<String, Account>>,
+    /// Tokens in registration order.
+    pub token_order: Mutex<Vec<String>>,
+    /// Default per-minute limit for accounts without override.
+    pub default_rate_limit: Mutex<u32>,
+    /// Pending faults, oldest first.
+    pub faults: Mutex<Vec<Fault>>,
+    /// Counters: token ("" when none) -> route key -> count.
+    pub counters: Mutex<HashMap<String, HashMap<String, u64>>>,
+    /// Last requests.
+    pub requests: Mutex<VecDeque<RequestRecord>>,
+    /// Delivery attempts.
+    pub deliveries: Mutex<Vec<DeliveryRecord>>,
+    /// Sink entries.
+    pub sink: Mutex<Vec<SinkEntry>>,
+    /// Public base URL of the main listener.
+    pub base_url: Mutex<String>,
+    /// Base URL of the second origin, if any.
+    pub second_origin: Mutex<Option<String>>,
+    /// Bumped by reset, so stale deliveries are not recorded.
+    pub generation: AtomicU64,
+    /// Client used for webhook deliveries.
+    pub http: reqwest::Client,
+    /// Event uuid generator.
+    pub event_rng: Mutex<SplitMix64>,
+    /// The GraphQL schema.
+    pub schema: crate::graphql::EmuSchema,
+}
+
+/// Cheap cloneable handle to the state.
+#[derive(Clone)]
+pub struct AppState(pub Arc<Inner>);
+
+impl std::ops::Deref for AppState {
+    type Target = Inner;
+    fn deref(&self) -> &Inner {
+        &self.0
+    }
+}
+
+impl AppState {
+    /// Creates the state with all configured accounts seeded.
+    pub fn new(config: Config) -> AppState {
+        let messages = Arc::new(seed::messages(config.seed, config.seed_messages));
+        let http = reqwest::Client::builder()
+            .no_proxy()
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(std::time::Duration::from_secs(10))
+            .build()
+            .unwrap_or_else(|_| reqwest::Client::new());
+        let mut order: Vec<String> = config.tokens.clone();
+        order.push(READONLY_TOKEN.to_string());
+        let accounts = order
+            .iter()
+            .map(|t| (t.clone(), Account::new(t, &config, messages.clone())))
+            .collect();
+        let base = format!("http://{}:{}", config.host, config.port);
+        AppState(Arc::new(Inner {
+            default_rate_limit: Mutex::new(config.rate_limit),
+            event_rng: Mutex::new(SplitMix64::new(config.seed ^ 0xe7e7)),
+            config,
+            messages,
+            accounts: Mutex::new(accounts),
+            token_order: Mutex::new(order),
+            faults: Mutex::new(Vec::new()),
+            counters: Mutex::new(HashMap::new()),
+            requests: Mutex::new(VecDeque::new()),
+            deliveries: Mutex::new(Vec::new()),
+            sink: Mutex::new(Vec::new()),
+            base_url: Mutex::new(base),
+            second_origin: Mutex::new(None),
+            generation: AtomicU64::new(0),
+            http,
+            schema: crate::graphql::schema(),
+        }))
+    }
+
+    /// True if the token belongs to an account.
+    pub fn has_token(&self, token: &str) -> bool {
+        lock(&self.accounts).contains_key(token)
+    }
+
+    /// Runs `f` on the token's account (None if unknown).
+    pub fn with_account<R>(&self, token: &str, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
+        let mut accts = lock(&self.accounts);
+        accts.get_mut(token).map(f)
+    }
+
+    /// Creates or reseeds the account of a token.
+    pub fn create_account(&self, token: &str) {
+        let acct = Account::new(token, &self.config, self.messages.clone());
+        lock(&self.accounts).insert(token.to_string(), acct);
+        let mut order = lock(&self.token_order);
+        if !order.iter().any(|t| t == token) {
+            order.push(token.to_string());
+        }
+    }
+
+    /// Reseeds every account and clears faults, counters, requests, deliveries and sink.
+    pub fn reset(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let tokens = lock(&self.token_order).clone();
+        let fresh: HashMap<String, Account> = tokens
+            .iter()
+            .map(|t| (t.clone(), Account::new(t, &self.config, self.messages.clone())))
+            .collect();
+        *lock(&self.accounts) = fresh;
+        *lock(&self.default_rate_limit) = self.config.rate_limit;
+        lock(&self.faults).clear();
+        lock(&self.counters).clear();
+        lock(&self.requests).clear();
+        lock(&self.deliveries).clear();
+        lock(&self.sink).clear();
+    }
+
+    /// Appends to the request log (bounded).
+    pub fn log_request(&self, r: RequestRecord) {
+        let mut q = lock(&self.requests);
+        q.push_back(r);
+        while q.len() > REQUEST_LOG_CAP {
+            q.pop_front();
+        }
+    }
+
+    /// Counts an API request.
+    pub fn count(&self, token: &str, key: String) {
+        let mut c = lock(&self.counters);
+        *c.entry(token.to_string())
+            .or_default()
+            .entry(key)
+            .or_insert(0) += 1;
+    }
+
+    /// Current reset generation.
+    pub fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    /// A fresh event uuid.
+    pub fn event_uuid(&self) -> String {
+        lock(&self.event_rng).uuid()
+    }
+}
