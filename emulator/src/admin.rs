@@ -50,10 +50,19 @@ pub async fn reset(State(state): State<AppState>) -> Response {
 }
 
 /// `POST /_emulator/accounts`.
-pub async fn accounts(State(state): State<AppState>, headers: HeaderMap, body: Body) -> ApiResult<Response> {
+pub async fn accounts(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<Response> {
     let m = object(&headers, body)?;
-    let token = opt_token(&m)?.ok_or_else(|| ApiError::bad_request("missing required field `token`"))?;
-    if token.len() > 512 || token.chars().any(|c| c.is_whitespace() || c.is_control() || c == ',') {
+    let token =
+        opt_token(&m)?.ok_or_else(|| ApiError::bad_request("missing required field `token`"))?;
+    if token.len() > 512
+        || token
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == ',')
+    {
         return Err(ApiError::bad_request(
             "`token` must not contain whitespace, commas or control characters (max 512 chars)",
         ));
@@ -62,19 +71,33 @@ pub async fn accounts(State(state): State<AppState>, headers: HeaderMap, body: B
     let (subdomain, company_id) = state
         .with_account(&token, |a| (a.subdomain.clone(), a.company_id.clone()))
         .unwrap_or_default();
-    Ok(Json(json!({"token": token, "subdomain": subdomain, "companyId": company_id})).into_response())
+    Ok(
+        Json(json!({"token": token, "subdomain": subdomain, "companyId": company_id}))
+            .into_response(),
+    )
 }
 
 /// `POST /_emulator/config`.
-pub async fn config(State(state): State<AppState>, headers: HeaderMap, body: Body) -> ApiResult<Response> {
+pub async fn config(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<Response> {
     let m = object(&headers, body)?;
     let limit = match m.get("rateLimit") {
-        Some(Value::Number(n)) => n
-            .as_u64()
-            .and_then(|n| u32::try_from(n).ok())
-            .ok_or_else(|| ApiError::bad_request("`rateLimit` must be an integer in 0..=4294967295"))?,
+        Some(Value::Number(n)) => {
+            n.as_u64()
+                .and_then(|n| u32::try_from(n).ok())
+                .ok_or_else(|| {
+                    ApiError::bad_request("`rateLimit` must be an integer in 0..=4294967295")
+                })?
+        }
         None => return Err(ApiError::bad_request("missing required field `rateLimit`")),
-        Some(_) => return Err(ApiError::bad_request("`rateLimit` must be a non-negative integer")),
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "`rateLimit` must be a non-negative integer",
+            ))
+        }
     };
     let token = opt_token(&m)?;
     if !ratelimit::configure(&state, limit, token.as_deref()) {
@@ -84,12 +107,20 @@ pub async fn config(State(state): State<AppState>, headers: HeaderMap, body: Bod
 }
 
 /// `POST /_emulator/faults` (one fault or an array).
-pub async fn add_faults(State(state): State<AppState>, headers: HeaderMap, body: Body) -> ApiResult<Response> {
+pub async fn add_faults(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<Response> {
     let v = parse_json(&headers, body)?;
     let items = match v {
         Value::Array(a) => a,
         other @ Value::Object(_) => vec![other],
-        _ => return Err(ApiError::bad_request("body must be a fault object or an array of them")),
+        _ => {
+            return Err(ApiError::bad_request(
+                "body must be a fault object or an array of them",
+            ))
+        }
     };
     let mut faults = Vec::with_capacity(items.len());
     for (i, item) in items.into_iter().enumerate() {
@@ -147,7 +178,11 @@ pub async fn clear_requests(State(state): State<AppState>) -> Response {
 }
 
 /// `POST /_emulator/events`.
-pub async fn events(State(state): State<AppState>, headers: HeaderMap, body: Body) -> ApiResult<Response> {
+pub async fn events(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Body,
+) -> ApiResult<Response> {
     let m = object(&headers, body)?;
     let event_type = check_event_type(m.get("type"), "type")?;
     let data = match m.get("data") {
@@ -170,7 +205,8 @@ pub async fn sink_post(
     name: Result<Path<String>, PathRejection>,
     body: Body,
 ) -> ApiResult<Response> {
-    let Path(name) = name.map_err(|e| ApiError::bad_request(format!("invalid sink name: {}", e.body_text())))?;
+    let Path(name) =
+        name.map_err(|e| ApiError::bad_request(format!("invalid sink name: {}", e.body_text())))?;
     let bytes = body.map_err(crate::errors::body_rejection)?;
     let body = serde_json::from_slice::<Value>(&bytes)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));

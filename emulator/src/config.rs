@@ -65,7 +65,8 @@ impl Default for Config {
 }
 
 /// Usage text printed by `--help`.
-pub const USAGE: &str = "usage: estatekit-emulator [--host 127.0.0.1] [--port 8787] [--token T]... [--seed N]
+pub const USAGE: &str =
+    "usage: estatekit-emulator [--host 127.0.0.1] [--port 8787] [--token T]... [--seed N]
   [--seed-messages N] [--seed-documents N] [--rate-limit 300] [--max-upload-mb 100]
   [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]";
 

@@ -122,7 +122,10 @@ async fn deliver(state: AppState, generation: u64, uuid: String, event_type: Str
         record(
             1,
             None,
-            Some("refused: the emulator only delivers to loopback hosts (127.0.0.1, ::1, localhost)".into()),
+            Some(
+                "refused: the emulator only delivers to loopback hosts (127.0.0.1, ::1, localhost)"
+                    .into(),
+            ),
         );
         return;
     }
@@ -138,7 +141,8 @@ async fn deliver(state: AppState, generation: u64, uuid: String, event_type: Str
         let ok = match res {
             Ok(r) => {
                 let s = r.status();
-                let err = (!s.is_success()).then(|| format!("receiver answered status {}", s.as_u16()));
+                let err =
+                    (!s.is_success()).then(|| format!("receiver answered status {}", s.as_u16()));
                 if !record(attempt, Some(s.as_u16()), err) {
                     return;
                 }

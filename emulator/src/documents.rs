@@ -18,7 +18,8 @@ pub const MAX_ID_LEN: usize = 256;
 
 /// Validates a path id (never a traversal or control characters).
 pub fn check_id(id: Result<Path<String>, PathRejection>, what: &str) -> ApiResult<String> {
-    let Path(id) = id.map_err(|e| ApiError::bad_request(format!("invalid `{what}`: {}", e.body_text())))?;
+    let Path(id) =
+        id.map_err(|e| ApiError::bad_request(format!("invalid `{what}`: {}", e.body_text())))?;
     if id.is_empty()
         || id.len() > MAX_ID_LEN
         || id.contains('/')
@@ -191,7 +192,10 @@ pub async fn upload(
     let property_group_id = link(&meta, "propertyGroupId")?;
     let candidate_id = link(&meta, "candidateId")?;
     let mut mime = mime_from(file_name.as_deref(), ct.as_deref());
-    let format = u.format.map(|f| f.trim().to_ascii_uppercase()).filter(|f| !f.is_empty());
+    let format = u
+        .format
+        .map(|f| f.trim().to_ascii_uppercase())
+        .filter(|f| !f.is_empty());
     if let Some(f) = format {
         let (fmt, m) = match f.as_str() {
             "JPEG" | "JPG" => (image::ImageFormat::Jpeg, "image/jpeg"),
@@ -339,8 +343,10 @@ pub async fn list(
         .ok_or_else(|| ApiError::unauthorized("unknown access token"))?
         .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
     let mut r = Response::new(Body::from(body));
-    r.headers_mut()
-        .insert(header::CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("application/json"),
+    );
     Ok(r)
 }
 

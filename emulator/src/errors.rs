@@ -98,7 +98,10 @@ pub fn body_rejection(e: axum::extract::rejection::BytesRejection) -> ApiError {
     if status == StatusCode::PAYLOAD_TOO_LARGE {
         ApiError::new(status, format!("request body too large: {}", e.body_text()))
     } else {
-        ApiError::bad_request(format!("could not read the request body: {}", e.body_text()))
+        ApiError::bad_request(format!(
+            "could not read the request body: {}",
+            e.body_text()
+        ))
     }
 }
 

@@ -68,7 +68,9 @@ impl Fault {
         }
         if let Some(m) = &self.method {
             if m.is_empty() || !m.bytes().all(|b| b.is_ascii_alphabetic()) {
-                return Err(ApiError::bad_request("fault `method` must be an HTTP method"));
+                return Err(ApiError::bad_request(
+                    "fault `method` must be an HTTP method",
+                ));
             }
             self.method = Some(m.to_ascii_uppercase());
         }
@@ -94,12 +96,16 @@ impl Fault {
         }
         if let Some(b) = &self.body_base64 {
             if base64::engine::general_purpose::STANDARD.decode(b).is_err() {
-                return Err(ApiError::bad_request("fault `bodyBase64` is not valid base64"));
+                return Err(ApiError::bad_request(
+                    "fault `bodyBase64` is not valid base64",
+                ));
             }
         }
         if let Some(ct) = &self.content_type {
             if HeaderValue::from_str(ct).is_err() {
-                return Err(ApiError::bad_request("fault `contentType` is not a valid header value"));
+                return Err(ApiError::bad_request(
+                    "fault `contentType` is not a valid header value",
+                ));
             }
         }
         for (k, v) in self.headers.iter().flatten() {
@@ -164,8 +170,7 @@ impl Fault {
         *r.status_mut() = status;
         let ct = self.content_type.as_deref().unwrap_or(default_ct);
         if let Ok(v) = HeaderValue::from_str(ct) {
-            r.headers_mut()
-                .insert(axum::http::header::CONTENT_TYPE, v);
+            r.headers_mut().insert(axum::http::header::CONTENT_TYPE, v);
         }
         r.extensions_mut().insert(FaultResponse);
         r
@@ -179,7 +184,9 @@ impl Fault {
             }
         }
         for (k, v) in self.headers.iter().flatten() {
-            if let (Ok(name), Ok(val)) = (HeaderName::try_from(k.as_str()), HeaderValue::from_str(v)) {
+            if let (Ok(name), Ok(val)) =
+                (HeaderName::try_from(k.as_str()), HeaderValue::from_str(v))
+            {
                 h.insert(name, val);
             }
         }

@@ -105,7 +105,9 @@ impl Query {
         let all = ctx.data::<Arc<Vec<Message>>>()?;
         let input = input.unwrap_or_default();
         let filter = input.filter.unwrap_or_default();
-        if filter.candidate_id.is_none() && filter.contact_id.is_none() && filter.listing_id.is_none()
+        if filter.candidate_id.is_none()
+            && filter.contact_id.is_none()
+            && filter.listing_id.is_none()
         {
             return Err(Error::new(
                 "at least one of `candidateId`, `contactId` or `listingId` must be supplied in `input.filter`",
@@ -149,8 +151,14 @@ impl Query {
                     .candidate_id
                     .as_ref()
                     .is_none_or(|c| m.candidate_id.as_ref() == Some(c))
-                    && filter.contact_id.as_ref().is_none_or(|c| &m.contact_id == c)
-                    && filter.listing_id.as_ref().is_none_or(|c| &m.listing_id == c)
+                    && filter
+                        .contact_id
+                        .as_ref()
+                        .is_none_or(|c| &m.contact_id == c)
+                    && filter
+                        .listing_id
+                        .as_ref()
+                        .is_none_or(|c| &m.listing_id == c)
             })
             .collect();
         match sort {
@@ -184,6 +192,35 @@ pub fn schema() -> EmuSchema {
         .finish()
 }
 
+/// Parses a GraphQL request body: a JSON object with a string `query`.
+fn parse_request(body: &[u8]) -> Result<async_graphql::Request, ApiError> {
+    let v: serde_json::Value = serde_json::from_slice(body).map_err(|e| {
+        ApiError::bad_request(format!(
+            "invalid GraphQL request body (expected JSON with `query` and `variables`): {e}"
+        ))
+    })?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| ApiError::bad_request("GraphQL request body must be a JSON object"))?;
+    match obj.get("query") {
+        Some(serde_json::Value::String(q)) if !q.trim().is_empty() => {}
+        Some(serde_json::Value::String(_)) | None | Some(serde_json::Value::Null) => {
+            return Err(ApiError::bad_request("missing GraphQL `query`"))
+        }
+        Some(_) => return Err(ApiError::bad_request("GraphQL `query` must be a string")),
+    }
+    match obj.get("variables") {
+        None | Some(serde_json::Value::Null) | Some(serde_json::Value::Object(_)) => {}
+        Some(_) => {
+            return Err(ApiError::bad_request(
+                "GraphQL `variables` must be an object",
+            ))
+        }
+    }
+    serde_json::from_value(v)
+        .map_err(|e| ApiError::bad_request(format!("invalid GraphQL request body: {e}")))
+}
+
 /// Handler of `POST /api/reporting/graphql`.
 pub async fn handler(
     State(state): State<AppState>,
@@ -202,14 +239,9 @@ pub async fn handler(
     if !ct.to_ascii_lowercase().contains("json") {
         return ApiError::bad_request("`Content-Type` must be application/json").into_response();
     }
-    let req: async_graphql::Request = match serde_json::from_slice(&body) {
+    let req = match parse_request(&body) {
         Ok(r) => r,
-        Err(e) => {
-            return ApiError::bad_request(format!(
-                "invalid GraphQL request body (expected JSON with `query` and `variables`): {e}"
-            ))
-            .into_response()
-        }
+        Err(e) => return e.into_response(),
     };
     let Some(messages) = state.with_account(&token.0, |a| a.messages.clone()) else {
         return ApiError::unauthorized("unknown access token").into_response();

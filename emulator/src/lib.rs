@@ -38,7 +38,10 @@ pub fn router(state: AppState) -> Router {
     let limit = state.config.max_body_bytes();
     Router::new()
         .route("/api/reporting/graphql", post(graphql::handler))
-        .route("/api/file-storage/company/documents", post(documents::upload))
+        .route(
+            "/api/file-storage/company/documents",
+            post(documents::upload),
+        )
         .route(
             "/api/file-storage/company/documents/metadata",
             get(documents::list),

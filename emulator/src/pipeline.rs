@@ -140,7 +140,10 @@ fn preflight(req_headers: &HeaderMap) -> Response {
         .and_then(|v| HeaderValue::from_str(&format!("Authorization, Content-Type, {v}")).ok())
         .unwrap_or(HeaderValue::from_static("Authorization, Content-Type"));
     h.insert(header::ACCESS_CONTROL_ALLOW_HEADERS, allow);
-    h.insert(header::ACCESS_CONTROL_MAX_AGE, HeaderValue::from_static("600"));
+    h.insert(
+        header::ACCESS_CONTROL_MAX_AGE,
+        HeaderValue::from_static("600"),
+    );
     r
 }
 
@@ -181,7 +184,12 @@ async fn json_safety_net(resp: Response) -> Response {
 }
 
 /// Authentication and rate limiting of a known API route.
-async fn guard_api(state: &AppState, token: Option<String>, mut req: Request, next: Next) -> Response {
+async fn guard_api(
+    state: &AppState,
+    token: Option<String>,
+    mut req: Request,
+    next: Next,
+) -> Response {
     let Some(token) = token else {
         let mut r = ApiError::unauthorized(
             "missing or malformed `Authorization` header (expected `Bearer <token>`)",

@@ -198,7 +198,10 @@ pub fn documents(
     (0..n)
         .map(|i| {
             let id = rng.uuid();
-            let content = Bytes::from(format!("%PDF-1.4\n% estatekit-emulator bulk document {}\n%%EOF\n", i + 1));
+            let content = Bytes::from(format!(
+                "%PDF-1.4\n% estatekit-emulator bulk document {}\n%%EOF\n",
+                i + 1
+            ));
             let t = seed_time(i64::try_from(i).unwrap_or(0));
             Document {
                 resource_path: format!("{subdomain}/{company_id}/properties/prop-bulk/{id}"),

@@ -277,7 +277,12 @@ impl AppState {
         let tokens = lock(&self.token_order).clone();
         let fresh: HashMap<String, Account> = tokens
             .iter()
-            .map(|t| (t.clone(), Account::new(t, &self.config, self.messages.clone())))
+            .map(|t| {
+                (
+                    t.clone(),
+                    Account::new(t, &self.config, self.messages.clone()),
+                )
+            })
             .collect();
         *lock(&self.accounts) = fresh;
         *lock(&self.default_rate_limit) = self.config.rate_limit;

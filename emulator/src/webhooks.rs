@@ -49,7 +49,9 @@ fn truncate_for_msg(s: &str) -> String {
 fn check_url(v: Option<&Value>) -> ApiResult<String> {
     let s = match v {
         Some(Value::String(s)) => s,
-        None | Some(Value::Null) => return Err(ApiError::bad_request("missing required field `url`")),
+        None | Some(Value::Null) => {
+            return Err(ApiError::bad_request("missing required field `url`"))
+        }
         Some(_) => return Err(ApiError::bad_request("`url` must be a string")),
     };
     let bad = || {
@@ -59,7 +61,9 @@ fn check_url(v: Option<&Value>) -> ApiResult<String> {
         ))
     };
     if s.len() > 2048 {
-        return Err(ApiError::bad_request("`url` is longer than 2048 characters"));
+        return Err(ApiError::bad_request(
+            "`url` is longer than 2048 characters",
+        ));
     }
     let u = url::Url::parse(s).map_err(|_| bad())?;
     if !matches!(u.scheme(), "http" | "https") || u.host_str().is_none_or(str::is_empty) {
@@ -89,9 +93,9 @@ pub async fn create(
 ) -> ApiResult<Response> {
     forbid_readonly(&token)?;
     let v = parse_json(&headers, body)?;
-    let obj = v
-        .as_object()
-        .ok_or_else(|| ApiError::bad_request("request body must be a JSON object with `type` and `url`"))?;
+    let obj = v.as_object().ok_or_else(|| {
+        ApiError::bad_request("request body must be a JSON object with `type` and `url`")
+    })?;
     let event_type = check_event_type(obj.get("type"), "type")?;
     let url = check_url(obj.get("url"))?;
     let now = now_iso();

@@ -9,39 +9,101 @@ async fn info_accounts_and_reset() {
     let c = client();
     let info = get_json(&c, &format!("{}/_emulator/info", s.base_url)).await;
     assert_eq!(info["baseUrl"], s.base_url.as_str());
-    assert_eq!(info["secondOrigin"], s.second_origin.clone().expect("second").as_str());
+    assert_eq!(
+        info["secondOrigin"],
+        s.second_origin.clone().expect("second").as_str()
+    );
     assert_eq!(info["tokens"], json!(["dev-token", "readonly-token"]));
     assert!(s.startup_line().starts_with(&format!("estatekit-emulator listening on {} tokens=dev-token,readonly-token second-origin=http://127.0.0.1:", s.base_url)));
 
     // New account: starts 401, works after creation.
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth("fresh").send().await.expect("s");
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth("fresh")
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 401);
-    let r = post_json(&c, &format!("{}/_emulator/accounts", s.base_url), json!({"token": "fresh"})).await;
+    let r = post_json(
+        &c,
+        &format!("{}/_emulator/accounts", s.base_url),
+        json!({"token": "fresh"}),
+    )
+    .await;
     assert_eq!(r.status().as_u16(), 200);
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth("fresh").send().await.expect("s");
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth("fresh")
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 200);
     let info = get_json(&c, &format!("{}/_emulator/info", s.base_url)).await;
-    assert_eq!(info["tokens"], json!(["dev-token", "readonly-token", "fresh"]));
+    assert_eq!(
+        info["tokens"],
+        json!(["dev-token", "readonly-token", "fresh"])
+    );
 
     // Second origin shares state.
     let second = s.second_origin.clone().expect("second");
     register_hook(&c, &second, TOKEN, "OWNER_CREATED", "http://127.0.0.1:9/").await;
-    let list = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth(TOKEN).send().await.expect("s").json::<Value>().await.expect("j");
+    let list = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("s")
+        .json::<Value>()
+        .await
+        .expect("j");
     assert_eq!(list.as_array().expect("a").len(), 1);
 
     // Reset clears webhooks, faults, counters, requests, sink.
-    post_json(&c, &format!("{}/_emulator/faults", s.base_url), json!({"path": "/nowhere", "status": 500})).await;
-    post_json(&c, &format!("{}/_emulator/sink/x", s.base_url), json!({"a": 1})).await;
-    let r = c.post(format!("{}/_emulator/reset", s.base_url)).send().await.expect("reset");
+    post_json(
+        &c,
+        &format!("{}/_emulator/faults", s.base_url),
+        json!({"path": "/nowhere", "status": 500}),
+    )
+    .await;
+    post_json(
+        &c,
+        &format!("{}/_emulator/sink/x", s.base_url),
+        json!({"a": 1}),
+    )
+    .await;
+    let r = c
+        .post(format!("{}/_emulator/reset", s.base_url))
+        .send()
+        .await
+        .expect("reset");
     assert_eq!(r.status().as_u16(), 200);
-    let list = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth(TOKEN).send().await.expect("s").json::<Value>().await.expect("j");
+    let list = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("s")
+        .json::<Value>()
+        .await
+        .expect("j");
     assert_eq!(list, json!([]));
-    assert_eq!(get_json(&c, &format!("{}/_emulator/faults", s.base_url)).await, json!([]));
-    assert_eq!(get_json(&c, &format!("{}/_emulator/sink", s.base_url)).await, json!([]));
+    assert_eq!(
+        get_json(&c, &format!("{}/_emulator/faults", s.base_url)).await,
+        json!([])
+    );
+    assert_eq!(
+        get_json(&c, &format!("{}/_emulator/sink", s.base_url)).await,
+        json!([])
+    );
     let counters = get_json(&c, &format!("{}/_emulator/counters", s.base_url)).await;
     assert_eq!(counters["total"], 1); // the GET above, after reset
-    // Accounts created by the admin API survive a reset (reseeded).
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth("fresh").send().await.expect("s");
+                                      // Accounts created by the admin API survive a reset (reseeded).
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth("fresh")
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 200);
 }
 
@@ -50,25 +112,57 @@ async fn counters_and_request_log() {
     let s = server_with(|c| c.tokens = vec!["dev-token".into(), "t2".into()]).await;
     let c = client();
     let b = &s.base_url;
-    c.get(format!("{b}{HOOKS}")).bearer_auth(TOKEN).send().await.expect("s");
-    c.get(format!("{b}{HOOKS}")).bearer_auth(TOKEN).header("origin", "http://page.test").send().await.expect("s");
-    c.delete(format!("{b}{HOOKS}/abc%20def")).bearer_auth(TOKEN).send().await.expect("s");
-    c.get(format!("{b}{DOCS}/metadata?types=CONTRACT&title=a%20b")).bearer_auth("t2").send().await.expect("s");
-    c.get(format!("{b}{DOCS}/some-id/metadata")).bearer_auth("t2").send().await.expect("s");
+    c.get(format!("{b}{HOOKS}"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("s");
+    c.get(format!("{b}{HOOKS}"))
+        .bearer_auth(TOKEN)
+        .header("origin", "http://page.test")
+        .send()
+        .await
+        .expect("s");
+    c.delete(format!("{b}{HOOKS}/abc%20def"))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("s");
+    c.get(format!("{b}{DOCS}/metadata?types=CONTRACT&title=a%20b"))
+        .bearer_auth("t2")
+        .send()
+        .await
+        .expect("s");
+    c.get(format!("{b}{DOCS}/some-id/metadata"))
+        .bearer_auth("t2")
+        .send()
+        .await
+        .expect("s");
     // Preflight: not counted.
     c.request(reqwest::Method::OPTIONS, format!("{b}{HOOKS}"))
         .header("origin", "http://page.test")
         .header("access-control-request-method", "POST")
-        .send().await.expect("s");
+        .send()
+        .await
+        .expect("s");
     // Admin calls are not counted or logged.
     get_json(&c, &format!("{b}/_emulator/info")).await;
 
     let all = get_json(&c, &format!("{b}/_emulator/counters")).await;
     assert_eq!(all["total"], 5, "{all}");
     assert_eq!(all["routes"]["GET /api/external-integrations/webhooks"], 2);
-    assert_eq!(all["routes"]["DELETE /api/external-integrations/webhooks/{id}"], 1);
-    assert_eq!(all["routes"]["GET /api/file-storage/company/documents/metadata"], 1);
-    assert_eq!(all["routes"]["GET /api/file-storage/company/documents/{id}/metadata"], 1);
+    assert_eq!(
+        all["routes"]["DELETE /api/external-integrations/webhooks/{id}"],
+        1
+    );
+    assert_eq!(
+        all["routes"]["GET /api/file-storage/company/documents/metadata"],
+        1
+    );
+    assert_eq!(
+        all["routes"]["GET /api/file-storage/company/documents/{id}/metadata"],
+        1
+    );
     let t2 = get_json(&c, &format!("{b}/_emulator/counters?token=t2")).await;
     assert_eq!(t2["total"], 2);
     assert!(t2["routes"]["GET /api/external-integrations/webhooks"].is_null());
@@ -76,15 +170,30 @@ async fn counters_and_request_log() {
     let reqs = get_json(&c, &format!("{b}/_emulator/requests")).await;
     let reqs = reqs.as_array().expect("a");
     let text = serde_json::to_string(reqs).expect("s");
-    assert!(!text.contains("dev-token") && !text.contains("t2\""), "authorization leaked: {text}");
+    assert!(
+        !text.contains("dev-token") && !text.contains("t2\""),
+        "authorization leaked: {text}"
+    );
     assert!(!text.contains("/_emulator/info"));
-    let del = reqs.iter().find(|r| r["method"] == "DELETE").expect("delete logged");
+    let del = reqs
+        .iter()
+        .find(|r| r["method"] == "DELETE")
+        .expect("delete logged");
     assert_eq!(del["path"], "/api/external-integrations/webhooks/abc%20def");
     assert_eq!(del["hasAuthorization"], true);
-    let list = reqs.iter().find(|r| r["path"] == "/api/file-storage/company/documents/metadata").expect("list");
+    let list = reqs
+        .iter()
+        .find(|r| r["path"] == "/api/file-storage/company/documents/metadata")
+        .expect("list");
     assert_eq!(list["query"], "types=CONTRACT&title=a%20b");
-    let with_origin = reqs.iter().find(|r| r["origin"] == "http://page.test").expect("origin");
-    assert!(with_origin["host"].as_str().expect("host").starts_with("127.0.0.1:"));
+    let with_origin = reqs
+        .iter()
+        .find(|r| r["origin"] == "http://page.test")
+        .expect("origin");
+    assert!(with_origin["host"]
+        .as_str()
+        .expect("host")
+        .starts_with("127.0.0.1:"));
     assert_eq!(reqs[0]["bodyLength"], 0);
 
     // Request log keeps the last 500.
@@ -108,20 +217,43 @@ async fn rate_limit_window() {
         let r = c.get(&url).bearer_auth(TOKEN).send().await.expect("s");
         assert_eq!(r.status().as_u16(), 200);
         assert_eq!(r.headers()["x-ratelimit-limit"], "3");
-        assert_eq!(r.headers()["x-ratelimit-remaining"], expected.to_string().as_str());
-        let reset: u64 = r.headers()["x-ratelimit-reset"].to_str().expect("s").parse().expect("n");
+        assert_eq!(
+            r.headers()["x-ratelimit-remaining"],
+            expected.to_string().as_str()
+        );
+        let reset: u64 = r.headers()["x-ratelimit-reset"]
+            .to_str()
+            .expect("s")
+            .parse()
+            .expect("n");
         assert!((1..=60).contains(&reset));
     }
     // Preflights are not limited.
-    let r = c.request(reqwest::Method::OPTIONS, &url)
+    let r = c
+        .request(reqwest::Method::OPTIONS, &url)
         .header("origin", "http://page.test")
         .header("access-control-request-method", "GET")
         .header("access-control-request-headers", "authorization")
-        .send().await.expect("s");
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 204);
-    let r = c.get(&url).bearer_auth(TOKEN).header("origin", "http://page.test").send().await.expect("s");
-    assert_eq!(r.headers()["access-control-allow-origin"], "http://page.test");
-    let retry: u64 = r.headers()["retry-after"].to_str().expect("s").parse().expect("n");
+    let r = c
+        .get(&url)
+        .bearer_auth(TOKEN)
+        .header("origin", "http://page.test")
+        .send()
+        .await
+        .expect("s");
+    assert_eq!(
+        r.headers()["access-control-allow-origin"],
+        "http://page.test"
+    );
+    let retry: u64 = r.headers()["retry-after"]
+        .to_str()
+        .expect("s")
+        .parse()
+        .expect("n");
     assert!((1..=60).contains(&retry));
     assert_eq!(r.headers()["x-ratelimit-remaining"], "0");
     let v = assert_error(r, 429).await;
@@ -130,19 +262,39 @@ async fn rate_limit_window() {
     let r = c.get(&url).bearer_auth("t2").send().await.expect("s");
     assert_eq!(r.status().as_u16(), 200);
     // Raising the limit for one token restarts its window.
-    let r = post_json(&c, &format!("{}/_emulator/config", s.base_url), json!({"rateLimit": 5, "token": TOKEN})).await;
+    let r = post_json(
+        &c,
+        &format!("{}/_emulator/config", s.base_url),
+        json!({"rateLimit": 5, "token": TOKEN}),
+    )
+    .await;
     assert_eq!(r.status().as_u16(), 200);
     let r = c.get(&url).bearer_auth(TOKEN).send().await.expect("s");
     assert_eq!(r.headers()["x-ratelimit-remaining"], "4");
     // 0 turns it off (default for all).
-    post_json(&c, &format!("{}/_emulator/config", s.base_url), json!({"rateLimit": 0})).await;
+    post_json(
+        &c,
+        &format!("{}/_emulator/config", s.base_url),
+        json!({"rateLimit": 0}),
+    )
+    .await;
     for _ in 0..10 {
         let r = c.get(&url).bearer_auth("t2").send().await.expect("s");
         assert_eq!(r.status().as_u16(), 200);
     }
-    let r = post_json(&c, &format!("{}/_emulator/config", s.base_url), json!({"rateLimit": -1})).await;
+    let r = post_json(
+        &c,
+        &format!("{}/_emulator/config", s.base_url),
+        json!({"rateLimit": -1}),
+    )
+    .await;
     assert_error(r, 400).await;
-    let r = post_json(&c, &format!("{}/_emulator/config", s.base_url), json!({"rateLimit": 1, "token": "ghost"})).await;
+    let r = post_json(
+        &c,
+        &format!("{}/_emulator/config", s.base_url),
+        json!({"rateLimit": 1, "token": "ghost"}),
+    )
+    .await;
     assert_error(r, 400).await;
 }
 
@@ -150,12 +302,25 @@ async fn rate_limit_window() {
 async fn cors_everywhere() {
     let s = server().await;
     let c = client();
-    for path in [HOOKS, GQL, "/_emulator/faults", "/_emulator/info", "/api/nope", "/_emulator/sink/x"] {
-        let r = c.request(reqwest::Method::OPTIONS, format!("{}{path}", s.base_url))
+    for path in [
+        HOOKS,
+        GQL,
+        "/_emulator/faults",
+        "/_emulator/info",
+        "/api/nope",
+        "/_emulator/sink/x",
+    ] {
+        let r = c
+            .request(reqwest::Method::OPTIONS, format!("{}{path}", s.base_url))
             .header("origin", "http://page.test")
             .header("access-control-request-method", "POST")
-            .header("access-control-request-headers", "authorization,content-type")
-            .send().await.expect("s");
+            .header(
+                "access-control-request-headers",
+                "authorization,content-type",
+            )
+            .send()
+            .await
+            .expect("s");
         assert!(r.status() == 204 || r.status() == 200, "{path}");
         let h = r.headers();
         assert_eq!(h["access-control-allow-origin"], "http://page.test");
@@ -163,15 +328,41 @@ async fn cors_everywhere() {
         for m in ["GET", "POST", "DELETE", "OPTIONS"] {
             assert!(methods.contains(m));
         }
-        let allowed = h["access-control-allow-headers"].to_str().expect("h").to_ascii_lowercase();
+        let allowed = h["access-control-allow-headers"]
+            .to_str()
+            .expect("h")
+            .to_ascii_lowercase();
         assert!(allowed.contains("authorization") && allowed.contains("content-type"));
     }
     // Errors and admin responses carry CORS + exposed headers.
-    for (m, path) in [("GET", HOOKS), ("GET", "/api/nope"), ("GET", "/_emulator/info"), ("PUT", HOOKS)] {
-        let r = c.request(m.parse().expect("m"), format!("{}{path}", s.base_url)).header("origin", "http://o.test").send().await.expect("s");
-        assert_eq!(r.headers()["access-control-allow-origin"], "http://o.test", "{path}");
-        let exposed = r.headers()["access-control-expose-headers"].to_str().expect("e").to_ascii_lowercase();
-        for hname in ["location", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"] {
+    for (m, path) in [
+        ("GET", HOOKS),
+        ("GET", "/api/nope"),
+        ("GET", "/_emulator/info"),
+        ("PUT", HOOKS),
+    ] {
+        let r = c
+            .request(m.parse().expect("m"), format!("{}{path}", s.base_url))
+            .header("origin", "http://o.test")
+            .send()
+            .await
+            .expect("s");
+        assert_eq!(
+            r.headers()["access-control-allow-origin"],
+            "http://o.test",
+            "{path}"
+        );
+        let exposed = r.headers()["access-control-expose-headers"]
+            .to_str()
+            .expect("e")
+            .to_ascii_lowercase();
+        for hname in [
+            "location",
+            "retry-after",
+            "x-ratelimit-limit",
+            "x-ratelimit-remaining",
+            "x-ratelimit-reset",
+        ] {
             assert!(exposed.contains(hname));
         }
     }
@@ -201,22 +392,40 @@ async fn static_serving() {
     let get = |path: &str| c.get(format!("{}{path}", s.base_url)).send();
     let r = get("/").await.expect("s");
     assert_eq!(r.status().as_u16(), 200);
-    assert!(r.headers()["content-type"].to_str().expect("c").starts_with("text/html"));
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .expect("c")
+        .starts_with("text/html"));
     assert_eq!(r.text().await.expect("t"), "<h1>demo</h1>");
     let r = get("/assets/app_bg.wasm").await.expect("s");
     assert_eq!(r.headers()["content-type"], "application/wasm");
     assert_eq!(r.bytes().await.expect("b").as_ref(), b"\0asm\x01\0\0\0");
     let r = get("/pkg/app.js").await.expect("s");
-    assert!(r.headers()["content-type"].to_str().expect("c").starts_with("text/javascript"));
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .expect("c")
+        .starts_with("text/javascript"));
     assert!(r.headers().contains_key("access-control-allow-origin"));
-    assert_eq!(get("/assets/sub/").await.expect("s").text().await.expect("t"), "sub");
+    assert_eq!(
+        get("/assets/sub/")
+            .await
+            .expect("s")
+            .text()
+            .await
+            .expect("t"),
+        "sub"
+    );
     assert_error(get("/missing.js").await.expect("s"), 404).await;
     assert_error(get("/assets/..%2F..%2Fetc%2Fpasswd").await.expect("s"), 404).await;
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 async fn deliveries(c: &reqwest::Client, base: &str) -> Vec<Value> {
-    get_json(c, &format!("{base}/_emulator/deliveries")).await.as_array().cloned().unwrap_or_default()
+    get_json(c, &format!("{base}/_emulator/deliveries"))
+        .await
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }
 
 #[tokio::test]
@@ -237,15 +446,43 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
             }
         }),
     );
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let sink_hook = register_hook(&c, b, TOKEN, "LISTING_CANDIDATE_APPLIED", &format!("{b}/_emulator/sink/applied")).await;
-    register_hook(&c, b, TOKEN, "LISTING_CANDIDATE_APPLIED", &format!("http://localhost:{}/hook", addr.port())).await;
-    register_hook(&c, b, TOKEN, "UNIT_DELETED", &format!("{b}/_emulator/sink/other")).await;
+    let sink_hook = register_hook(
+        &c,
+        b,
+        TOKEN,
+        "LISTING_CANDIDATE_APPLIED",
+        &format!("{b}/_emulator/sink/applied"),
+    )
+    .await;
+    register_hook(
+        &c,
+        b,
+        TOKEN,
+        "LISTING_CANDIDATE_APPLIED",
+        &format!("http://localhost:{}/hook", addr.port()),
+    )
+    .await;
+    register_hook(
+        &c,
+        b,
+        TOKEN,
+        "UNIT_DELETED",
+        &format!("{b}/_emulator/sink/other"),
+    )
+    .await;
 
-    let r = post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "LISTING_CANDIDATE_APPLIED", "data": {"id": "cand-77"}})).await;
+    let r = post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "LISTING_CANDIDATE_APPLIED", "data": {"id": "cand-77"}}),
+    )
+    .await;
     assert_eq!(r.status().as_u16(), 200);
     let ev: Value = r.json().await.expect("j");
     assert_eq!(ev["webhooks"], 2);
@@ -254,7 +491,9 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
     let sink = wait_for(|| async {
         let v = get_json(&c, &format!("{b}/_emulator/sink")).await;
         (v.as_array().map(Vec::len) == Some(1)).then_some(v)
-    }).await.expect("sink received");
+    })
+    .await
+    .expect("sink received");
     let entry = &sink[0];
     assert_eq!(entry["name"], "applied");
     let body = &entry["body"];
@@ -265,28 +504,52 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
     assert!(body["subdomain"].as_str().expect("sub").starts_with("emu-"));
     assert!(body["createdAt"].as_str().expect("c").ends_with('Z'));
 
-    let ext = wait_for(|| async { got.lock().expect("l").first().cloned() }).await.expect("external receiver");
+    let ext = wait_for(|| async { got.lock().expect("l").first().cloned() })
+        .await
+        .expect("external receiver");
     assert_eq!(ext["uuid"], uuid.as_str());
 
     let ds = wait_for(|| async {
         let d = deliveries(&c, b).await;
         (d.len() == 2).then_some(d)
-    }).await.expect("2 deliveries");
-    assert!(ds.iter().all(|d| d["status"] == 200 && d["error"].is_null() && d["attempt"] == 1 && d["type"] == "LISTING_CANDIDATE_APPLIED"));
+    })
+    .await
+    .expect("2 deliveries");
+    assert!(ds.iter().all(|d| d["status"] == 200
+        && d["error"].is_null()
+        && d["attempt"] == 1
+        && d["type"] == "LISTING_CANDIDATE_APPLIED"));
     assert!(ds.iter().any(|d| d["webhookId"] == sink_hook.as_str()));
 
     // Default data when none is given; token-scoped events.
-    let r = post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "UNIT_DELETED", "token": "readonly-token"})).await;
+    let r = post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "UNIT_DELETED", "token": "readonly-token"}),
+    )
+    .await;
     assert_eq!(r.json::<Value>().await.expect("j")["webhooks"], 0);
-    let r = post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "UNIT_DELETED", "token": TOKEN})).await;
+    let r = post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "UNIT_DELETED", "token": TOKEN}),
+    )
+    .await;
     assert_eq!(r.json::<Value>().await.expect("j")["webhooks"], 1);
     let sink = wait_for(|| async {
         let v = get_json(&c, &format!("{b}/_emulator/sink")).await;
         (v.as_array().map(Vec::len) == Some(2)).then_some(v)
-    }).await.expect("second sink entry");
+    })
+    .await
+    .expect("second sink entry");
     assert!(sink[1]["body"]["data"].is_object());
     // Unknown type -> 400.
-    let r = post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "NOPE"})).await;
+    let r = post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "NOPE"}),
+    )
+    .await;
     assert_error(r, 400).await;
 }
 
@@ -295,14 +558,38 @@ async fn failed_deliveries_are_retried() {
     let s = server().await;
     let c = client();
     let b = &s.base_url;
-    register_hook(&c, b, TOKEN, "OWNER_UPDATED", &format!("{b}/_emulator/sink/flaky")).await;
-    post_json(&c, &format!("{b}/_emulator/faults"), json!({"method": "POST", "path": "/_emulator/sink/flaky", "status": 500, "times": 2})).await;
-    post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "OWNER_UPDATED"})).await;
+    register_hook(
+        &c,
+        b,
+        TOKEN,
+        "OWNER_UPDATED",
+        &format!("{b}/_emulator/sink/flaky"),
+    )
+    .await;
+    post_json(
+        &c,
+        &format!("{b}/_emulator/faults"),
+        json!({"method": "POST", "path": "/_emulator/sink/flaky", "status": 500, "times": 2}),
+    )
+    .await;
+    post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "OWNER_UPDATED"}),
+    )
+    .await;
     let ds = wait_for(|| async {
         let d = deliveries(&c, b).await;
         (d.len() == 3).then_some(d)
-    }).await.expect("3 attempts");
-    assert_eq!(ds.iter().map(|d| d["attempt"].as_u64().expect("a")).collect::<Vec<_>>(), [1, 2, 3]);
+    })
+    .await
+    .expect("3 attempts");
+    assert_eq!(
+        ds.iter()
+            .map(|d| d["attempt"].as_u64().expect("a"))
+            .collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
     assert_eq!(ds[0]["status"], 500);
     assert!(ds[0]["error"].is_string());
     assert_eq!(ds[2]["status"], 200);
@@ -312,12 +599,21 @@ async fn failed_deliveries_are_retried() {
 
     // A receiver that never answers successfully: exactly 3 attempts.
     register_hook(&c, b, TOKEN, "OWNER_DELETED", "http://127.0.0.1:1/closed").await;
-    post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "OWNER_DELETED"})).await;
+    post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "OWNER_DELETED"}),
+    )
+    .await;
     let ds = wait_for(|| async {
         let d = deliveries(&c, b).await;
         (d.len() == 6).then_some(d)
-    }).await.expect("3 more attempts");
-    assert!(ds[3..].iter().all(|d| d["status"].is_null() && d["error"].as_str().is_some_and(|e| !e.is_empty())));
+    })
+    .await
+    .expect("3 more attempts");
+    assert!(ds[3..]
+        .iter()
+        .all(|d| d["status"].is_null() && d["error"].as_str().is_some_and(|e| !e.is_empty())));
     tokio::time::sleep(std::time::Duration::from_millis(300)).await;
     assert_eq!(deliveries(&c, b).await.len(), 6);
 }
@@ -329,12 +625,19 @@ async fn non_loopback_targets_are_refused() {
     let b = &s.base_url;
     register_hook(&c, b, TOKEN, "PROPERTY_UPDATED", "http://example.com/hook").await;
     register_hook(&c, b, TOKEN, "PROPERTY_UPDATED", "https://10.0.0.1/hook").await;
-    let r = post_json(&c, &format!("{b}/_emulator/events"), json!({"type": "PROPERTY_UPDATED"})).await;
+    let r = post_json(
+        &c,
+        &format!("{b}/_emulator/events"),
+        json!({"type": "PROPERTY_UPDATED"}),
+    )
+    .await;
     assert_eq!(r.json::<Value>().await.expect("j")["webhooks"], 2);
     let ds = wait_for(|| async {
         let d = deliveries(&c, b).await;
         (d.len() == 2).then_some(d)
-    }).await.expect("2 refusals");
+    })
+    .await
+    .expect("2 refusals");
     for d in &ds {
         assert!(d["status"].is_null());
         assert!(d["error"].as_str().expect("e").contains("loopback"));
@@ -342,8 +645,16 @@ async fn non_loopback_targets_are_refused() {
     }
     tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     assert_eq!(deliveries(&c, b).await.len(), 2);
-    assert!(estatekit_emulator::delivery::is_loopback("http://[::1]:80/"));
-    assert!(estatekit_emulator::delivery::is_loopback("http://LOCALHOST/x"));
-    assert!(!estatekit_emulator::delivery::is_loopback("http://localhost.evil.com/x"));
-    assert!(!estatekit_emulator::delivery::is_loopback("http://0.0.0.0/x"));
+    assert!(estatekit_emulator::delivery::is_loopback(
+        "http://[::1]:80/"
+    ));
+    assert!(estatekit_emulator::delivery::is_loopback(
+        "http://LOCALHOST/x"
+    ));
+    assert!(!estatekit_emulator::delivery::is_loopback(
+        "http://localhost.evil.com/x"
+    ));
+    assert!(!estatekit_emulator::delivery::is_loopback(
+        "http://0.0.0.0/x"
+    ));
 }

@@ -21,9 +21,16 @@ async fn list_hooks(base: &str) -> reqwest::Response {
 #[tokio::test]
 async fn status_fault_gets_json_error_and_cors() {
     let s = server().await;
-    add_fault(&s.base_url, json!({"method": "GET", "path": HOOKS, "status": 503})).await;
+    add_fault(
+        &s.base_url,
+        json!({"method": "GET", "path": HOOKS, "status": 503}),
+    )
+    .await;
     let r = list_hooks(&s.base_url).await;
-    assert_eq!(r.headers()["access-control-allow-origin"], "http://page.test");
+    assert_eq!(
+        r.headers()["access-control-allow-origin"],
+        "http://page.test"
+    );
     let v = assert_error(r, 503).await;
     assert_eq!(v["code"], "service_unavailable");
     // Consumed: the next request is normal.
@@ -33,17 +40,28 @@ async fn status_fault_gets_json_error_and_cors() {
 #[tokio::test]
 async fn body_and_body_base64_faults() {
     let s = server().await;
-    add_fault(&s.base_url, json!({"path": HOOKS, "body": "<html>oops</html>", "contentType": "text/html"})).await;
+    add_fault(
+        &s.base_url,
+        json!({"path": HOOKS, "body": "<html>oops</html>", "contentType": "text/html"}),
+    )
+    .await;
     let r = list_hooks(&s.base_url).await;
     assert_eq!(r.status().as_u16(), 200);
     assert_eq!(r.headers()["content-type"], "text/html");
     assert!(r.headers().contains_key("access-control-allow-origin"));
     assert_eq!(r.text().await.expect("t"), "<html>oops</html>");
 
-    add_fault(&s.base_url, json!({"path": HOOKS, "status": 500, "bodyBase64": "/wABAg=="})).await;
+    add_fault(
+        &s.base_url,
+        json!({"path": HOOKS, "status": 500, "bodyBase64": "/wABAg=="}),
+    )
+    .await;
     let r = list_hooks(&s.base_url).await;
     assert_eq!(r.status().as_u16(), 500);
-    assert_eq!(r.bytes().await.expect("b").as_ref(), &[0xff, 0x00, 0x01, 0x02]);
+    assert_eq!(
+        r.bytes().await.expect("b").as_ref(),
+        &[0xff, 0x00, 0x01, 0x02]
+    );
 }
 
 #[tokio::test]
@@ -63,9 +81,20 @@ async fn delay_fault() {
 async fn truncate_fault() {
     let s = server().await;
     let c = client();
-    register_hook(&c, &s.base_url, TOKEN, "UNIT_CREATED", "http://127.0.0.1:9/x").await;
+    register_hook(
+        &c,
+        &s.base_url,
+        TOKEN,
+        "UNIT_CREATED",
+        "http://127.0.0.1:9/x",
+    )
+    .await;
     let full = list_hooks(&s.base_url).await.bytes().await.expect("b");
-    add_fault(&s.base_url, json!({"path": HOOKS, "method": "GET", "truncate": true})).await;
+    add_fault(
+        &s.base_url,
+        json!({"path": HOOKS, "method": "GET", "truncate": true}),
+    )
+    .await;
     let r = list_hooks(&s.base_url).await;
     assert_eq!(r.status().as_u16(), 200);
     assert!(r.headers().contains_key("access-control-allow-origin"));
@@ -79,13 +108,30 @@ async fn truncate_fault() {
 async fn drop_fault_is_a_network_error() {
     let s = server().await;
     add_fault(&s.base_url, json!({"path": HOOKS, "drop": true})).await;
-    let res = client().get(format!("{}{HOOKS}", s.base_url)).bearer_auth(TOKEN).send().await;
-    assert!(res.is_err(), "expected a network error, got {:?}", res.map(|r| r.status()));
+    let res = client()
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .send()
+        .await;
+    assert!(
+        res.is_err(),
+        "expected a network error, got {:?}",
+        res.map(|r| r.status())
+    );
     assert_eq!(list_hooks(&s.base_url).await.status().as_u16(), 200);
     // drop with a delay as well.
-    add_fault(&s.base_url, json!({"path": HOOKS, "drop": true, "delayMs": 100})).await;
+    add_fault(
+        &s.base_url,
+        json!({"path": HOOKS, "drop": true, "delayMs": 100}),
+    )
+    .await;
     let t = Instant::now();
-    assert!(client().get(format!("{}{HOOKS}", s.base_url)).bearer_auth(TOKEN).send().await.is_err());
+    assert!(client()
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .is_err());
     assert!(t.elapsed() >= Duration::from_millis(100));
 }
 
@@ -95,8 +141,13 @@ async fn header_faults() {
     let c = client();
     add_fault(&s.base_url, json!({"method": "POST", "path": HOOKS,
         "headers": {"Retry-After": "2", "X-Extra": "yes"}, "removeHeaders": ["Location", "X-RateLimit-Remaining"]})).await;
-    let r = c.post(format!("{}{HOOKS}", s.base_url)).bearer_auth(TOKEN)
-        .json(&json!({"type": "UNIT_CREATED", "url": "http://127.0.0.1:9/"})).send().await.expect("s");
+    let r = c
+        .post(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .json(&json!({"type": "UNIT_CREATED", "url": "http://127.0.0.1:9/"}))
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 200);
     assert!(!r.headers().contains_key("location"));
     assert!(!r.headers().contains_key("x-ratelimit-remaining"));
@@ -112,24 +163,42 @@ async fn header_faults() {
 async fn token_scoped_times_prefix_and_method() {
     let s = server_with(|c| c.tokens = vec!["dev-token".into(), "other".into()]).await;
     let c = client();
-    add_fault(&s.base_url, json!([
-        {"path": "/api/external-integrations/*", "token": "other", "status": 418, "times": 2},
-        {"path": HOOKS, "method": "DELETE", "status": 500}
-    ])).await;
+    add_fault(
+        &s.base_url,
+        json!([
+            {"path": "/api/external-integrations/*", "token": "other", "status": 418, "times": 2},
+            {"path": HOOKS, "method": "DELETE", "status": 500}
+        ]),
+    )
+    .await;
     // dev-token unaffected; GET does not match the DELETE fault.
     assert_eq!(list_hooks(&s.base_url).await.status().as_u16(), 200);
     let pending: Value = get_json(&c, &format!("{}/_emulator/faults", s.base_url)).await;
     assert_eq!(pending.as_array().expect("a").len(), 2);
     for _ in 0..2 {
-        let r = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth("other").send().await.expect("s");
+        let r = c
+            .get(format!("{}{HOOKS}", s.base_url))
+            .bearer_auth("other")
+            .send()
+            .await
+            .expect("s");
         assert_eq!(r.status().as_u16(), 418);
     }
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).bearer_auth("other").send().await.expect("s");
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth("other")
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 200);
     let pending: Value = get_json(&c, &format!("{}/_emulator/faults", s.base_url)).await;
     assert_eq!(pending.as_array().expect("a").len(), 1);
     // Clearing.
-    let r = c.delete(format!("{}/_emulator/faults", s.base_url)).send().await.expect("d");
+    let r = c
+        .delete(format!("{}/_emulator/faults", s.base_url))
+        .send()
+        .await
+        .expect("d");
     assert!(r.status().is_success());
     let pending: Value = get_json(&c, &format!("{}/_emulator/faults", s.base_url)).await;
     assert_eq!(pending, json!([]));
@@ -138,15 +207,31 @@ async fn token_scoped_times_prefix_and_method() {
 #[tokio::test]
 async fn faults_apply_before_auth_and_oldest_first() {
     let s = server().await;
-    add_fault(&s.base_url, json!([
-        {"path": HOOKS, "status": 502},
-        {"path": HOOKS, "status": 504}
-    ])).await;
+    add_fault(
+        &s.base_url,
+        json!([
+            {"path": HOOKS, "status": 502},
+            {"path": HOOKS, "status": 504}
+        ]),
+    )
+    .await;
     let c = client();
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).send().await.expect("s");
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 502);
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).send().await.expect("s");
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 504);
-    let r = c.get(format!("{}{HOOKS}", s.base_url)).send().await.expect("s");
+    let r = c
+        .get(format!("{}{HOOKS}", s.base_url))
+        .send()
+        .await
+        .expect("s");
     assert_eq!(r.status().as_u16(), 401);
 }
