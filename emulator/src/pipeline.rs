@@ -309,7 +309,10 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
             ApiError::too_large(state.config.max_body_bytes()).into_response()
         } else {
             match route {
-                Some((_, methods)) if methods.contains(&method) => {
+                Some((_, methods))
+                    if methods.contains(&method)
+                        || (method == Method::HEAD && methods.contains(&Method::GET)) =>
+                {
                     guard_api(&state, token, req, next).await
                 }
                 _ => next.run(req).await,

@@ -1,0 +1,112 @@
+use estatekit_emulator::config::{parse_static, Config};
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+fn args(a: &[&str]) -> Result<Option<Config>, String> {
+    Config::from_args(a.iter().map(|s| s.to_string()))
+}
+
+#[test]
+fn parses_every_flag() {
+    let c = args(&[
+        "--host",
+        "0.0.0.0",
+        "--port",
+        "0",
+        "--token",
+        "a",
+        "--token=b",
+        "--seed",
+        "9",
+        "--seed-messages",
+        "100",
+        "--seed-documents",
+        "7",
+        "--rate-limit",
+        "0",
+        "--max-upload-mb",
+        "2",
+        "--static",
+        "www",
+        "--static",
+        "/pkg=out/pkg",
+        "--second-origin",
+        "--delivery-backoff-ms",
+        "10",
+        "--quiet",
+    ])
+    .expect("ok")
+    .expect("config");
+    assert_eq!(c.host, "0.0.0.0");
+    assert_eq!(c.port, 0);
+    assert_eq!(c.tokens, ["a", "b"]);
+    assert_eq!((c.seed, c.seed_messages, c.seed_documents), (9, 100, 7));
+    assert_eq!(c.rate_limit, 0);
+    assert_eq!(c.max_body_bytes(), 2 * 1024 * 1024);
+    assert_eq!(c.statics[0].prefix, "/");
+    assert_eq!(c.statics[1].prefix, "/pkg/");
+    assert_eq!(c.statics[1].dir, std::path::PathBuf::from("out/pkg"));
+    assert!(c.second_origin && c.quiet);
+    assert_eq!(c.delivery_backoff_ms, 10);
+
+    let d = args(&[]).expect("ok").expect("config");
+    assert_eq!(d.tokens, ["dev-token"]);
+    assert_eq!(
+        (d.port, d.rate_limit, d.max_upload_mb, d.delivery_backoff_ms),
+        (8787, 300, 100, 500)
+    );
+    assert_eq!(d.host, "127.0.0.1");
+    assert!(args(&["--help"]).expect("ok").is_none());
+    for bad in [
+        &["--port"][..],
+        &["--port", "x"],
+        &["--port", "70000"],
+        &["--nope"],
+        &["--token", "a,b"],
+        &["--static", "/x="],
+        &["--rate-limit", "-1"],
+    ] {
+        assert!(args(bad).is_err(), "{bad:?}");
+    }
+    assert_eq!(parse_static("/a/b/=d").expect("s").prefix, "/a/b/");
+}
+
+#[test]
+fn binary_prints_startup_line_and_exits_on_sigterm() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_estatekit-emulator"))
+        .args(["--port", "0", "--token", "t1", "--second-origin"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn");
+    let stdout = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(stdout).read_line(&mut line).expect("line");
+    let line = line.trim_end();
+    let re_ok = line.starts_with("estatekit-emulator listening on http://127.0.0.1:")
+        && line.contains(" tokens=t1,readonly-token second-origin=http://127.0.0.1:");
+    assert!(re_ok, "{line}");
+    #[cfg(unix)]
+    {
+        let pid = child.id().to_string();
+        let status = Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .expect("kill");
+        assert!(status.success());
+        for _ in 0..100 {
+            if let Some(st) = child.try_wait().expect("wait") {
+                assert!(st.success(), "{st:?}");
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let _ = child.kill();
+        panic!("emulator did not exit on SIGTERM");
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = child.kill();
+    }
+}
