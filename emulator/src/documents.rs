@@ -13,6 +13,9 @@ use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Map, Value};
 
+/// Largest accepted image width/height for `format` conversion.
+pub const MAX_IMAGE_SIDE: u32 = 16_384;
+
 /// Longest accepted id.
 pub const MAX_ID_LEN: usize = 256;
 
@@ -140,7 +143,18 @@ fn mime_from(file_name: Option<&str>, ct: Option<&str>) -> String {
 }
 
 fn convert(bytes: &[u8], fmt: image::ImageFormat) -> Result<Vec<u8>, String> {
-    let img = image::load_from_memory(bytes).map_err(|e| e.to_string())?;
+    let mut reader = image::ImageReader::new(std::io::Cursor::new(bytes))
+        .with_guessed_format()
+        .map_err(|e| e.to_string())?;
+    if reader.format().is_none() {
+        return Err("unrecognised image format".into());
+    }
+    let mut limits = image::Limits::default();
+    limits.max_image_width = Some(MAX_IMAGE_SIDE);
+    limits.max_image_height = Some(MAX_IMAGE_SIDE);
+    limits.max_alloc = Some(256 * 1024 * 1024);
+    reader.limits(limits);
+    let img = reader.decode().map_err(|e| e.to_string())?;
     let mut out = std::io::Cursor::new(Vec::new());
     let res = if fmt == image::ImageFormat::Jpeg {
         image::DynamicImage::ImageRgb8(img.to_rgb8()).write_to(&mut out, fmt)

@@ -1,5 +1,6 @@
 //! `estatekit-emulator`: an in-memory emulator of the property-management service
 //! (messages GraphQL, documents, webhooks) with fault injection for client tests.
+#![warn(missing_docs)]
 
 pub mod admin;
 pub mod config;

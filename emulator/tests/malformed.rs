@@ -33,6 +33,34 @@ fn case(
 
 const B: &str = "XBOUNDARYX";
 
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = 0xFFFF_FFFFu32;
+    for &b in data {
+        crc ^= u32::from(b);
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+/// A PNG whose header claims 100000 x 100000 pixels (a decompression bomb).
+fn png_bomb() -> Vec<u8> {
+    let mut ihdr = b"IHDR".to_vec();
+    ihdr.extend_from_slice(&100_000u32.to_be_bytes());
+    ihdr.extend_from_slice(&100_000u32.to_be_bytes());
+    ihdr.extend_from_slice(&[8, 6, 0, 0, 0]);
+    let mut out = b"\x89PNG\r\n\x1a\n".to_vec();
+    out.extend_from_slice(&13u32.to_be_bytes());
+    out.extend_from_slice(&ihdr);
+    out.extend_from_slice(&crc32(&ihdr).to_be_bytes());
+    out
+}
+
 fn mp(parts: &[(&str, Option<&str>, &[u8])]) -> Vec<u8> {
     let mut out = Vec::new();
     for (name, file, data) in parts {
@@ -61,6 +89,7 @@ async fn malformed_inputs_get_json_4xx() {
     let rp: (&str, Option<&str>, &[u8]) = ("resourcePath", None, b"tenants/t1");
     let meta: (&str, Option<&str>, &[u8]) = ("metadata", None, b"{}");
     let huge = "A".repeat(200_000);
+    let bomb = png_bomb();
     let list = format!("{DOCS}/metadata");
     let hook_id = format!("{HOOKS}/x");
     let mut cases = vec![
