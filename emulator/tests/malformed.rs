@@ -454,6 +454,19 @@ async fn malformed_inputs_get_json_4xx() {
             400,
         ),
         case(
+            "upload: image bomb with format",
+            "POST",
+            DOCS,
+            mpct,
+            mp(&[
+                ("file", Some("bomb.png"), &bomb),
+                rp,
+                meta,
+                ("format", None, b"JPEG"),
+            ]),
+            400,
+        ),
+        case(
             "upload: oversized body",
             "POST",
             DOCS,
