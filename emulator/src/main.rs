@@ -3,24 +3,34 @@
 use estatekit_emulator::{start, Config};
 use std::io::Write;
 
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        let _ = tokio::signal::ctrl_c().await;
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
+/// Waits for Ctrl-C or SIGTERM. The handlers are registered when this is called (not when
+/// first polled), so call it before announcing readiness.
+#[cfg(unix)]
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let term = signal(SignalKind::terminate()).ok();
+    let int = signal(SignalKind::interrupt()).ok();
+    async move {
+        let wait = |s: Option<tokio::signal::unix::Signal>| async move {
+            match s {
+                Some(mut s) => {
+                    s.recv().await;
+                }
+                None => std::future::pending::<()>().await,
             }
-            Err(_) => std::future::pending::<()>().await,
+        };
+        tokio::select! {
+            _ = wait(term) => {},
+            _ = wait(int) => {},
         }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        _ = ctrl_c => {},
-        _ = term => {},
+    }
+}
+
+/// Waits for Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> impl std::future::Future<Output = ()> {
+    async {
+        let _ = tokio::signal::ctrl_c().await;
     }
 }
 
@@ -37,6 +47,7 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    let shutdown = shutdown_signal();
     let running = match start(config).await {
         Ok(r) => r,
         Err(e) => {
@@ -48,7 +59,7 @@ async fn main() {
     let _ = writeln!(out, "{}", running.startup_line());
     let _ = out.flush();
     drop(out);
-    shutdown_signal().await;
+    shutdown.await;
     running.abort();
     eprintln!("estatekit-emulator: shutting down");
 }
