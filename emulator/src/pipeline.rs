@@ -243,7 +243,7 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
     let origin = headers.get(header::ORIGIN).cloned();
     let area = area(&path);
 
-    if area != Area::Admin {
+    if matches!(area, Area::Api | Area::Sink) {
         state.log_request(RequestRecord {
             method: method.to_string(),
             path: path.clone(),

@@ -145,6 +145,8 @@ async fn counters_and_request_log() {
         .send()
         .await
         .expect("s");
+    // Static / unknown non-API paths are not logged.
+    c.get(format!("{b}/not-api.js")).send().await.expect("s");
     // Admin calls are not counted or logged.
     get_json(&c, &format!("{b}/_emulator/info")).await;
 
@@ -175,6 +177,7 @@ async fn counters_and_request_log() {
         "authorization leaked: {text}"
     );
     assert!(!text.contains("/_emulator/info"));
+    assert!(!text.contains("/not-api.js"));
     let del = reqs
         .iter()
         .find(|r| r["method"] == "DELETE")
