@@ -112,6 +112,13 @@ pub enum Error {
         /// HTTP status of the answer (usually 200).
         status: u16,
     },
+    /// The service answered with a redirect, which API calls never follow (the token must
+    /// not reach another address).
+    #[error("{operation} failed: the service answered with a redirect, which is not followed so that the token never reaches another address")]
+    Redirected {
+        /// What the call was doing.
+        operation: &'static str,
+    },
     /// No HTTP answer: connection refused, DNS failure, CORS refusal, dropped connection.
     #[error("{operation} failed: network error ({reason})")]
     Network {
@@ -157,9 +164,6 @@ fn status_message(
         403 => "the token is not allowed to do this (HTTP 403 forbidden)".to_string(),
         404 => "not found (HTTP 404)".to_string(),
         429 => "too many requests (HTTP 429 rate limited)".to_string(),
-        300..=399 => format!(
-            "the service answered with a redirect (HTTP {status}); redirects are not followed so that the token never reaches another address"
-        ),
         _ => format!("the service answered HTTP {status}"),
     };
     let mut text = format!("{operation} failed: {what}");
@@ -193,6 +197,7 @@ impl Error {
                 _ => ErrorKind::Http,
             },
             Error::Graphql { .. } => ErrorKind::Graphql,
+            Error::Redirected { .. } => ErrorKind::Http,
             Error::Network { .. } => ErrorKind::Network,
             Error::Timeout { .. } => ErrorKind::Timeout,
             Error::Aborted { .. } => ErrorKind::Aborted,

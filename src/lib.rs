@@ -11,5 +11,7 @@ pub mod model;
 
 #[cfg(target_arch = "wasm32")]
 mod web;
+#[cfg(target_arch = "wasm32")]
+pub use web::{is_api_error, Client};
 
 pub use error::{Error, ErrorKind};

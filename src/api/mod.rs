@@ -6,6 +6,7 @@
 //! [`response::status_error`] for a non-2xx answer) turns the answer into a result.
 
 pub mod documents;
+pub mod input;
 pub mod json;
 pub mod messages;
 pub mod response;

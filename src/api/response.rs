@@ -458,7 +458,8 @@ mod tests {
 
     #[test]
     fn decode_errors_name_the_path() {
-        let mut d = serde_json::Deserializer::from_str(r#"[{"id":"a"},{"id":5}]"#);
+        let mut d =
+            serde_json::Deserializer::from_str(r#"[{"id":"a","type":"T","url":"u"},{"id":5}]"#);
         let e = check_body::<Listed<WebhookCheck>, _>("list webhooks", 200, &mut d).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
         assert!(e.to_string().contains("at [1].id"), "{e}");

@@ -151,10 +151,7 @@ pub fn find_registered(
     list.items
         .iter()
         .rev()
-        .find(|w| {
-            w.event_type.as_deref() == Some(input.event_type.as_str())
-                && w.url.as_deref() == Some(input.url.as_str())
-        })
+        .find(|w| w.event_type == input.event_type && w.url == input.url)
         .map(|w| w.id.clone())
 }
 
@@ -295,7 +292,8 @@ mod tests {
         for body in [
             r#"{"webhooks":[]}"#,
             r#"[{"type":"UNIT_CREATED"}]"#,
-            r#"[{"id":"1","deletedAt":5}]"#,
+            r#"[{"id":"1","type":"UNIT_CREATED","url":"https://h","deletedAt":5}]"#,
+            r#"[{"id":"1","type":"UNIT_CREATED"}]"#,
             r#"[null]"#,
             r#""hello""#,
         ] {

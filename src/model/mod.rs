@@ -7,6 +7,8 @@
 //! browser's own object, so every field the service sends (known or not) is kept.
 
 pub mod client;
+/// The public TypeScript declarations (added to `pkg/estatekit.d.ts` by the browser layer).
+pub const TYPESCRIPT_DECLARATIONS: &str = include_str!("estatekit.d.ts");
 pub mod documents;
 pub mod messages;
 pub mod webhooks;
@@ -119,3 +121,49 @@ pub mod check {
 }
 
 pub(crate) use check::{NullableBool, NullableNumber, NullableObject, NullableString};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The string-literal members of `export type <name> = ...;` in the declarations.
+    fn ts_union(name: &str) -> Vec<String> {
+        let start = format!("export type {name} =");
+        let text = TYPESCRIPT_DECLARATIONS;
+        let from = text.find(&start).map(|i| i + start.len()).unwrap_or(0);
+        let body = text.get(from..).unwrap_or("");
+        let body = body.get(..body.find(';').unwrap_or(0)).unwrap_or("");
+        body.split('|')
+            .map(|m| m.trim().trim_matches('"').to_string())
+            .filter(|m| !m.is_empty())
+            .collect()
+    }
+
+    #[test]
+    fn typescript_unions_match_the_rust_lists() {
+        assert_eq!(ts_union("EventType"), webhooks::EVENT_TYPES);
+        assert_eq!(ts_union("DocumentType"), documents::DOCUMENT_TYPES);
+        assert_eq!(ts_union("ImageFormat"), documents::IMAGE_FORMATS);
+        assert_eq!(ts_union("MessageSentBy"), messages::MESSAGE_SENT_BY);
+        assert_eq!(ts_union("MessageField"), messages::MESSAGE_FIELDS);
+        assert_eq!(ts_union("SortDirection"), messages::SORT_DIRECTIONS);
+        let kinds: Vec<&str> = crate::error::ErrorKind::ALL
+            .iter()
+            .map(|k| k.as_str())
+            .collect();
+        assert_eq!(ts_union("ApiErrorKind"), kinds);
+        let words = TYPESCRIPT_DECLARATIONS.split(|c: char| !c.is_alphanumeric() && c != '_');
+        assert!(
+            words.clone().all(|w| w != "any"),
+            "no `any` in the public types"
+        );
+        assert!(words.filter(|w| *w == "EventType").count() > 1);
+    }
+
+    #[test]
+    fn enum_check_names_the_choices() {
+        assert!(check_enum("PNG", &documents::IMAGE_FORMATS, "image format").is_ok());
+        let e = check_enum("GIF", &documents::IMAGE_FORMATS, "image format").unwrap_err();
+        assert_eq!(e, "unknown image format \"GIF\"; expected one of JPEG, PNG");
+    }
+}

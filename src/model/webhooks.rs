@@ -55,18 +55,17 @@ pub struct RegisterWebhookInput {
     pub url: String,
 }
 
-/// A webhook record (section 2.5): the fields the client relies on are kept, the other
-/// documented ones are type-checked; unknown fields and unknown event types pass through.
+/// A webhook record (section 2.5): `id`, `type` and `url` are required strings, the other
+/// documented fields are type-checked; unknown fields and unknown event types pass through.
 #[derive(Debug, Deserialize)]
 pub struct WebhookCheck {
     /// Webhook id (any string: vendor examples are not valid UUIDs).
     pub id: String,
     /// Event type; unknown values are accepted.
-    #[serde(rename = "type", default)]
-    pub event_type: Option<String>,
+    #[serde(rename = "type")]
+    pub event_type: String,
     /// Notified address.
-    #[serde(default)]
-    pub url: Option<String>,
+    pub url: String,
     #[serde(rename = "partnerId", default)]
     _partner_id: NullableString,
     #[serde(rename = "companyId", default)]

@@ -1,0 +1,49 @@
+# estatekit: `make demo` and `make test` are all a newcomer needs (both install what is missing).
+SHELL := /bin/bash
+export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
+PORT ?= 8787
+EMULATOR := target/debug/estatekit-emulator
+PKG_SOURCES := $(shell find src -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh scripts/finish-pkg.mjs
+
+# Browser tests: wasm-bindgen-test in Debian's headless Chromium (see webdriver.json).
+BROWSER_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=300
+
+.PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean
+
+setup:
+	@scripts/setup.sh
+
+emulator:
+	cargo build -p estatekit-emulator
+
+pkg: pkg/estatekit_bg.wasm
+
+pkg/estatekit_bg.wasm: $(PKG_SOURCES)
+	scripts/build-pkg.sh
+
+demo: setup emulator pkg
+	@echo "estatekit demo: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
+	$(EMULATOR) --port $(PORT) --static www --static /pkg=pkg
+
+lint:
+	cargo fmt --all -- --check
+	cargo clippy --workspace --all-targets -- -D warnings
+	cargo clippy -p estatekit --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+test-native:
+	cargo test --workspace
+
+test-browser: emulator
+	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
+	  env $(BROWSER_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --test '*'
+
+test-types: pkg
+	tsc -p tests/types/tsconfig.json
+
+test: setup lint test-native pkg test-types test-browser
+	@echo "make test: all suites passed"
+
+clean:
+	cargo clean
+	rm -rf pkg node_modules

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Installs what building and testing estatekit needs, skipping what is already there at the
+# right version: the wasm32 target, wasm-bindgen-cli (same version as the wasm-bindgen crate),
+# wasm-pack, Debian's Chromium + ChromeDriver, and the npm dev tools (package-lock.json).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+WASM_BINDGEN_VERSION=$(sed -nE 's/^wasm-bindgen = "=([0-9.]+)"/\1/p' Cargo.toml)
+WASM_PACK_VERSION=0.15.1
+export PATH="$HOME/.cargo/bin:$PATH"
+
+say() { printf 'setup: %s\n' "$*"; }
+as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WASM_BINDGEN_VERSION"; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 2 minutes)"
+  # Not --locked: the locked build needs a crate version the registry mirror lacks.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+fi
+
+if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $WASM_PACK_VERSION"; then
+  say "installing wasm-pack $WASM_PACK_VERSION (about 1.5 minutes)"
+  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
+fi
+
+if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
+  say "installing Debian's chromium and chromium-driver"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+stamp=node_modules/.estatekit-lock-sha
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  say "installing npm dev tools (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+  echo "$want" > "$stamp"
+fi

@@ -1,0 +1,251 @@
+/** An event type a webhook can subscribe to (section 6 of the interface). */
+export type EventType =
+  | "LISTING_CREATED"
+  | "LISTING_UPDATED"
+  | "LISTING_ARCHIVED"
+  | "LISTING_ACTIVATED"
+  | "LISTING_DEACTIVATED"
+  | "LISTING_PUBLISHED_TO_CHANNEL"
+  | "LISTING_UNPUBLISHED_FROM_CHANNEL"
+  | "CANDIDATE_PARSED"
+  | "LISTING_CANDIDATE_APPLIED"
+  | "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING"
+  | "LISTING_CANDIDATE_SCHEDULE_NEW_TIMESLOTS_REQUESTED"
+  | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_ADMIN"
+  | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_CANDIDATE"
+  | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_ADMIN"
+  | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_CANDIDATE"
+  | "LISTING_CONTRACT_FLOW_STARTED"
+  | "LISTING_CONTRACT_FLOW_WITHDRAWN"
+  | "LISTING_CONTRACT_FLOW_PARTIALLY_SIGNED"
+  | "LISTING_CONTRACT_FLOW_SIGNED"
+  | "OWNER_CREATED"
+  | "OWNER_UPDATED"
+  | "OWNER_DELETED"
+  | "PROPERTY_CREATED"
+  | "PROPERTY_UPDATED"
+  | "PROPERTY_DELETED"
+  | "UNIT_CREATED"
+  | "UNIT_UPDATED"
+  | "UNIT_DELETED";
+
+/** A document type (DOCUMENT_TYPES of the interface). `PRE-MOVE_IN` is a literal value. */
+export type DocumentType =
+  | "DOCUMENT"
+  | "RENTAL_APPLICATION"
+  | "CONTRACT"
+  | "MOVE_IN"
+  | "MOVE_OUT"
+  | "PRE-MOVE_IN"
+  | "SELLING";
+
+/** Who sent a message (GraphQL enum `MESSAGE_SENT_BY`). */
+export type MessageSentBy = "ADMIN" | "CANDIDATE";
+
+/** Image format an upload can be converted to. */
+export type ImageFormat = "JPEG" | "PNG";
+
+/** A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`). */
+export type MessageField =
+  | "id"
+  | "candidateId"
+  | "sentBy"
+  | "userId"
+  | "text"
+  | "replyToMessageId"
+  | "isRead"
+  | "attachments";
+
+/** Sort direction of `GraphSorting`. */
+export type SortDirection = "ASC" | "DESC";
+
+/** What went wrong, in `ApiError.kind`. */
+export type ApiErrorKind =
+  | "invalid_input"
+  | "unauthorized"
+  | "forbidden"
+  | "not_found"
+  | "rate_limited"
+  | "http"
+  | "graphql"
+  | "network"
+  | "timeout"
+  | "aborted"
+  | "decode";
+
+/** Why `getToken` is asked for a token. */
+export type TokenReason = "initial" | "unauthorized";
+
+/** Options of `new Client(...)`. Give `token` or `getToken`, not both. */
+export interface ClientOptions {
+  /** The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts). */
+  baseUrl: string;
+  /** A bearer access token. */
+  token?: string;
+  /** Returns a fresh access token; called once at first use and again after a 401. */
+  getToken?: (reason: TokenReason) => string | Promise<string>;
+  /** Timeout of every call except uploads, in milliseconds (default 30000; 0 = none). */
+  timeoutMs?: number;
+}
+
+/** The last argument of every method. */
+export interface CallOptions {
+  /** Aborts the call; it then rejects with kind `aborted`. */
+  signal?: AbortSignal;
+  /** Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`. */
+  timeoutMs?: number;
+}
+
+/** Which conversation to read: give at least one of `candidateId`, `contactId`, `listingId`. */
+export interface MessageFilter {
+  candidateId?: string;
+  contactId?: string;
+  listingId?: string;
+  /** Undocumented filter the vendor's examples use; not enough on its own. */
+  externalContactId?: string;
+}
+
+/** Paging of the messages query (`GraphPaging`). */
+export interface GraphPaging {
+  skip?: number;
+  take?: number;
+}
+
+/** Sorting of the messages query (`GraphSorting`). */
+export interface GraphSorting {
+  fieldName: string;
+  direction?: SortDirection;
+}
+
+/** Options of `messages`. */
+export interface MessagesOptions extends CallOptions {
+  /** `Message` fields to select; default: all of them except `user`. */
+  fields?: MessageField[];
+  /** `User` fields to select; `user` is selected only when this is given. */
+  userFields?: string[];
+  paging?: GraphPaging;
+  sort?: GraphSorting;
+}
+
+/** The sending user of a message (its fields are not documented). */
+export interface User {
+  id?: string | null;
+  [field: string]: unknown;
+}
+
+/** A file attached to a message. */
+export interface MessageAttachment {
+  id?: string | null;
+  name?: string | null;
+  resourcePath?: string | null;
+  type?: string | null;
+  /** Size in bytes. */
+  size?: number | null;
+}
+
+/** A message (all fields nullable; only selected fields are present). */
+export interface Message {
+  id?: string | null;
+  candidateId?: string | null;
+  /** `ADMIN` or `CANDIDATE`; values added later by the service are passed through. */
+  sentBy?: MessageSentBy | (string & {}) | null;
+  userId?: string | null;
+  text?: string | null;
+  user?: User | null;
+  replyToMessageId?: string | null;
+  isRead?: boolean | null;
+  attachments?: (MessageAttachment | null)[] | null;
+}
+
+/** Metadata sent with an upload: links the document to other objects. */
+export interface DocumentMetadata {
+  /** Default `DOCUMENT`. */
+  type?: DocumentType;
+  tenantId?: string;
+  unitId?: string;
+  propertyId?: string;
+  propertyGroupId?: string;
+}
+
+/** Input of `uploadDocument`. */
+export interface UploadDocumentInput {
+  /** The content; sent by the browser, never copied into WebAssembly memory. */
+  file: Blob;
+  /** Virtual folder, e.g. `tenants/<tenant_id>` or `properties/<property_id>`. */
+  resourcePath: string;
+  metadata?: DocumentMetadata;
+  /** Forces another file name (it comes back as `title`). */
+  name?: string;
+  /** Converts an image to this format. */
+  format?: ImageFormat;
+}
+
+/** Filters of `listDocuments`. */
+export interface ListDocumentsQuery {
+  unitId?: string;
+  propertyId?: string;
+  propertyGroupId?: string;
+  candidateId?: string;
+  tenantId?: string;
+  types?: DocumentType[];
+  /** Title filter. */
+  title?: string;
+  skip?: number;
+  take?: number;
+}
+
+/** A stored document's metadata. Every field the service sends is kept. */
+export interface DocumentRecord {
+  id: string;
+  /** `<subdomain>/<companyId>/<given resourcePath>/<id>`. */
+  resourcePath?: string | null;
+  title?: string | null;
+  companyId?: string | null;
+  /** A `DocumentType`; values added later by the service are passed through. */
+  type?: DocumentType | (string & {}) | null;
+  tenantId?: string | null;
+  unitId?: string | null;
+  propertyId?: string | null;
+  propertyGroupId?: string | null;
+  [field: string]: unknown;
+}
+
+/** Input of `registerWebhook`. */
+export interface RegisterWebhookInput {
+  type: EventType;
+  /** Absolute http(s) URL that receives the notifications. */
+  url: string;
+}
+
+/** A registered webhook (section 2.5). Every field the service sends is kept. */
+export interface Webhook {
+  id: string;
+  /** An `EventType`; values added later by the service are passed through. */
+  type: EventType | (string & {});
+  url: string;
+  partnerId?: string;
+  companyId?: string;
+  connectedByUserId?: string;
+  createdAt?: string;
+  updatedAt?: string;
+  deletedAt?: string | null;
+  [field: string]: unknown;
+}
+
+/** Every failure of a call: a real `Error` with a stack. */
+export interface ApiError extends Error {
+  name: "ApiError";
+  kind: ApiErrorKind;
+  /** HTTP status, when the service answered. */
+  status?: number;
+  /** The service's error `code`, when its body had one. */
+  code?: string;
+  /** The parsed error body, the GraphQL `errors`, or a text excerpt. */
+  details?: unknown;
+  /** Partial GraphQL `data` that came with `errors`. */
+  data?: unknown;
+  /** How long the service asked to wait before trying again (kind `rate_limited`). */
+  retryAfterMs?: number;
+  /** How many requests the call made. */
+  attempts: number;
+}

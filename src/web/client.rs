@@ -1,0 +1,568 @@
+//! The `Client` class JavaScript sees. Each method parses its arguments, asks `crate::api`
+//! for the request, runs it through the transport and checks the answer with `crate::api`.
+
+use super::errors::Failure;
+use super::js;
+use super::transport::{self, Answer, Outgoing};
+use crate::api::response::parse_input;
+use crate::api::{self, documents, messages, webhooks, BaseUrl};
+use crate::error::{Error, ErrorKind};
+use crate::model::client::{CallOptions, ClientOptions};
+use crate::model::documents::{ListDocumentsQuery, UploadFields};
+use crate::model::messages::{MessageFilter, MessagesOptions};
+use crate::model::webhooks::RegisterWebhookInput;
+use js_sys::{Function, Promise};
+use serde::de::DeserializeOwned;
+use std::cell::RefCell;
+use std::fmt;
+use std::future::Future;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{AbortSignal, Blob};
+
+const DEFAULT_TIMEOUT_MS: u32 = 30_000;
+
+/// A client for one account of the service.
+#[wasm_bindgen]
+pub struct Client {
+    inner: Rc<Inner>,
+}
+
+struct Inner {
+    base: BaseUrl,
+    token: RefCell<Option<Rc<str>>>,
+    get_token: Option<Function>,
+    /// A `getToken` call in progress, shared by every request waiting for it.
+    pending_token: RefCell<Option<Promise>>,
+    timeout_ms: u32,
+}
+
+impl fmt::Debug for Inner {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Client")
+            .field("base", &self.base.as_str())
+            .field("token", &"[redacted]")
+            .field("timeout_ms", &self.timeout_ms)
+            .finish()
+    }
+}
+
+fn invalid(field: &str, reason: &str) -> Failure {
+    Error::invalid(field, reason).into()
+}
+
+/// Parses a required object argument.
+fn required<T: DeserializeOwned>(field: &str, value: &JsValue) -> Result<T, Failure> {
+    if value.is_undefined() || value.is_null() {
+        return Err(invalid(field, "is required"));
+    }
+    if !value.is_object() {
+        return Err(invalid(field, "must be an object"));
+    }
+    Ok(parse_input(field, js::to_input(value))?)
+}
+
+/// Parses an optional object argument (`undefined`/`null` = defaults).
+fn optional<T: DeserializeOwned + Default>(field: &str, value: &JsValue) -> Result<T, Failure> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(T::default());
+    }
+    required(field, value)
+}
+
+/// The `signal` of an options object, checked.
+fn signal_of(options: &JsValue) -> Result<Option<AbortSignal>, Failure> {
+    let signal = js::get(options, "signal");
+    if signal.is_undefined() || signal.is_null() {
+        return Ok(None);
+    }
+    signal
+        .dyn_into::<AbortSignal>()
+        .map(Some)
+        .map_err(|_| invalid("options.signal", "must be an AbortSignal"))
+}
+
+/// A string id argument, checked.
+fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
+    value
+        .as_string()
+        .ok_or_else(|| invalid(field, "must be a string"))
+}
+
+/// Runs `fut` as a JavaScript promise that rejects with an `ApiError`.
+fn promise<F>(fut: F) -> Promise
+where
+    F: Future<Output = Result<JsValue, Failure>> + 'static,
+{
+    future_to_promise(async move { fut.await.map_err(Failure::into_js) })
+}
+
+/// Per-call settings taken from an options object.
+struct Call {
+    signal: Option<AbortSignal>,
+    timeout_ms: u32,
+}
+
+impl Inner {
+    fn call(&self, options: &JsValue) -> Result<Call, Failure> {
+        let parsed: CallOptions = optional("options", options)?;
+        Ok(Call {
+            signal: signal_of(options)?,
+            timeout_ms: parsed.timeout_ms.unwrap_or(self.timeout_ms),
+        })
+    }
+
+    /// The current token, asking `getToken("initial")` the first time.
+    async fn token(&self) -> Result<Rc<str>, Failure> {
+        if let Some(token) = self.token.borrow().clone() {
+            return Ok(token);
+        }
+        self.fetch_token("initial").await
+    }
+
+    /// Calls `getToken(reason)`, or joins a call already in progress.
+    async fn fetch_token(&self, reason: &str) -> Result<Rc<str>, Failure> {
+        let Some(get_token) = &self.get_token else {
+            return Err(invalid("options.token", "no token and no getToken"));
+        };
+        let pending = self.pending_token.borrow().clone();
+        let promise = match pending {
+            Some(p) => p,
+            None => {
+                let result = get_token.call1(&JsValue::NULL, &JsValue::from_str(reason));
+                let p = match result {
+                    Ok(v) => Promise::resolve(&v),
+                    Err(e) => Promise::reject(&e),
+                };
+                self.pending_token.replace(Some(p.clone()));
+                p
+            }
+        };
+        let outcome = JsFuture::from(promise).await;
+        self.pending_token.replace(None);
+        let value = outcome.map_err(|e| {
+            let why = js::get(&e, "message").as_string().unwrap_or_default();
+            invalid(
+                "options.getToken",
+                &format!("failed: {}", api::response::limit(&why, 200)),
+            )
+        })?;
+        let token: Rc<str> = match value.as_string() {
+            Some(t) => {
+                api::check_token(&t).map_err(|_| {
+                    invalid(
+                        "options.getToken",
+                        "must return a non-empty token without spaces or control characters",
+                    )
+                })?;
+                t.into()
+            }
+            None => return Err(invalid("options.getToken", "must return a string")),
+        };
+        self.token.replace(Some(token.clone()));
+        Ok(token)
+    }
+
+    /// Sends a request with the current token; after a 401, asks `getToken("unauthorized")`
+    /// once (shared by concurrent calls) and repeats the request once.
+    async fn execute(&self, out: &Outgoing<'_>) -> Result<Answer, Failure> {
+        let token = self.token().await?;
+        let answer = transport::send(token.clone(), out).await?;
+        if answer.status != 401 || self.get_token.is_none() {
+            return Ok(answer);
+        }
+        let current = self.token.borrow().clone();
+        let fresh = match current {
+            Some(t) if t != token => t,
+            _ => self.fetch_token("unauthorized").await?,
+        };
+        let mut retried = transport::send(fresh, out).await.map_err(|mut f| {
+            f.attempts += answer.attempts;
+            f
+        })?;
+        retried.attempts += answer.attempts;
+        Ok(retried)
+    }
+
+    /// Sends and requires a 2xx answer.
+    async fn execute_ok(&self, out: &Outgoing<'_>) -> Result<Answer, Failure> {
+        let answer = self.execute(out).await?;
+        if answer.ok() {
+            Ok(answer)
+        } else {
+            Err(answer.status_failure())
+        }
+    }
+
+    async fn messages(&self, filter: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let filter: MessageFilter = required("filter", &filter)?;
+        let opts: MessagesOptions = optional("options", &options)?;
+        let request = messages::request(&self.base, &filter, &opts)?;
+        let signal = signal_of(&options)?;
+        let out = Outgoing {
+            request: &request,
+            file: None,
+            signal: signal.as_ref(),
+            timeout_ms: opts.timeout_ms.unwrap_or(self.timeout_ms),
+        };
+        let answer = self.execute(&out).await?;
+        // GraphQL errors win, with HTTP 200 or not.
+        let parsed = answer.json();
+        if let Ok(value) = &parsed {
+            let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+            match messages::decode_errors(answer.status, de) {
+                Err(error) if error.kind() == ErrorKind::Graphql => {
+                    let data = js::get(value, "data");
+                    let mut failure = answer
+                        .fail(error)
+                        .with_details(Some(js::get(value, "errors")));
+                    failure.data = (!data.is_null() && !data.is_undefined()).then_some(data);
+                    return Err(failure);
+                }
+                Err(error) if answer.ok() => return Err(answer.fail(error)),
+                _ => {}
+            }
+        }
+        if !answer.ok() {
+            return Err(answer.status_failure());
+        }
+        let value = parsed?;
+        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+        messages::decode_data(answer.status, de).map_err(|e| answer.fail(e))?;
+        Ok(js::get(&js::get(&value, "data"), "messages"))
+    }
+
+    async fn upload_document(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let fields: UploadFields = required("input", &input)?;
+        let file = js::get(&input, "file")
+            .dyn_into::<Blob>()
+            .map_err(|_| invalid("input.file", "must be a Blob or File"))?;
+        let request = documents::upload_request(&self.base, &fields)?;
+        let file_name = fields
+            .name
+            .clone()
+            .or_else(|| js::get(&file, "name").as_string().filter(|n| !n.is_empty()))
+            .unwrap_or_else(|| "upload".into());
+        let parsed: CallOptions = optional("options", &options)?;
+        let signal = signal_of(&options)?;
+        let out = Outgoing {
+            request: &request,
+            file: Some((&file, &file_name)),
+            signal: signal.as_ref(),
+            // Uploads have no total timeout unless the call asks for one.
+            timeout_ms: parsed.timeout_ms.unwrap_or(0),
+        };
+        let answer = self.execute_ok(&out).await?;
+        let value = answer.json()?;
+        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+        documents::decode_record(documents::UPLOAD, answer.status, de)
+            .map_err(|e| answer.fail(e))?;
+        Ok(value)
+    }
+
+    async fn list_documents(&self, query: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let query: ListDocumentsQuery = optional("query", &query)?;
+        let request = documents::list_request(&self.base, &query)?;
+        let call = self.call(&options)?;
+        let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
+        let value = answer.json()?;
+        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+        let listed = documents::decode_list(answer.status, de).map_err(|e| answer.fail(e))?;
+        Ok(match listed.shape.key() {
+            Some(key) => js::get(&value, key),
+            None => value,
+        })
+    }
+
+    async fn get_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let id = id_arg("documentId", &id)?;
+        let request = documents::get_request(&self.base, &id)?;
+        let call = self.call(&options)?;
+        let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
+        let value = answer.json()?;
+        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+        documents::decode_record(documents::GET, answer.status, de).map_err(|e| answer.fail(e))?;
+        Ok(value)
+    }
+
+    async fn delete_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let id = id_arg("documentId", &id)?;
+        let request = documents::delete_request(&self.base, &id)?;
+        let call = self.call(&options)?;
+        self.execute_ok(&self.outgoing(&request, &call)).await?;
+        Ok(JsValue::UNDEFINED)
+    }
+
+    async fn list_webhooks(&self, options: JsValue) -> Result<JsValue, Failure> {
+        let call = self.call(&options)?;
+        let (value, _) = self.webhook_list(&call).await?;
+        Ok(value)
+    }
+
+    /// Lists webhooks; returns the array and the checked records.
+    async fn webhook_list(
+        &self,
+        call: &Call,
+    ) -> Result<
+        (
+            JsValue,
+            crate::api::response::Listed<crate::model::webhooks::WebhookCheck>,
+        ),
+        Failure,
+    > {
+        let request = webhooks::list_request(&self.base);
+        let answer = self.execute_ok(&self.outgoing(&request, call)).await?;
+        let value = answer.json()?;
+        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
+        let listed = webhooks::decode_list(answer.status, de).map_err(|e| answer.fail(e))?;
+        let array = match listed.shape.key() {
+            Some(key) => js::get(&value, key),
+            None => value,
+        };
+        Ok((array, listed))
+    }
+
+    async fn register_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let input: RegisterWebhookInput = required("input", &input)?;
+        let call = self.call(&options)?;
+        self.register(&input, &call)
+            .await
+            .map(|id| JsValue::from_str(&id))
+    }
+
+    async fn register(&self, input: &RegisterWebhookInput, call: &Call) -> Result<String, Failure> {
+        let request = webhooks::register_request(&self.base, input)?;
+        let answer = match self.execute_ok(&self.outgoing(&request, call)).await {
+            Ok(answer) => answer,
+            Err(mut failure) => {
+                if matches!(
+                    failure.error.kind(),
+                    ErrorKind::Network | ErrorKind::Timeout
+                ) {
+                    failure.error = ambiguous(failure.error);
+                }
+                return Err(failure);
+            }
+        };
+        if let Some(id) = answer
+            .location
+            .as_deref()
+            .and_then(webhooks::id_from_location)
+        {
+            return Ok(id);
+        }
+        if let Ok(value) = answer.json() {
+            let de = serde_wasm_bindgen::Deserializer::from(value);
+            if let Ok(webhooks::IdInBody(Some(id))) = serde::Deserialize::deserialize(de) {
+                return Ok(id);
+            }
+        }
+        // Location not readable (e.g. not CORS-exposed) and no id in the body: look it up.
+        let (_, listed) = self.webhook_list(call).await?;
+        webhooks::find_registered(&listed, input).ok_or_else(|| {
+            answer.fail(Error::Decode {
+                operation: webhooks::REGISTER,
+                status: answer.status,
+                reason: "the webhook was registered, but the answer did not give its id (no readable Location header, no id in the body) and it is not in the list".into(),
+            })
+        })
+    }
+
+    async fn ensure_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let input: RegisterWebhookInput = required("input", &input)?;
+        webhooks::check_register_input(&input)?;
+        let call = self.call(&options)?;
+        let (_, listed) = self.webhook_list(&call).await?;
+        if let Some(id) = webhooks::find_registered(&listed, &input) {
+            return Ok(JsValue::from_str(&id));
+        }
+        self.register(&input, &call)
+            .await
+            .map(|id| JsValue::from_str(&id))
+    }
+
+    async fn delete_webhook(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+        let id = id_arg("id", &id)?;
+        let request = webhooks::delete_request(&self.base, &id)?;
+        let call = self.call(&options)?;
+        self.execute_ok(&self.outgoing(&request, &call)).await?;
+        Ok(JsValue::UNDEFINED)
+    }
+
+    fn outgoing<'a>(&self, request: &'a crate::api::HttpRequest, call: &'a Call) -> Outgoing<'a> {
+        Outgoing {
+            request,
+            file: None,
+            signal: call.signal.as_ref(),
+            timeout_ms: call.timeout_ms,
+        }
+    }
+}
+
+/// Rewrites a network/timeout failure of a registration: the request may have reached the
+/// service, so the webhook may exist.
+fn ambiguous(error: Error) -> Error {
+    match error {
+        Error::Network { reason, .. } => Error::Network {
+            operation: webhooks::REGISTER,
+            reason: format!(
+                "{reason}; the webhook may have been created: call ensureWebhook({{type, url}}) to find it or register it without a duplicate"
+            ),
+        },
+        Error::Timeout { timeout_ms, .. } => Error::Timeout {
+            operation: "register webhook (the webhook may have been created: call ensureWebhook({type, url}) to find it or register it without a duplicate)",
+            timeout_ms,
+        },
+        other => other,
+    }
+}
+
+#[wasm_bindgen]
+impl Client {
+    /// Creates a client for one account. Throws an `ApiError` (kind `invalid_input`) when
+    /// the options are invalid; nothing is sent until a method is called.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
+    ) -> Result<Client, JsValue> {
+        Client::create(&options).map_err(Failure::into_js)
+    }
+
+    fn create(options: &JsValue) -> Result<Client, Failure> {
+        let opts: ClientOptions = required("options", options)?;
+        let base = BaseUrl::parse(&opts.base_url)?;
+        let get_token = js::get(options, "getToken");
+        let get_token = if get_token.is_undefined() || get_token.is_null() {
+            None
+        } else {
+            Some(
+                get_token
+                    .dyn_into::<Function>()
+                    .map_err(|_| invalid("options.getToken", "must be a function"))?,
+            )
+        };
+        match (&opts.token, &get_token) {
+            (Some(_), Some(_)) => {
+                return Err(invalid("options", "give token or getToken, not both"))
+            }
+            (None, None) => return Err(invalid("options.token", "give token or getToken")),
+            (Some(t), None) => api::check_token(t)?,
+            (None, Some(_)) => {}
+        }
+        Ok(Client {
+            inner: Rc::new(Inner {
+                base,
+                token: RefCell::new(opts.token.map(Rc::from)),
+                get_token,
+                pending_token: RefCell::new(None),
+                timeout_ms: opts.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
+            }),
+        })
+    }
+
+    /// The base URL the client talks to (normalised, without trailing slash).
+    #[wasm_bindgen(getter, js_name = baseUrl)]
+    pub fn base_url(&self) -> String {
+        self.inner.base.as_str().to_string()
+    }
+
+    /// Reads the messages of a conversation (GraphQL `messages`).
+    #[wasm_bindgen(unchecked_return_type = "Promise<Message[]>")]
+    pub fn messages(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "MessageFilter")] filter: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "MessagesOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.messages(filter, options).await })
+    }
+
+    /// Uploads a file (sent by the browser's `FormData`) with its metadata.
+    #[wasm_bindgen(js_name = uploadDocument, unchecked_return_type = "Promise<DocumentRecord>")]
+    pub fn upload_document(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "UploadDocumentInput")] input: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.upload_document(input, options).await })
+    }
+
+    /// Lists documents' metadata, filtered.
+    #[wasm_bindgen(js_name = listDocuments, unchecked_return_type = "Promise<DocumentRecord[]>")]
+    pub fn list_documents(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "ListDocumentsQuery")] query: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.list_documents(query, options).await })
+    }
+
+    /// Reads one document's metadata.
+    #[wasm_bindgen(js_name = getDocument, unchecked_return_type = "Promise<DocumentRecord>")]
+    pub fn get_document(
+        &self,
+        #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.get_document(document_id, options).await })
+    }
+
+    /// Deletes a document.
+    #[wasm_bindgen(js_name = deleteDocument, unchecked_return_type = "Promise<void>")]
+    pub fn delete_document(
+        &self,
+        #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.delete_document(document_id, options).await })
+    }
+
+    /// Lists the registered webhooks.
+    #[wasm_bindgen(js_name = listWebhooks, unchecked_return_type = "Promise<Webhook[]>")]
+    pub fn list_webhooks(
+        &self,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.list_webhooks(options).await })
+    }
+
+    /// Registers a webhook; resolves with its id. Never retried automatically.
+    #[wasm_bindgen(js_name = registerWebhook, unchecked_return_type = "Promise<string>")]
+    pub fn register_webhook(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RegisterWebhookInput")] input: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.register_webhook(input, options).await })
+    }
+
+    /// Returns the id of a webhook with this type and URL, registering one only if none exists.
+    #[wasm_bindgen(js_name = ensureWebhook, unchecked_return_type = "Promise<string>")]
+    pub fn ensure_webhook(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "RegisterWebhookInput")] input: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.ensure_webhook(input, options).await })
+    }
+
+    /// Deletes a webhook.
+    #[wasm_bindgen(js_name = deleteWebhook, unchecked_return_type = "Promise<void>")]
+    pub fn delete_webhook(
+        &self,
+        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(async move { inner.delete_webhook(id, options).await })
+    }
+}

@@ -1,0 +1,295 @@
+//! Runs one described request with `fetch`: adds the bearer token, aborts on timeout or on the
+//! caller's `AbortSignal`, never follows redirects, and reads the answer without copying its
+//! body through WebAssembly memory.
+
+use super::errors::Failure;
+use super::js::{self, FatalDecoder};
+use crate::api::response::{self, ErrorBody, ResponseHead};
+use crate::api::{HttpRequest, RequestBody};
+use crate::error::Error;
+use js_sys::JsString;
+use std::cell::Cell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+use web_sys::{
+    AbortController, AbortSignal, Blob, FormData, Headers, Request, RequestCredentials,
+    RequestInit, RequestRedirect, Response, ResponseType,
+};
+
+/// A request ready to go: its description plus what only the browser holds.
+pub struct Outgoing<'a> {
+    /// The described request.
+    pub request: &'a HttpRequest,
+    /// The file part of a multipart upload and its file name.
+    pub file: Option<(&'a Blob, &'a str)>,
+    /// The caller's abort signal.
+    pub signal: Option<&'a AbortSignal>,
+    /// Total timeout in milliseconds; 0 = none.
+    pub timeout_ms: u32,
+}
+
+/// An HTTP answer (any status).
+pub struct Answer {
+    /// What the call was doing.
+    pub operation: &'static str,
+    /// HTTP status.
+    pub status: u16,
+    /// `Retry-After`, if readable.
+    pub retry_after: Option<String>,
+    /// `X-RateLimit-Reset`, if readable.
+    pub rate_limit_reset: Option<String>,
+    /// `Location`, if readable (CORS may hide it).
+    pub location: Option<String>,
+    /// The body as text; `None` when it is not UTF-8.
+    pub body: Option<JsString>,
+    /// Requests made to get this answer.
+    pub attempts: u32,
+    /// Used only to redact the token from error texts.
+    secret: Rc<str>,
+}
+
+impl Answer {
+    /// Whether the status is 2xx.
+    pub fn ok(&self) -> bool {
+        (200..300).contains(&self.status)
+    }
+
+    /// A failure carrying this answer's attempt count.
+    pub fn fail(&self, error: Error) -> Failure {
+        Failure {
+            error,
+            details: None,
+            data: None,
+            attempts: self.attempts,
+        }
+    }
+
+    /// The body parsed by the browser's `JSON.parse`, or a `decode` failure that quotes the
+    /// start of the body.
+    pub fn json(&self) -> Result<JsValue, Failure> {
+        let Some(text) = &self.body else {
+            return Err(self.fail(response::not_json(self.operation, self.status, None)));
+        };
+        js::json_parse(text).map_err(|_| {
+            let excerpt = self.excerpt(text, 200);
+            self.fail(response::not_json(
+                self.operation,
+                self.status,
+                Some(&excerpt),
+            ))
+        })
+    }
+
+    /// The failure for a non-2xx answer: status, the service's `code`/`message`, and the
+    /// parsed body (or a text excerpt) as `details`. The token is redacted from all of it.
+    pub fn status_failure(&self) -> Failure {
+        let head = ResponseHead {
+            status: self.status,
+            retry_after: self.retry_after.as_deref(),
+            rate_limit_reset: self.rate_limit_reset.as_deref(),
+        };
+        let (body, details) = match &self.body {
+            Some(text) if text.length() > 0 => {
+                let text = self.redact(text);
+                match js::json_parse(&text) {
+                    Ok(value) => {
+                        let body = serde_wasm_bindgen::from_value::<ErrorBody>(value.clone()).ok();
+                        (body, Some(value))
+                    }
+                    Err(_) => (None, Some(JsValue::from(self.excerpt(&text, 2000)))),
+                }
+            }
+            _ => (None, None),
+        };
+        let error = response::status_error(self.operation, &head, body, js::now_ms());
+        self.fail(error).with_details(details)
+    }
+
+    fn redact(&self, text: &JsString) -> JsString {
+        if !self.secret.is_empty() && text.includes(&self.secret, 0) {
+            text.replace_all(&self.secret, "[redacted]")
+        } else {
+            text.clone()
+        }
+    }
+
+    fn excerpt(&self, text: &JsString, max: u32) -> String {
+        let redacted = self.redact(text);
+        let cut: String = redacted.slice(0, max).into();
+        if redacted.length() > max {
+            format!("{cut}…")
+        } else {
+            cut
+        }
+    }
+}
+
+/// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
+/// dropping it clears the timer and the listener, so nothing outlives the call.
+struct AbortGuard {
+    controller: AbortController,
+    timed_out: Rc<Cell<bool>>,
+    timer: Option<(JsValue, Closure<dyn FnMut()>)>,
+    caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
+}
+
+impl AbortGuard {
+    fn new(signal: Option<&AbortSignal>, timeout_ms: u32) -> Result<AbortGuard, JsValue> {
+        let controller = AbortController::new()?;
+        let timed_out = Rc::new(Cell::new(false));
+        let timer = if timeout_ms > 0 {
+            let (c, flag) = (controller.clone(), timed_out.clone());
+            let cb = Closure::<dyn FnMut()>::new(move || {
+                flag.set(true);
+                c.abort();
+            });
+            let ms = i32::try_from(timeout_ms).unwrap_or(i32::MAX);
+            let id = js::set_timeout(cb.as_ref().unchecked_ref(), ms);
+            Some((id, cb))
+        } else {
+            None
+        };
+        let caller = match signal {
+            Some(s) => {
+                let c = controller.clone();
+                let cb = Closure::<dyn FnMut()>::new(move || c.abort());
+                s.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref())?;
+                Some((s.clone(), cb))
+            }
+            None => None,
+        };
+        Ok(AbortGuard {
+            controller,
+            timed_out,
+            timer,
+            caller,
+        })
+    }
+
+    /// The error for a rejected `fetch` or body read.
+    fn classify(&self, operation: &'static str, timeout_ms: u32, err: &JsValue) -> Error {
+        if self.timed_out.get() {
+            Error::Timeout {
+                operation,
+                timeout_ms,
+            }
+        } else if self.controller.signal().aborted() {
+            Error::Aborted { operation }
+        } else {
+            Error::Network {
+                operation,
+                reason: describe(err),
+            }
+        }
+    }
+}
+
+impl Drop for AbortGuard {
+    fn drop(&mut self) {
+        if let Some((id, _)) = &self.timer {
+            js::clear_timeout(id);
+        }
+        if let Some((signal, cb)) = &self.caller {
+            let _ =
+                signal.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
+        }
+    }
+}
+
+/// A short text for a JavaScript exception (its `message`, or its string form).
+fn describe(err: &JsValue) -> String {
+    let text = js::get(err, "message")
+        .as_string()
+        .or_else(|| err.as_string())
+        .unwrap_or_else(|| "the request failed".into());
+    response::limit(&text, 200)
+}
+
+fn build(token: &str, out: &Outgoing<'_>, signal: &AbortSignal) -> Result<Request, JsValue> {
+    let init = RequestInit::new();
+    init.set_method(out.request.method.as_str());
+    let headers = Headers::new()?;
+    headers.set("Authorization", &format!("Bearer {token}"))?;
+    match &out.request.body {
+        RequestBody::None => {}
+        RequestBody::Json(text) => {
+            headers.set("Content-Type", "application/json")?;
+            init.set_body(&JsValue::from_str(text));
+        }
+        RequestBody::Form(fields) => {
+            let form = FormData::new()?;
+            for (name, value) in fields {
+                form.append_with_str(name, value)?;
+            }
+            if let Some((blob, file_name)) = out.file {
+                form.append_with_blob_and_filename("file", blob, file_name)?;
+            }
+            init.set_body(&form);
+        }
+    }
+    init.set_headers(&headers);
+    init.set_signal(Some(signal));
+    init.set_redirect(RequestRedirect::Manual);
+    init.set_credentials(RequestCredentials::Omit);
+    Request::new_with_str_and_init(&out.request.url, &init)
+}
+
+/// Sends the request once and reads the whole answer.
+pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure> {
+    let operation = out.request.operation;
+    let failure = |error: Error, attempts: u32| Failure {
+        error,
+        details: None,
+        data: None,
+        attempts,
+    };
+    if out.signal.is_some_and(AbortSignal::aborted) {
+        return Err(failure(Error::Aborted { operation }, 0));
+    }
+    let guard = AbortGuard::new(out.signal, out.timeout_ms).map_err(|e| {
+        failure(
+            Error::Network {
+                operation,
+                reason: describe(&e),
+            },
+            0,
+        )
+    })?;
+    let result: Result<Result<Answer, Error>, JsValue> = async {
+        let request = build(&token, out, &guard.controller.signal())?;
+        let response: Response = JsFuture::from(js::fetch(&request)?).await?.dyn_into()?;
+        if response.type_() == ResponseType::Opaqueredirect {
+            return Ok(Err(Error::Redirected { operation }));
+        }
+        let headers = response.headers();
+        let header = |name: &str| headers.get(name).ok().flatten();
+        let (retry_after, rate_limit_reset, location) = (
+            header("retry-after"),
+            header("x-ratelimit-reset"),
+            header("location"),
+        );
+        let buffer = JsFuture::from(response.array_buffer()?).await?;
+        let body = FatalDecoder::utf8()?.decode(&buffer).ok();
+        Ok(Ok(Answer {
+            operation,
+            status: response.status(),
+            retry_after,
+            rate_limit_reset,
+            location,
+            body,
+            attempts: 1,
+            secret: token.clone(),
+        }))
+    }
+    .await;
+    match result {
+        Ok(Ok(answer)) => Ok(answer),
+        Ok(Err(error)) => Err(failure(error, 1)),
+        Err(js_error) => Err(failure(
+            guard.classify(operation, out.timeout_ms, &js_error),
+            1,
+        )),
+    }
+}

@@ -1,0 +1,172 @@
+//! Browser tests of the client itself: options, tokens, `isApiError`, transport failures.
+#![cfg(target_arch = "wasm32")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::*;
+use estatekit::{is_api_error, Client};
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn construct_error(options: JsValue) -> JsValue {
+    let shown = stringify(&options);
+    match Client::new(options) {
+        Ok(_) => panic!("expected the constructor to throw for {shown}"),
+        Err(e) => {
+            assert!(is_api_error(&e));
+            assert_eq!(get_str(&e, "kind").as_deref(), Some("invalid_input"));
+            e
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn options_are_validated() {
+    for (options, field) in [
+        (
+            r#"{"baseUrl":"acme.example.com","token":"t"}"#,
+            "options.baseUrl",
+        ),
+        (
+            r#"{"baseUrl":"http://acme.example.com","token":"t"}"#,
+            "options.baseUrl",
+        ),
+        (
+            r#"{"baseUrl":"https://u:p@acme.example.com","token":"t"}"#,
+            "options.baseUrl",
+        ),
+        (
+            r#"{"baseUrl":"https://acme.example.com?x=1","token":"t"}"#,
+            "options.baseUrl",
+        ),
+        (r#"{"baseUrl":"https://acme.example.com"}"#, "options.token"),
+        (
+            r#"{"baseUrl":"https://acme.example.com","token":""}"#,
+            "options.token",
+        ),
+        (
+            r#"{"baseUrl":"https://acme.example.com","token":"abc\r\nX-Evil: 1"}"#,
+            "options.token",
+        ),
+        (
+            r#"{"baseUrl":"https://acme.example.com","token":"t","timeoutMs":"soon"}"#,
+            "options.timeoutMs",
+        ),
+        (
+            r#"{"baseUrl":"https://acme.example.com","token":"t","retries":3}"#,
+            "options",
+        ),
+        (r#"{"token":"t"}"#, "options"),
+    ] {
+        let e = construct_error(json(options));
+        assert!(
+            message(&e).starts_with(&format!("invalid {field}")),
+            "{} / {field}",
+            message(&e)
+        );
+        assert!(!message(&e).contains("X-Evil"));
+    }
+    construct_error(JsValue::UNDEFINED);
+    construct_error(JsValue::from_str("https://acme.example.com"));
+    let both = json(r#"{"baseUrl":"https://acme.example.com","token":"t"}"#);
+    js_sys::Reflect::set(
+        &both,
+        &"getToken".into(),
+        &js_sys::Function::new_no_args("return 't'"),
+    )
+    .unwrap();
+    construct_error(both);
+
+    let c = client_with(r#"{"baseUrl":"https://Acme.Example.com/","token":"t"}"#);
+    assert_eq!(c.base_url(), "https://acme.example.com");
+}
+
+#[wasm_bindgen_test]
+fn is_api_error_is_a_precise_guard() {
+    assert!(!is_api_error(&JsValue::NULL));
+    assert!(!is_api_error(&JsValue::from_str("ApiError")));
+    assert!(!is_api_error(&js_sys::Error::new("plain").into()));
+    let fake = json(r#"{"name":"ApiError","kind":"http"}"#);
+    assert!(!is_api_error(&fake), "a plain object is not an Error");
+}
+
+#[wasm_bindgen_test]
+async fn network_failure_then_recovery() {
+    let c = client_with(r#"{"baseUrl":"http://127.0.0.1:9","token":"t"}"#);
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "network", None).await;
+    assert!(
+        message(&e).contains("list webhooks failed: network error"),
+        "{}",
+        message(&e)
+    );
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+}
+
+/// A `getToken` callback that records its reasons and returns the queued tokens.
+fn token_source(tokens: Vec<&'static str>) -> (js_sys::Function, Rc<RefCell<Vec<String>>>) {
+    let reasons = Rc::new(RefCell::new(Vec::new()));
+    let seen = reasons.clone();
+    let queue = RefCell::new(tokens.into_iter());
+    let f = Closure::<dyn FnMut(JsValue) -> JsValue>::new(move |reason: JsValue| {
+        seen.borrow_mut()
+            .push(reason.as_string().unwrap_or_default());
+        let next = queue.borrow_mut().next().unwrap_or("exhausted");
+        // Resolve asynchronously, like a real refresh would.
+        js_sys::Promise::resolve(&JsValue::from_str(next)).into()
+    });
+    (f.into_js_value().into(), reasons)
+}
+
+#[wasm_bindgen_test]
+async fn get_token_initial_and_refresh_on_401() {
+    let token = new_account().await;
+    let leaked: &'static str = Box::leak(token.clone().into_boxed_str());
+    let (get_token, reasons) = token_source(vec!["expired-token", leaked]);
+    let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
+    js_sys::Reflect::set(&options, &"getToken".into(), &get_token).unwrap();
+    let c = Client::new(options).unwrap();
+
+    // Three concurrent calls: one initial token, one shared refresh.
+    let calls = [
+        c.list_webhooks(JsValue::UNDEFINED),
+        c.list_webhooks(JsValue::UNDEFINED),
+        c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
+    ];
+    for p in calls {
+        ok(p).await;
+    }
+    assert_eq!(*reasons.borrow(), ["initial", "unauthorized"]);
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    assert_eq!(reasons.borrow().len(), 2, "the fresh token is reused");
+}
+
+#[wasm_bindgen_test]
+async fn get_token_failures_are_clear() {
+    let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
+    let thrower = js_sys::Function::new_no_args("throw new Error('backend down')");
+    js_sys::Reflect::set(&options, &"getToken".into(), &thrower).unwrap();
+    let c = Client::new(options).unwrap();
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "invalid_input", None).await;
+    assert!(message(&e).contains("backend down"), "{}", message(&e));
+
+    let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
+    js_sys::Reflect::set(
+        &options,
+        &"getToken".into(),
+        &js_sys::Function::new_no_args("return 42"),
+    )
+    .unwrap();
+    let c = Client::new(options).unwrap();
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "invalid_input", None).await;
+    assert!(message(&e).contains("options.getToken"), "{}", message(&e));
+}

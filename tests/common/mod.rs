@@ -1,0 +1,187 @@
+//! Helpers shared by the browser tests: the emulator's address (given at compile time by
+//! `make test-browser`), its admin API, fresh accounts, and awaiting client promises.
+#![allow(dead_code)]
+
+use estatekit::{is_api_error, Client};
+use js_sys::{Promise, Reflect, JSON};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// Base URL of the emulator the tests run against.
+pub fn emulator() -> &'static str {
+    option_env!("ESTATEKIT_EMULATOR_URL")
+        .expect("ESTATEKIT_EMULATOR_URL is not set: run `make test-browser`")
+}
+
+/// `JSON.parse(text)`, for building inputs and expected values.
+pub fn json(text: &str) -> JsValue {
+    JSON::parse(text).unwrap_or_else(|_| panic!("bad JSON in test: {text}"))
+}
+
+/// `JSON.stringify(value)`.
+pub fn stringify(value: &JsValue) -> String {
+    JSON::stringify(value)
+        .ok()
+        .and_then(|s| s.as_string())
+        .unwrap_or_else(|| format!("{value:?}"))
+}
+
+/// `obj[key]`.
+pub fn get(obj: &JsValue, key: &str) -> JsValue {
+    Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED)
+}
+
+/// `obj[key]` as a string.
+pub fn get_str(obj: &JsValue, key: &str) -> Option<String> {
+    get(obj, key).as_string()
+}
+
+/// A JS array as a Vec.
+pub fn items(array: &JsValue) -> Vec<JsValue> {
+    assert!(
+        js_sys::Array::is_array(array),
+        "expected an array, got {}",
+        stringify(array)
+    );
+    js_sys::Array::from(array).iter().collect()
+}
+
+/// Calls the emulator's admin API; returns the parsed JSON answer (or `null`).
+pub async fn admin(method: &str, path: &str, body: Option<&str>) -> JsValue {
+    let init = web_sys::RequestInit::new();
+    init.set_method(method);
+    if let Some(b) = body {
+        let headers = web_sys::Headers::new().unwrap();
+        headers.set("Content-Type", "application/json").unwrap();
+        init.set_headers(&headers);
+        init.set_body(&JsValue::from_str(b));
+    }
+    let url = format!("{}{path}", emulator());
+    let request = web_sys::Request::new_with_str_and_init(&url, &init).unwrap();
+    let global: JsValue = js_sys::global().into();
+    let fetch: js_sys::Function = get(&global, "fetch").dyn_into().unwrap();
+    let promise: Promise = fetch.call1(&global, &request).unwrap().dyn_into().unwrap();
+    let response: web_sys::Response = JsFuture::from(promise).await.unwrap().dyn_into().unwrap();
+    let status = response.status();
+    let text = JsFuture::from(response.text().unwrap()).await.unwrap();
+    let text = text.as_string().unwrap_or_default();
+    assert!(
+        (200..300).contains(&status),
+        "admin {method} {path} answered {status}: {text}"
+    );
+    if text.is_empty() {
+        JsValue::NULL
+    } else {
+        json(&text)
+    }
+}
+
+/// Schedules faults (JSON of one fault or an array).
+pub async fn fault(spec: &str) {
+    admin("POST", "/_emulator/faults", Some(spec)).await;
+}
+
+/// A fresh seeded account with its own token, so tests never share state.
+pub async fn new_account() -> String {
+    let token = format!("test-{}", (js_sys::Math::random() * 1e15) as u64);
+    admin(
+        "POST",
+        "/_emulator/accounts",
+        Some(&format!(r#"{{"token":"{token}"}}"#)),
+    )
+    .await;
+    token
+}
+
+/// Requests the emulator counted for a token: (total, per-route map).
+pub async fn counters(token: &str) -> (u32, JsValue) {
+    let c = admin("GET", &format!("/_emulator/counters?token={token}"), None).await;
+    let total = get(&c, "total").as_f64().unwrap_or(-1.0) as u32;
+    (total, get(&c, "routes"))
+}
+
+/// A client for the emulator with this token.
+pub fn client(token: &str) -> Client {
+    client_with(&format!(
+        r#"{{"baseUrl":"{}","token":"{token}"}}"#,
+        emulator()
+    ))
+}
+
+/// A client from an options JSON text.
+pub fn client_with(options: &str) -> Client {
+    Client::new(json(options)).unwrap_or_else(|e| panic!("Client::new failed: {}", message(&e)))
+}
+
+/// The `message` of an error.
+pub fn message(e: &JsValue) -> String {
+    get_str(e, "message").unwrap_or_else(|| format!("{e:?}"))
+}
+
+/// Awaits a client promise that must resolve.
+pub async fn ok(p: Promise) -> JsValue {
+    match JsFuture::from(p).await {
+        Ok(v) => v,
+        Err(e) => panic!(
+            "expected success, got {} ({}): {} details={}",
+            get_str(&e, "kind").unwrap_or_default(),
+            get(&e, "status").as_f64().unwrap_or(0.0),
+            message(&e),
+            stringify(&get(&e, "details"))
+        ),
+    }
+}
+
+/// Awaits a client promise that must reject with an `ApiError`; returns the error.
+pub async fn err(p: Promise) -> JsValue {
+    match JsFuture::from(p).await {
+        Ok(v) => panic!("expected an error, got {}", stringify(&v)),
+        Err(e) => {
+            assert!(is_api_error(&e), "not an ApiError: {e:?}");
+            assert!(e.is_instance_of::<js_sys::Error>());
+            assert!(get_str(&e, "stack").is_some(), "ApiError has a stack");
+            e
+        }
+    }
+}
+
+/// Awaits a rejection and checks its kind (and status, when given); returns the error.
+pub async fn err_kind(p: Promise, kind: &str, status: Option<u16>) -> JsValue {
+    let e = err(p).await;
+    assert_eq!(
+        get_str(&e, "kind").as_deref(),
+        Some(kind),
+        "kind of: {}",
+        message(&e)
+    );
+    match status {
+        Some(s) => assert_eq!(
+            get(&e, "status").as_f64(),
+            Some(f64::from(s)),
+            "{}",
+            message(&e)
+        ),
+        None => assert!(get(&e, "status").is_undefined() || kind == "decode" || kind == "graphql"),
+    }
+    e
+}
+
+/// An options object `{ signal }` for a controller.
+pub fn with_signal(controller: &web_sys::AbortController) -> JsValue {
+    let o = js_sys::Object::new();
+    Reflect::set(&o, &"signal".into(), &controller.signal()).unwrap();
+    o.into()
+}
+
+/// Waits `ms` milliseconds.
+pub async fn sleep(ms: i32) {
+    let p = Promise::new(&mut |resolve, _| {
+        let global: JsValue = js_sys::global().into();
+        let set_timeout: js_sys::Function = get(&global, "setTimeout").dyn_into().unwrap();
+        set_timeout
+            .call2(&global, &resolve, &JsValue::from(ms))
+            .unwrap();
+    });
+    JsFuture::from(p).await.unwrap();
+}

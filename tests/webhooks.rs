@@ -1,0 +1,391 @@
+//! Browser tests of the webhook operations against the emulator.
+#![cfg(target_arch = "wasm32")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::*;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn input(t: &str, url: &str) -> JsValue {
+    json(&format!(r#"{{"type":"{t}","url":"{url}"}}"#))
+}
+
+#[wasm_bindgen_test]
+async fn register_list_delete() {
+    let token = new_account().await;
+    let c = client(&token);
+    assert!(items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await).is_empty());
+
+    let id = ok(c.register_webhook(
+        input("UNIT_CREATED", "https://hooks.example.com/a"),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .as_string()
+    .expect("id is a string");
+    assert!(!id.is_empty());
+
+    let list = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
+    assert_eq!(list.len(), 1);
+    let w = &list[0];
+    assert_eq!(get_str(w, "id").as_deref(), Some(id.as_str()));
+    assert_eq!(get_str(w, "type").as_deref(), Some("UNIT_CREATED"));
+    assert_eq!(
+        get_str(w, "url").as_deref(),
+        Some("https://hooks.example.com/a")
+    );
+    for field in [
+        "partnerId",
+        "companyId",
+        "connectedByUserId",
+        "createdAt",
+        "updatedAt",
+    ] {
+        assert!(get_str(w, field).is_some(), "{field} in {}", stringify(w));
+    }
+    assert!(get(w, "deletedAt").is_null());
+
+    let done = ok(c.delete_webhook(JsValue::from_str(&id), JsValue::UNDEFINED)).await;
+    assert!(done.is_undefined());
+    assert!(items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await).is_empty());
+    let e = err_kind(
+        c.delete_webhook(JsValue::from_str(&id), JsValue::UNDEFINED),
+        "not_found",
+        Some(404),
+    )
+    .await;
+    assert!(message(&e).contains("delete webhook"), "{}", message(&e));
+}
+
+#[wasm_bindgen_test]
+async fn invalid_input_sends_nothing() {
+    let token = new_account().await;
+    let c = client(&token);
+    let cases = [
+        (
+            input("UNIT_EXPLODED", "https://h.example.com"),
+            "input.type",
+        ),
+        (input("unit_created", "https://h.example.com"), "input.type"),
+        (input("UNIT_CREATED", "ftp://h.example.com"), "input.url"),
+        (input("UNIT_CREATED", "not a url"), "input.url"),
+        (json(r#"{"type":"UNIT_CREATED"}"#), "input"),
+        (
+            json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com","extra":1}"#),
+            "input",
+        ),
+        (JsValue::UNDEFINED, "input"),
+        (JsValue::from_str("UNIT_CREATED"), "input"),
+    ];
+    for (value, field) in cases {
+        let e = err_kind(
+            c.register_webhook(value, JsValue::UNDEFINED),
+            "invalid_input",
+            None,
+        )
+        .await;
+        assert!(
+            message(&e).starts_with(&format!("invalid {field}")),
+            "{}",
+            message(&e)
+        );
+        assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
+    }
+    err_kind(
+        c.delete_webhook(JsValue::from_str(""), JsValue::UNDEFINED),
+        "invalid_input",
+        None,
+    )
+    .await;
+    err_kind(
+        c.delete_webhook(JsValue::from_f64(5.0), JsValue::UNDEFINED),
+        "invalid_input",
+        None,
+    )
+    .await;
+    let e = err_kind(
+        c.list_webhooks(json(r#"{"timeoutMs":-1}"#)),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert!(message(&e).contains("options.timeoutMs"), "{}", message(&e));
+    err_kind(
+        c.list_webhooks(json(r#"{"signal":"stop"}"#)),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert_eq!(counters(&token).await.0, 0, "nothing reached the service");
+}
+
+#[wasm_bindgen_test]
+async fn readonly_token_is_forbidden() {
+    let c = client("readonly-token");
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "forbidden", Some(403)).await;
+    assert_eq!(get_str(&e, "code").as_deref(), Some("server_error"));
+    assert_eq!(get(&get(&e, "details"), "statusCode").as_f64(), Some(403.0));
+    err_kind(
+        c.register_webhook(
+            input("UNIT_CREATED", "https://h.example.com"),
+            JsValue::UNDEFINED,
+        ),
+        "forbidden",
+        Some(403),
+    )
+    .await;
+}
+
+#[wasm_bindgen_test]
+async fn wrong_token_is_unauthorized_and_never_echoed() {
+    let secret = "not-a-valid-token-SECRET123";
+    let c = client(secret);
+    let e = err_kind(
+        c.list_webhooks(JsValue::UNDEFINED),
+        "unauthorized",
+        Some(401),
+    )
+    .await;
+    assert!(!message(&e).contains(secret));
+    assert!(!stringify(&get(&e, "details")).contains(secret));
+    // Even a service that echoes the token back never gets it into an error.
+    fault(&format!(
+        r#"{{"path":"/api/external-integrations/webhooks","token":"{secret}","status":401,"body":"{{\"message\":\"bad token {secret}\"}}","contentType":"application/json"}}"#
+    ))
+    .await;
+    let e = err_kind(
+        c.list_webhooks(JsValue::UNDEFINED),
+        "unauthorized",
+        Some(401),
+    )
+    .await;
+    assert!(!message(&e).contains(secret), "{}", message(&e));
+    assert!(!stringify(&get(&e, "details")).contains(secret));
+    assert!(message(&e).contains("[redacted]"), "{}", message(&e));
+}
+
+#[wasm_bindgen_test]
+async fn id_falls_back_to_body_then_to_the_list() {
+    let token = new_account().await;
+    let c = client(&token);
+    // No Location: the client lists webhooks and matches type + url.
+    fault(&format!(
+        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","removeHeaders":["Location"]}}"#
+    ))
+    .await;
+    let id = ok(c.register_webhook(
+        input("OWNER_CREATED", "https://h.example.com/o"),
+        JsValue::UNDEFINED,
+    ))
+    .await
+    .as_string()
+    .unwrap();
+    let listed = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
+    assert_eq!(get_str(&listed[0], "id"), Some(id));
+
+    // No Location but an id in the body.
+    fault(&format!(
+        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"body":"{{\"id\":\"from-body\"}}","contentType":"application/json"}}"#
+    ))
+    .await;
+    let id = ok(c.register_webhook(
+        input("OWNER_UPDATED", "https://h.example.com/o"),
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    assert_eq!(id.as_string().as_deref(), Some("from-body"));
+
+    // A Location that is a URL: its last segment is the id.
+    fault(&format!(
+        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"body":"","headers":{{"Location":"/api/external-integrations/webhooks/abc-9"}}}}"#
+    ))
+    .await;
+    let id = ok(c.register_webhook(
+        input("OWNER_DELETED", "https://h.example.com/o"),
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    assert_eq!(id.as_string().as_deref(), Some("abc-9"));
+}
+
+#[wasm_bindgen_test]
+async fn ensure_webhook_never_duplicates() {
+    let token = new_account().await;
+    let c = client(&token);
+    let a = ok(c.ensure_webhook(
+        input("UNIT_UPDATED", "https://h.example.com/u"),
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    let b = ok(c.ensure_webhook(
+        input("UNIT_UPDATED", "https://h.example.com/u"),
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    assert_eq!(a.as_string(), b.as_string());
+    assert_eq!(
+        items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await).len(),
+        1
+    );
+}
+
+#[wasm_bindgen_test]
+async fn ambiguous_registration_points_to_ensure_webhook() {
+    let token = new_account().await;
+    let c = client(&token);
+    // times 2: Chrome silently repeats a request once when a reused connection closes
+    // without any reply, so the connection must drop twice for the page to see it.
+    fault(&format!(
+        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","drop":true,"times":2}}"#
+    ))
+    .await;
+    let e = err_kind(
+        c.register_webhook(
+            input("UNIT_DELETED", "https://h.example.com/d"),
+            JsValue::UNDEFINED,
+        ),
+        "network",
+        None,
+    )
+    .await;
+    assert!(
+        message(&e).contains("may have been created"),
+        "{}",
+        message(&e)
+    );
+    assert!(message(&e).contains("ensureWebhook"), "{}", message(&e));
+    // The same client keeps working.
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+}
+
+#[wasm_bindgen_test]
+async fn service_errors_map_to_kinds() {
+    let token = new_account().await;
+    let c = client(&token);
+    let path = "/api/external-integrations/webhooks";
+    fault(&format!(
+        r#"{{"method":"POST","path":"{path}","token":"{token}","status":500}}"#
+    ))
+    .await;
+    let e = err_kind(
+        c.register_webhook(
+            input("UNIT_CREATED", "https://h.example.com"),
+            JsValue::UNDEFINED,
+        ),
+        "http",
+        Some(500),
+    )
+    .await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+
+    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"<html>oops</html>","contentType":"text/html"}}"#)).await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
+    assert!(message(&e).contains("not valid JSON"), "{}", message(&e));
+
+    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"[{{\"id\":1}}]","contentType":"application/json"}}"#)).await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
+    assert!(message(&e).contains("[0].id"), "{}", message(&e));
+
+    // Wrapped lists and unknown event types pass.
+    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"{{\"items\":[{{\"id\":\"w\",\"type\":\"FUTURE_EVENT\",\"url\":\"https://x\",\"newField\":true}}]}}","contentType":"application/json"}}"#)).await;
+    let list = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
+    assert_eq!(get_str(&list[0], "type").as_deref(), Some("FUTURE_EVENT"));
+    assert_eq!(get(&list[0], "newField").as_bool(), Some(true));
+
+    admin(
+        "POST",
+        "/_emulator/config",
+        Some(&format!(r#"{{"rateLimit":1,"token":"{token}"}}"#)),
+    )
+    .await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let e = err_kind(
+        c.register_webhook(
+            input("UNIT_CREATED", "https://h.example.com"),
+            JsValue::UNDEFINED,
+        ),
+        "rate_limited",
+        Some(429),
+    )
+    .await;
+    assert!(
+        get(&e, "retryAfterMs").as_f64().unwrap_or(0.0) > 0.0,
+        "retryAfterMs in {}",
+        message(&e)
+    );
+    admin(
+        "POST",
+        "/_emulator/config",
+        Some(&format!(r#"{{"rateLimit":0,"token":"{token}"}}"#)),
+    )
+    .await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+}
+
+#[wasm_bindgen_test]
+async fn timeout_and_abort_are_distinct() {
+    let token = new_account().await;
+    let c = client(&token);
+    let path = "/api/external-integrations/webhooks";
+    fault(&format!(
+        r#"{{"method":"GET","path":"{path}","token":"{token}","delayMs":3000}}"#
+    ))
+    .await;
+    let e = err_kind(
+        c.list_webhooks(json(r#"{"timeoutMs":200}"#)),
+        "timeout",
+        None,
+    )
+    .await;
+    assert!(message(&e).contains("200 ms"), "{}", message(&e));
+
+    fault(&format!(
+        r#"{{"method":"GET","path":"{path}","token":"{token}","delayMs":3000}}"#
+    ))
+    .await;
+    let controller = web_sys::AbortController::new().unwrap();
+    let pending = c.list_webhooks(with_signal(&controller));
+    sleep(100).await;
+    controller.abort();
+    err_kind(pending, "aborted", None).await;
+
+    let aborted = web_sys::AbortController::new().unwrap();
+    aborted.abort();
+    let e = err_kind(c.list_webhooks(with_signal(&aborted)), "aborted", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+}
+
+#[wasm_bindgen_test]
+async fn redirects_are_not_followed() {
+    let token = new_account().await;
+    let c = client(&token);
+    let info = admin("GET", "/_emulator/info", None).await;
+    let second = get_str(&info, "secondOrigin").expect("emulator started with --second-origin");
+    fault(&format!(
+        r#"{{"method":"GET","path":"/api/external-integrations/webhooks","token":"{token}","status":307,"body":"","headers":{{"Location":"{second}/api/external-integrations/webhooks"}}}}"#
+    ))
+    .await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", None).await;
+    assert!(message(&e).contains("redirect"), "{}", message(&e));
+    sleep(200).await;
+    let host = second.trim_start_matches("http://");
+    let requests = items(&admin("GET", "/_emulator/requests", None).await);
+    for r in &requests {
+        assert_ne!(
+            get_str(r, "host").as_deref(),
+            Some(host),
+            "the second origin saw {}",
+            stringify(r)
+        );
+    }
+}
