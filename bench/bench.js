@@ -1,0 +1,244 @@
+// The in-page half of the estatekit benchmark (issue 6); bench/run.mjs drives it through
+// `window.bench`. Every scenario has two samplers doing the same work: `estatekit` (the
+// package's Client) and `baseline` (hand-written fetch / FormData / response.json() with the same
+// headers). Samples are interleaved, each pair in alternating order (A B, B A, A B, ...), with a
+// forced GC (when Chromium runs with --js-flags=--expose-gc) before every sample, outside the timing.
+// The package is NOT imported when this module loads: only `setup()` and `coldStart()` import it.
+
+const TOKEN = "dev-token";
+const PKG = "/pkg/estatekit.js";
+const WEBHOOKS = "/api/external-integrations/webhooks";
+const DOCUMENTS = "/api/file-storage/company/documents";
+const GRAPHQL = "/api/reporting/graphql";
+
+// The same query text estatekit builds for `messages({ candidateId })` with the default fields.
+const MESSAGES_QUERY =
+  "query Messages($candidateId: String) { messages(input: { filter: { candidateId: $candidateId } }) " +
+  "{ id candidateId sentBy userId text replyToMessageId isRead attachments { id name resourcePath type size } } }";
+
+const base = location.origin;
+const auth = { Authorization: `Bearer ${TOKEN}` };
+
+let pkg = null; // the imported module
+let wasmMemory = null; // InitOutput.memory
+let client = null;
+
+const log = (text) => {
+  document.getElementById("log").textContent += `${text}\n`;
+};
+
+async function check(response, what) {
+  if (!response.ok) throw new Error(`${what}: HTTP ${response.status}`);
+  return response;
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+const collect = () => {
+  if (typeof globalThis.gc === "function") globalThis.gc();
+};
+
+// Admin helpers (never timed).
+async function deleteDocument(id) {
+  await check(await fetch(`${base}${DOCUMENTS}/${encodeURIComponent(id)}`, { method: "DELETE", headers: auth }), "delete document");
+}
+
+// --- scenarios ------------------------------------------------------------------------------
+// Each: prepare() once (untimed), baseline()/estatekit() per sample (timed; `batch` calls per
+// sample, the time reported per call), verify(result) after the timing, after(result) cleanup.
+
+const scenarios = {
+  listWebhooks: {
+    batch: 10,
+    async prepare() {
+      for (const w of await client.listWebhooks()) await client.deleteWebhook(w.id);
+      for (let i = 0; i < 10; i++) {
+        await client.registerWebhook({ type: "UNIT_CREATED", url: `${base}/_emulator/sink/bench-${i}` });
+      }
+      return { webhooks: (await client.listWebhooks()).length };
+    },
+    async baseline() {
+      const r = await fetch(`${base}${WEBHOOKS}`, { headers: auth });
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const v = await r.json();
+      if (!Array.isArray(v)) throw new Error("not an array");
+      return v;
+    },
+    estatekit: () => client.listWebhooks(),
+    verify: (v) => v.length === 10 || `expected 10 webhooks, got ${v.length}`,
+  },
+
+  listDocuments: {
+    async baseline() {
+      const r = await fetch(`${base}${DOCUMENTS}/metadata?propertyId=prop-bulk&take=10000`, { headers: auth });
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const v = await r.json();
+      if (!Array.isArray(v)) throw new Error("not an array");
+      return v;
+    },
+    estatekit: () => client.listDocuments({ propertyId: "prop-bulk", take: 10000 }),
+    verify: (v) => v.length === 10000 || `expected 10000 documents, got ${v.length}`,
+  },
+
+  messages: {
+    async baseline() {
+      const r = await fetch(`${base}${GRAPHQL}`, {
+        method: "POST",
+        headers: { ...auth, "Content-Type": "application/json" },
+        body: JSON.stringify({ query: MESSAGES_QUERY, variables: { candidateId: "cand-bulk" } }),
+      });
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const v = await r.json();
+      if (v.errors) throw new Error(`GraphQL: ${JSON.stringify(v.errors).slice(0, 200)}`);
+      const messages = v.data?.messages;
+      if (!Array.isArray(messages)) throw new Error("no data.messages array");
+      return messages;
+    },
+    estatekit: () => client.messages({ candidateId: "cand-bulk" }),
+    verify: (v) =>
+      (v.length >= 20000 && v.every((m) => Array.isArray(m.attachments))) ||
+      `expected >= 20000 messages with attachments, got ${v.length}`,
+  },
+
+  uploadDocument: {
+    async prepare() {
+      // Zero-filled 64 MiB; created once, outside the timing.
+      this.blob = new Blob([new Uint8Array(64 * 1024 * 1024)], { type: "application/pdf" });
+      this.memBefore = wasmMemory.buffer.byteLength;
+      this.memMax = this.memBefore;
+      return { blobBytes: this.blob.size, memoryBefore: this.memBefore };
+    },
+    async baseline() {
+      const form = new FormData();
+      form.append("resourcePath", "properties/bench");
+      form.append("metadata", "{}");
+      form.append("file", this.blob, "upload");
+      const r = await fetch(`${base}${DOCUMENTS}`, { method: "POST", headers: auth, body: form });
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const v = await r.json();
+      if (typeof v?.id !== "string") throw new Error("no id in the record");
+      return v;
+    },
+    estatekit() {
+      return client.uploadDocument({ file: this.blob, resourcePath: "properties/bench" });
+    },
+    verify: (v) => v.size === 64 * 1024 * 1024 || `stored size ${v.size}`,
+    async after(v, mode) {
+      if (mode === "estatekit") this.memMax = Math.max(this.memMax, wasmMemory.buffer.byteLength);
+      await deleteDocument(v.id);
+    },
+    extra() {
+      const memoryAfter = wasmMemory.buffer.byteLength;
+      this.memMax = Math.max(this.memMax, memoryAfter);
+      return { memoryBefore: this.memBefore, memoryAfter, memoryGrowth: this.memMax - this.memBefore };
+    },
+  },
+
+  getDocument: {
+    async prepare() {
+      this.ids = (await client.listDocuments({ propertyId: "prop-bulk", take: 1000 })).map((d) => d.id);
+      this.failures = { baseline: 0, estatekit: 0 };
+      this.firstError = {};
+      return { ids: this.ids.length };
+    },
+    async baseline() {
+      const one = async (id) => {
+        const r = await fetch(`${base}${DOCUMENTS}/${encodeURIComponent(id)}/metadata`, { headers: auth });
+        if (!r.ok) throw new Error(`HTTP ${r.status}`);
+        const v = await r.json();
+        if (typeof v?.id !== "string") throw new Error("no id");
+        return v;
+      };
+      return Promise.allSettled(this.ids.map(one));
+    },
+    estatekit() {
+      return Promise.allSettled(this.ids.map((id) => client.getDocument(id)));
+    },
+    verify: (v) => v.length === 1000 || `expected 1000 results, got ${v.length}`,
+    async after(v, mode) {
+      for (const s of v) {
+        if (s.status === "rejected") {
+          this.failures[mode] += 1;
+          this.firstError[mode] ??= String(s.reason?.message ?? s.reason);
+        }
+      }
+    },
+    extra() {
+      return { failures: this.failures, firstError: this.firstError };
+    },
+  },
+};
+
+// --- API used by bench/run.mjs ------------------------------------------------------------
+
+/** Imports and initialises the package, creates the client. */
+async function setup() {
+  pkg = await import(PKG);
+  const out = await pkg.default();
+  wasmMemory = out.memory;
+  client = new pkg.Client({ baseUrl: base, token: TOKEN });
+  return { memory: wasmMemory.buffer.byteLength };
+}
+
+async function timeOne(scenario, mode) {
+  const s = scenarios[scenario];
+  const fn = s[mode];
+  const batch = s.batch ?? 1;
+  collect();
+  await settle();
+  let result;
+  const t0 = performance.now();
+  for (let i = 0; i < batch; i++) result = await fn.call(s);
+  const ms = (performance.now() - t0) / batch;
+  const ok = s.verify(result);
+  if (ok !== true) throw new Error(`${scenario}/${mode}: ${ok}`);
+  if (s.after) await s.after(result, mode);
+  return ms;
+}
+
+/**
+ * Runs `warmup` untimed pairs, then `runs` timed pairs, alternating which side goes first.
+ * Returns { baseline: [ms], estatekit: [ms], prepared, extra }.
+ */
+async function run(scenario, { warmup = 2, runs = 10 } = {}) {
+  const s = scenarios[scenario];
+  if (!s) throw new Error(`unknown scenario ${scenario}`);
+  const prepared = s.prepare ? await s.prepare() : {};
+  const out = { baseline: [], estatekit: [], prepared };
+  for (let i = 0; i < warmup + runs; i++) {
+    const order = i % 2 === 0 ? ["baseline", "estatekit"] : ["estatekit", "baseline"];
+    for (const mode of order) {
+      const ms = await timeOne(scenario, mode);
+      if (i >= warmup) out[mode].push(ms);
+    }
+  }
+  out.extra = s.extra ? s.extra() : {};
+  log(`${scenario}: ${runs} pairs done`);
+  return out;
+}
+
+/**
+ * One cold-start sample in a fresh page: estatekit = import() of the package + init() + new
+ * Client + the first resolved listWebhooks; baseline = the first fetch + json() + Array.isArray.
+ */
+async function coldStart(mode) {
+  if (mode === "baseline") {
+    const t0 = performance.now();
+    const r = await fetch(`${base}${WEBHOOKS}`, { headers: auth });
+    if (!r.ok) throw new Error(`HTTP ${r.status}`);
+    const v = await r.json();
+    if (!Array.isArray(v)) throw new Error("not an array");
+    return { total: performance.now() - t0, count: v.length };
+  }
+  const t0 = performance.now();
+  const m = await import(PKG);
+  const t1 = performance.now();
+  await m.default();
+  const t2 = performance.now();
+  const c = new m.Client({ baseUrl: base, token: TOKEN });
+  const v = await c.listWebhooks();
+  const t3 = performance.now();
+  return { total: t3 - t0, import: t1 - t0, init: t2 - t1, firstCall: t3 - t2, count: v.length };
+}
+
+window.bench = { setup, run, coldStart, scenarios: Object.keys(scenarios), gc: typeof globalThis.gc === "function" };
+window.benchReady = true;

@@ -1,0 +1,261 @@
+#!/usr/bin/env node
+// estatekit benchmark runner (issue 6). Starts the emulator on a free loopback port, serving
+// bench/ at / and pkg/ at /pkg/, runs the scenarios of bench/bench.js in headless Chromium,
+// prints a table (scenario, baseline median, estatekit median, ratio, budget, result) and writes
+// it as JSON to target/bench/results.json. Timings are reported, never asserted: the exit status
+// is 0 whenever the benchmark ran, whatever the figures.
+//
+// Environment: ESTATEKIT_EMULATOR_BIN (default: target/bench-emulator/estatekit-emulator, then
+// target/release/..., then target/debug/...), BENCH_SCALE (multiplies the run counts, default 1),
+// BENCH_ONLY (comma list of scenario ids to run, e.g. "listWebhooks,coldStart").
+import { spawn } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+import { measure as measureSize } from "../scripts/size.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const scale = Number(process.env.BENCH_SCALE ?? 1);
+const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
+const n = (count) => Math.max(1, Math.round(count * scale));
+
+// Run counts: chosen so that the whole run takes ~3 minutes on the 2-core machine.
+// Each timed pair = one baseline sample + one estatekit sample.
+const PLAN = [
+  { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.05, warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
+  { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, warmup: 3, runs: 21 },
+  { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, warmup: 3, runs: 21 },
+  { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.05, warmup: 2, runs: 11 },
+  { id: "coldStart", title: "cold start (import -> first listWebhooks)", budget: null, runs: 11 },
+  { id: "getDocument", title: "getDocument x1000 concurrent", budget: 1.1, warmup: 2, runs: 15 },
+];
+const MEMORY_BUDGET = 1024 * 1024; // wasm linear memory growth during the upload
+
+const CHROMIUM_ARGS = [
+  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
+  // gc() between samples (outside the timing), so one sample's garbage is not collected in the next.
+  "--js-flags=--expose-gc",
+];
+
+function emulatorBin() {
+  if (process.env.ESTATEKIT_EMULATOR_BIN) return process.env.ESTATEKIT_EMULATOR_BIN;
+  for (const profile of ["bench-emulator", "release", "debug"]) {
+    const p = join(root, "target", profile, "estatekit-emulator");
+    if (existsSync(p)) return p;
+  }
+  throw new Error("no estatekit-emulator binary: run `cargo build -p estatekit-emulator --profile bench-emulator`");
+}
+
+const EMULATOR_FLAGS = ["--port", "0", "--quiet", "--rate-limit", "0", "--seed-messages", "20000",
+  "--seed-documents", "10000", "--static", "bench", "--static", "/pkg=pkg"];
+
+function startEmulator(bin) {
+  const child = spawn(bin, EMULATOR_FLAGS, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (d) => (stderr += d));
+  return new Promise((resolve, reject) => {
+    let out = "";
+    const timer = setTimeout(() => reject(new Error(`emulator did not start in 60 s\n${stderr}`)), 60_000);
+    child.stdout.on("data", (d) => {
+      out += d;
+      const m = out.match(/listening on (\S+)/);
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
+    });
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`emulator exited (${code}) before listening\n${stderr}`));
+    });
+  });
+}
+
+// --- statistics ---------------------------------------------------------------------------
+function quantile(sorted, q) {
+  if (sorted.length === 0) return NaN;
+  const pos = (sorted.length - 1) * q;
+  const lo = Math.floor(pos);
+  const hi = Math.ceil(pos);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+function stats(samples) {
+  const s = [...samples].sort((a, b) => a - b);
+  const r = (v) => Math.round(v * 1000) / 1000;
+  return { n: s.length, median: r(quantile(s, 0.5)), p25: r(quantile(s, 0.25)), p75: r(quantile(s, 0.75)), min: r(s[0]), max: r(s[s.length - 1]) };
+}
+const ratioOf = (a, b) => Math.round((a / b) * 1000) / 1000;
+
+// --- browser ------------------------------------------------------------------------------
+async function openPage(context, url) {
+  const page = await context.newPage();
+  page.on("pageerror", (e) => console.error(`  [page error] ${e.message}`));
+  await page.goto(`${url}/index.html`);
+  await page.waitForFunction(() => window.benchReady === true);
+  return page;
+}
+
+async function runPaired(browser, url, item) {
+  // A fresh context and page per scenario: each starts from a freshly initialised module, so
+  // one scenario's heap or wasm memory does not carry over into the next.
+  const context = await browser.newContext();
+  try {
+    const page = await openPage(context, url);
+    await page.evaluate(() => window.bench.setup());
+    const r = await page.evaluate(({ id, warmup, runs }) => window.bench.run(id, { warmup, runs }),
+      { id: item.id, warmup: n(item.warmup), runs: n(item.runs) });
+    const baseline = stats(r.baseline);
+    const estatekit = stats(r.estatekit);
+    return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), prepared: r.prepared, extra: r.extra, samples: { baseline: r.baseline, estatekit: r.estatekit } };
+  } finally {
+    await context.close();
+  }
+}
+
+async function runColdStart(browser, url, item) {
+  // A fresh browser context (empty HTTP and code caches) and page for every sample.
+  const samples = { baseline: [], estatekit: [] };
+  const parts = { import: [], init: [], firstCall: [] };
+  const runs = n(item.runs);
+  for (let i = 0; i < runs + 1; i++) {
+    const order = i % 2 === 0 ? ["baseline", "estatekit"] : ["estatekit", "baseline"];
+    for (const mode of order) {
+      const context = await browser.newContext();
+      try {
+        const page = await openPage(context, url);
+        const r = await page.evaluate((m) => window.bench.coldStart(m), mode);
+        if (i === 0) continue; // first pair: warm-up of the browser process itself
+        samples[mode].push(r.total);
+        if (mode === "estatekit") for (const k of Object.keys(parts)) parts[k].push(r[k]);
+      } finally {
+        await context.close();
+      }
+    }
+  }
+  const baseline = stats(samples.baseline);
+  const estatekit = stats(samples.estatekit);
+  const breakdown = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, stats(v).median]));
+  return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), extra: { estatekitBreakdownMedianMs: breakdown }, samples };
+}
+
+// --- table --------------------------------------------------------------------------------
+function fmtMs(v) {
+  return Number.isFinite(v) ? `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms` : "-";
+}
+function fmtBytes(v) {
+  return v >= 1024 * 1024 ? `${(v / 1048576).toFixed(1)} MiB` : v >= 1024 ? `${(v / 1024).toFixed(0)} KiB` : `${v} B`;
+}
+
+function rowsOf(results) {
+  const rows = [];
+  for (const r of results) {
+    if (r.error) {
+      rows.push([r.title, "-", "-", "-", r.budget ? `<= ${r.budget.toFixed(2)}` : "report", "ERROR"]);
+      continue;
+    }
+    const verdict = r.budget == null ? "report" : r.ratio <= r.budget ? "pass" : "MISS";
+    rows.push([r.title, fmtMs(r.baseline.median), fmtMs(r.estatekit.median), `${r.ratio.toFixed(2)}x`,
+      r.budget == null ? "none" : `<= ${r.budget.toFixed(2)}`, verdict]);
+    if (r.id === "uploadDocument") {
+      const g = r.extra.memoryGrowth;
+      rows.push(["  wasm memory growth during upload", "", fmtBytes(g), "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
+    }
+    if (r.id === "getDocument") {
+      const f = r.extra.failures;
+      rows.push(["  failures (all samples)", String(f.baseline), String(f.estatekit), "", "0", f.estatekit === 0 ? "pass" : "MISS"]);
+    }
+    if (r.id === "coldStart") {
+      const b = r.extra.estatekitBreakdownMedianMs;
+      rows.push(["  estatekit: import / init / 1st call", "", `${fmtMs(b.import)} / ${fmtMs(b.init)} / ${fmtMs(b.firstCall)}`, "", "", ""]);
+    }
+  }
+  return rows;
+}
+
+function printTable(rows) {
+  const head = ["scenario", "baseline", "estatekit", "ratio", "budget", "result"];
+  const all = [head, ...rows];
+  const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
+  const line = (r) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
+  console.log(line(head));
+  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
+  for (const r of rows) console.log(line(r));
+}
+
+// --- main ---------------------------------------------------------------------------------
+async function main() {
+  const started = Date.now();
+  const bin = emulatorBin();
+  const { child, url } = await startEmulator(bin);
+  const stopEmulator = () => {
+    if (child.exitCode === null) child.kill("SIGTERM");
+  };
+  process.on("exit", stopEmulator);
+  for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { stopEmulator(); process.exit(130); });
+  console.error(`bench: emulator ${bin} at ${url}`);
+
+  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const chromiumVersion = browser.version();
+  const results = [];
+  try {
+    for (const item of PLAN) {
+      if (only && !only.has(item.id)) continue;
+      const t0 = Date.now();
+      console.error(`bench: ${item.id} ...`);
+      let r;
+      try {
+        r = item.id === "coldStart" ? await runColdStart(browser, url, item) : await runPaired(browser, url, item);
+      } catch (e) {
+        r = { error: String(e.message ?? e).split("\n")[0] };
+        console.error(`bench: ${item.id} failed: ${r.error}`);
+      }
+      results.push({ id: item.id, title: item.title, budget: item.budget, note: item.note, ...r });
+      if (!r.error) console.error(`bench: ${item.id}: baseline ${fmtMs(r.baseline.median)}, estatekit ${fmtMs(r.estatekit.median)}, ratio ${r.ratio} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+    }
+  } finally {
+    await browser.close();
+    stopEmulator();
+  }
+
+  let size = null;
+  try {
+    size = measureSize(new URL(`file://${root}/pkg/`));
+  } catch {
+    // no pkg: size left out
+  }
+  const rows = rowsOf(results);
+  console.log("");
+  printTable(rows);
+  if (size) {
+    console.log(`\nsize (gzip -9): estatekit_bg.wasm ${size.files[0].gzip} + estatekit.js ${size.files[1].gzip} = ${size.total} bytes (budget ${size.budget}: ${size.pass ? "pass" : `MISS by ${size.total - size.budget}`})`);
+  }
+  const seconds = Math.round((Date.now() - started) / 1000);
+  console.log(`\n${cpus().length} CPUs, Chromium ${chromiumVersion}, ${seconds} s; medians of interleaved pairs; ratio = estatekit / baseline.`);
+
+  const outDir = join(root, "target", "bench");
+  mkdirSync(outDir, { recursive: true });
+  const json = {
+    date: new Date().toISOString(),
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, chromium: chromiumVersion },
+    emulator: { bin, flags: EMULATOR_FLAGS },
+    scale,
+    durationSeconds: seconds,
+    scenarios: results.map((r) => ({
+      ...r,
+      result: r.error ? "error" : r.budget == null ? "report" : r.ratio <= r.budget ? "pass" : "miss",
+      ...(r.id === "uploadDocument" && !r.error ? { memoryBudgetBytes: MEMORY_BUDGET, memoryResult: r.extra.memoryGrowth < MEMORY_BUDGET ? "pass" : "miss" } : {}),
+    })),
+    table: rows,
+    size,
+  };
+  writeFileSync(join(outDir, "results.json"), JSON.stringify(json, null, 2) + "\n");
+  console.log(`results: ${join("target", "bench", "results.json")}`);
+}
+
+main().catch((e) => {
+  console.error(`bench: ${e.stack ?? e}`);
+  process.exit(1);
+});
