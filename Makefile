@@ -47,3 +47,20 @@ test: setup lint test-native pkg test-types test-browser
 clean:
 	cargo clean
 	rm -rf pkg node_modules
+
+# Benchmark and size budget (issue 6; see bench/README.md). Timings are printed, never asserted.
+.PHONY: bench bench-emulator size size-check
+BENCH_EMULATOR := target/bench-emulator/estatekit-emulator
+
+bench-emulator:
+	cargo build -p estatekit-emulator --profile bench-emulator
+
+bench: pkg bench-emulator
+	@[ -d node_modules/playwright-core ] || npm ci
+	ESTATEKIT_EMULATOR_BIN=$(BENCH_EMULATOR) node bench/run.mjs
+
+size: pkg
+	@node scripts/size.mjs
+
+size-check: pkg
+	@node scripts/size.mjs --check
