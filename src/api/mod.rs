@@ -10,6 +10,7 @@ pub mod input;
 pub mod json;
 pub mod messages;
 pub mod response;
+pub mod retry;
 pub mod url;
 pub mod webhooks;
 

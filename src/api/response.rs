@@ -100,8 +100,10 @@ impl<'de> Deserialize<'de> for LenientText {
                 Ok(LenientText(Some(limit(v, 500))))
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LenientText, A::Error> {
+                // Only strings directly in the list count; nested values are skipped without
+                // recursion, so hostile nesting cannot exhaust the stack.
                 let mut parts = Vec::new();
-                while let Some(LenientText(t)) = seq.next_element::<LenientText>()? {
+                while let Some(StringOnly(t)) = seq.next_element::<StringOnly>()? {
                     if let Some(t) = t {
                         if parts.len() < 10 {
                             parts.push(t);
@@ -134,6 +136,48 @@ impl<'de> Deserialize<'de> for LenientText {
             }
             fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<LenientText, D2::Error> {
                 d.deserialize_any(V)
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+/// A string, or `None` for any other value (skipped without looking inside).
+struct StringOnly(Option<String>);
+
+impl<'de> Deserialize<'de> for StringOnly {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = StringOnly;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("any value")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<StringOnly, E> {
+                Ok(StringOnly(Some(limit(v, 500))))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StringOnly, A::Error> {
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(StringOnly(None))
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StringOnly, A::Error> {
+                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
+                Ok(StringOnly(None))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<StringOnly, E> {
+                Ok(StringOnly(None))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<StringOnly, E> {
+                Ok(StringOnly(None))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<StringOnly, E> {
+                Ok(StringOnly(None))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<StringOnly, E> {
+                Ok(StringOnly(None))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<StringOnly, E> {
+                Ok(StringOnly(None))
             }
         }
         d.deserialize_any(V)

@@ -86,6 +86,42 @@ export interface ClientOptions {
   getToken?: (reason: TokenReason) => string | Promise<string>;
   /** Timeout of every call except uploads, in milliseconds (default 30000; 0 = none). */
   timeoutMs?: number;
+  /** Automatic retries of safe requests (reads, deletes, the messages query). */
+  retry?: RetryOptions;
+  /** Opt-in client-side rate limiting: requests queue instead of hitting 429. */
+  rateLimit?: RateLimitOptions;
+  /** Called before each automatic retry, e.g. for logging. */
+  onRetry?: (event: RetryEvent) => void;
+}
+
+/** Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`. */
+export interface RetryOptions {
+  /** Retries after the first attempt (default 2; 0 disables retries). */
+  limit?: number;
+  /** Backoff base in milliseconds (default 300). */
+  baseDelayMs?: number;
+  /** Longest single wait in milliseconds (default 20000). */
+  maxDelayMs?: number;
+}
+
+/** Client-side rate limit. */
+export interface RateLimitOptions {
+  /** Requests allowed per minute (the service allows 300). */
+  perMinute: number;
+}
+
+/** What `onRetry` is told before a retry. */
+export interface RetryEvent {
+  /** What the call is doing, e.g. `list webhooks`. */
+  operation: string;
+  /** The attempt that failed (1 for the first). */
+  attempt: number;
+  /** How long the client waits before the next attempt. */
+  delayMs: number;
+  /** Why: the failed attempt's error kind. */
+  kind: ApiErrorKind;
+  /** HTTP status of the failed attempt, when there was one. */
+  status?: number;
 }
 
 /** The last argument of every method. */

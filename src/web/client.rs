@@ -5,6 +5,7 @@ use super::errors::Failure;
 use super::js;
 use super::transport::{self, Answer, Outgoing};
 use crate::api::response::parse_input;
+use crate::api::retry::{RateWindow, RetryPolicy};
 use crate::api::{self, documents, messages, webhooks, BaseUrl};
 use crate::error::{Error, ErrorKind};
 use crate::model::client::{CallOptions, ClientOptions};
@@ -37,6 +38,9 @@ struct Inner {
     /// A `getToken` call in progress, shared by every request waiting for it.
     pending_token: RefCell<Option<Promise>>,
     timeout_ms: u32,
+    retry: RetryPolicy,
+    on_retry: Option<Function>,
+    rate: Option<RefCell<RateWindow>>,
 }
 
 impl fmt::Debug for Inner {
@@ -165,25 +169,121 @@ impl Inner {
         Ok(token)
     }
 
-    /// Sends a request with the current token; after a 401, asks `getToken("unauthorized")`
-    /// once (shared by concurrent calls) and repeats the request once.
+    /// The one place a request is sent: waits for its turn under the client-side rate limit,
+    /// adds the current token, after a 401 asks `getToken("unauthorized")` once (shared by
+    /// concurrent calls) and repeats once, and retries safe requests on network failures and
+    /// retryable statuses with backoff. Aborting stops everything at once.
     async fn execute(&self, out: &Outgoing<'_>) -> Result<Answer, Failure> {
-        let token = self.token().await?;
-        let answer = transport::send(token.clone(), out).await?;
-        if answer.status != 401 || self.get_token.is_none() {
-            return Ok(answer);
-        }
-        let current = self.token.borrow().clone();
-        let fresh = match current {
-            Some(t) if t != token => t,
-            _ => self.fetch_token("unauthorized").await?,
+        let operation = out.request.operation;
+        let with_attempts = |result: Result<Answer, Failure>, attempts: u32| match result {
+            Ok(mut answer) => {
+                answer.attempts = attempts;
+                Ok(answer)
+            }
+            Err(mut failure) => {
+                failure.attempts = attempts;
+                Err(failure)
+            }
         };
-        let mut retried = transport::send(fresh, out).await.map_err(|mut f| {
-            f.attempts += answer.attempts;
-            f
-        })?;
-        retried.attempts += answer.attempts;
-        Ok(retried)
+        let aborted = |attempts| Failure {
+            attempts,
+            ..Failure::from(Error::Aborted { operation })
+        };
+        let mut attempts = 0u32;
+        let mut retries = 0u32;
+        let mut refreshed = false;
+        loop {
+            if out.signal.is_some_and(AbortSignal::aborted) {
+                return Err(aborted(attempts));
+            }
+            if let Some(rate) = &self.rate {
+                loop {
+                    let wait = rate.borrow_mut().reserve(js::now_ms());
+                    if wait <= 0.0 {
+                        break;
+                    }
+                    if !transport::delay(wait.ceil() as u32, out.signal).await {
+                        return Err(aborted(attempts));
+                    }
+                }
+            }
+            let token = match self.token().await {
+                Ok(t) => t,
+                Err(f) => return with_attempts(Err(f), attempts),
+            };
+            let result = transport::send(token.clone(), out).await;
+            attempts += 1;
+            if let Ok(answer) = &result {
+                if let Some(rate) = &self.rate {
+                    rate.borrow_mut().observe(
+                        js::now_ms(),
+                        answer.rate_limit_remaining.as_deref(),
+                        answer.rate_limit_reset.as_deref(),
+                    );
+                }
+                if answer.status == 401 && self.get_token.is_some() && !refreshed {
+                    refreshed = true;
+                    let current = self.token.borrow().clone();
+                    if current.as_ref().is_none_or(|t| *t == token) {
+                        if let Err(f) = self.fetch_token("unauthorized").await {
+                            return with_attempts(Err(f), attempts);
+                        }
+                    }
+                    continue;
+                }
+            }
+            let reason = match &result {
+                Ok(answer) if RetryPolicy::retries_status(answer.status) => {
+                    let kind = if answer.status == 429 {
+                        ErrorKind::RateLimited
+                    } else {
+                        ErrorKind::Http
+                    };
+                    Some((kind, Some(answer.status), answer.retry_after_ms()))
+                }
+                Err(f) if f.error.kind() == ErrorKind::Network => {
+                    Some((ErrorKind::Network, None, None))
+                }
+                _ => None,
+            };
+            let Some((kind, status, retry_after)) = reason else {
+                return with_attempts(result, attempts);
+            };
+            if !out.request.retry_safe || retries >= self.retry.limit {
+                return with_attempts(result, attempts);
+            }
+            let wait = self
+                .retry
+                .delay_ms(retries, retry_after, js_sys::Math::random());
+            retries += 1;
+            self.report_retry(operation, attempts, wait, kind, status);
+            if !transport::delay(wait, out.signal).await {
+                return Err(aborted(attempts));
+            }
+        }
+    }
+
+    /// Tells `onRetry` (if any) about a retry; its exceptions are ignored.
+    fn report_retry(
+        &self,
+        operation: &str,
+        attempt: u32,
+        delay_ms: u32,
+        kind: ErrorKind,
+        status: Option<u16>,
+    ) {
+        let Some(on_retry) = &self.on_retry else {
+            return;
+        };
+        let event = js_sys::Object::new();
+        js::set(&event, "operation", &JsValue::from_str(operation));
+        js::set(&event, "attempt", &JsValue::from(attempt));
+        js::set(&event, "delayMs", &JsValue::from(delay_ms));
+        js::set(&event, "kind", &JsValue::from_str(kind.as_str()));
+        if let Some(s) = status {
+            js::set(&event, "status", &JsValue::from(s));
+        }
+        let _ = on_retry.call1(&JsValue::NULL, &event);
     }
 
     /// Sends and requires a 2xx answer.
@@ -451,6 +551,30 @@ impl Client {
             (Some(t), None) => api::check_token(t)?,
             (None, Some(_)) => {}
         }
+        let on_retry = js::get(options, "onRetry");
+        let on_retry = if on_retry.is_undefined() || on_retry.is_null() {
+            None
+        } else {
+            Some(
+                on_retry
+                    .dyn_into::<Function>()
+                    .map_err(|_| invalid("options.onRetry", "must be a function"))?,
+            )
+        };
+        let defaults = RetryPolicy::default();
+        let retry = opts.retry.unwrap_or_default();
+        let retry = RetryPolicy {
+            limit: retry.limit.unwrap_or(defaults.limit),
+            base_delay_ms: retry.base_delay_ms.unwrap_or(defaults.base_delay_ms),
+            max_delay_ms: retry.max_delay_ms.unwrap_or(defaults.max_delay_ms),
+        };
+        let rate = match opts.rate_limit {
+            Some(r) if r.per_minute == 0 => {
+                return Err(invalid("options.rateLimit.perMinute", "must be at least 1"))
+            }
+            Some(r) => Some(RefCell::new(RateWindow::new(r.per_minute))),
+            None => None,
+        };
         Ok(Client {
             inner: Rc::new(Inner {
                 base,
@@ -458,6 +582,9 @@ impl Client {
                 get_token,
                 pending_token: RefCell::new(None),
                 timeout_ms: opts.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
+                retry,
+                on_retry,
+                rate,
             }),
         })
     }

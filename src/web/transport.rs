@@ -40,6 +40,8 @@ pub struct Answer {
     pub retry_after: Option<String>,
     /// `X-RateLimit-Reset`, if readable.
     pub rate_limit_reset: Option<String>,
+    /// `X-RateLimit-Remaining`, if readable.
+    pub rate_limit_remaining: Option<String>,
     /// `Location`, if readable (CORS may hide it).
     pub location: Option<String>,
     /// The body as text; `None` when it is not UTF-8.
@@ -80,6 +82,16 @@ impl Answer {
                 Some(&excerpt),
             ))
         })
+    }
+
+    /// How long the answer asks to wait before trying again, in milliseconds.
+    pub fn retry_after_ms(&self) -> Option<u64> {
+        let head = ResponseHead {
+            status: self.status,
+            retry_after: self.retry_after.as_deref(),
+            rate_limit_reset: self.rate_limit_reset.as_deref(),
+        };
+        response::retry_after_ms(&head, js::now_ms())
     }
 
     /// The failure for a non-2xx answer: status, the service's `code`/`message`, and the
@@ -265,9 +277,10 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
         }
         let headers = response.headers();
         let header = |name: &str| headers.get(name).ok().flatten();
-        let (retry_after, rate_limit_reset, location) = (
+        let (retry_after, rate_limit_reset, rate_limit_remaining, location) = (
             header("retry-after"),
             header("x-ratelimit-reset"),
+            header("x-ratelimit-remaining"),
             header("location"),
         );
         let buffer = JsFuture::from(response.array_buffer()?).await?;
@@ -277,6 +290,7 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
             status: response.status(),
             retry_after,
             rate_limit_reset,
+            rate_limit_remaining,
             location,
             body,
             attempts: 1,
@@ -292,4 +306,36 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
             1,
         )),
     }
+}
+
+/// Waits `ms` milliseconds; returns `false` at once if `signal` aborts first. The timer and
+/// the listener are removed before returning.
+pub async fn delay(ms: u32, signal: Option<&AbortSignal>) -> bool {
+    if signal.is_some_and(AbortSignal::aborted) {
+        return false;
+    }
+    let mut settle: Option<(js_sys::Function, js_sys::Function)> = None;
+    let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
+    let Some((resolve, reject)) = settle else {
+        return false;
+    };
+    let on_time = Closure::<dyn FnMut()>::new(move || {
+        let _ = resolve.call0(&JsValue::NULL);
+    });
+    let on_abort = Closure::<dyn FnMut()>::new(move || {
+        let _ = reject.call0(&JsValue::NULL);
+    });
+    let timer = js::set_timeout(
+        on_time.as_ref().unchecked_ref(),
+        i32::try_from(ms).unwrap_or(i32::MAX),
+    );
+    if let Some(s) = signal {
+        let _ = s.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+    }
+    let finished = JsFuture::from(promise).await.is_ok();
+    js::clear_timeout(&timer);
+    if let Some(s) = signal {
+        let _ = s.remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+    }
+    finished
 }

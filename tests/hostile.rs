@@ -1,0 +1,557 @@
+//! A corpus of hostile answers injected through the emulator's fault API: each must give the
+//! right error kind (never a trap), and the same client must then complete a normal call.
+#![cfg(target_arch = "wasm32")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::*;
+use estatekit::Client;
+use wasm_bindgen::JsValue;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const WEBHOOKS: &str = "/api/external-integrations/webhooks";
+const GRAPHQL: &str = "/api/reporting/graphql";
+const DOC: &str = "/api/file-storage/company/documents/d-1/metadata";
+const DOCS: &str = "/api/file-storage/company/documents";
+
+/// Which call meets the hostile answer.
+#[derive(Clone, Copy, Debug)]
+enum Call {
+    ListWebhooks,
+    Register,
+    Messages,
+    GetDocument,
+    Upload,
+}
+
+/// JSON text as a JSON string literal (for embedding a body in a fault).
+fn quoted(body: &str) -> String {
+    let mut out = String::new();
+    estatekit::api::json::write_str(&mut out, body);
+    out
+}
+
+fn fault_json(method: &str, path: &str, token: &str, extra: &str) -> String {
+    format!(r#"{{"method":"{method}","path":"{path}","token":"{token}"{extra}}}"#)
+}
+
+fn body(status: u16, text: &str) -> String {
+    format!(
+        r#","status":{status},"body":{},"contentType":"application/json""#,
+        quoted(text)
+    )
+}
+
+async fn run(c: &Client, call: Call) -> Result<JsValue, JsValue> {
+    let p = match call {
+        Call::ListWebhooks => c.list_webhooks(JsValue::UNDEFINED),
+        Call::Register => c.register_webhook(
+            json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com/x"}"#),
+            JsValue::UNDEFINED,
+        ),
+        Call::Messages => c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+        Call::GetDocument => c.get_document(JsValue::from_str("d-1"), JsValue::UNDEFINED),
+        Call::Upload => {
+            let input = json(r#"{"resourcePath":"units/1"}"#);
+            let blob =
+                web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
+            js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
+            c.upload_document(input, JsValue::UNDEFINED)
+        }
+    };
+    wasm_bindgen_futures::JsFuture::from(p).await
+}
+
+#[wasm_bindgen_test]
+async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
+    let token = new_account().await;
+    let options = format!(
+        r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"limit":0}}}}"#,
+        emulator()
+    );
+    let c = client_with(&options);
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    let deep_obj = format!("{}1{}", r#"{"a":"#.repeat(20_000), "}".repeat(20_000));
+    let huge = format!("\"{}\"", "x".repeat(10 * 1024 * 1024));
+    let date = String::from(
+        js_sys::Date::new(&JsValue::from(js_sys::Date::now() + 2_000.0)).to_utc_string(),
+    );
+
+    use Call::*;
+    let g = |s: &str| fault_json("GET", WEBHOOKS, &token, s);
+    let p = |s: &str| fault_json("POST", WEBHOOKS, &token, s);
+    let q = |s: &str| fault_json("POST", GRAPHQL, &token, s);
+    let d = |s: &str| fault_json("GET", DOC, &token, s);
+    let u = |s: &str| fault_json("POST", DOCS, &token, s);
+    let cases: Vec<(&str, String, Call, &str, Option<u16>)> = vec![
+        (
+            "HTML 502 page",
+            g(
+                r#","status":502,"body":"<html><body><h1>502 Bad Gateway</h1></body></html>","contentType":"text/html""#,
+            ),
+            ListWebhooks,
+            "http",
+            Some(502),
+        ),
+        (
+            "empty 200",
+            g(&body(200, "")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "truncated JSON",
+            g(&body(
+                200,
+                r#"[{"id":"w1","type":"UNIT_CREATED","url":"https:"#,
+            )),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "truncated real body",
+            g(r#","truncate":true"#),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "plain text",
+            g(&body(200, "OK")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "null",
+            g(&body(200, "null")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "empty object",
+            g(&body(200, "{}")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "a string",
+            g(&body(200, r#""webhooks""#)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "a number",
+            g(&body(200, "42")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "a boolean",
+            g(&body(200, "true")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "null element",
+            g(&body(200, "[null]")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "null id",
+            g(&body(
+                200,
+                r#"[{"id":null,"type":"UNIT_CREATED","url":"u"}]"#,
+            )),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "numeric id",
+            g(&body(200, r#"[{"id":5,"type":"UNIT_CREATED","url":"u"}]"#)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "numeric type",
+            g(&body(200, r#"[{"id":"a","type":1,"url":"u"}]"#)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "object timestamp",
+            g(&body(
+                200,
+                r#"[{"id":"a","type":"T","url":"u","createdAt":{}}]"#,
+            )),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "nulls everywhere",
+            g(&body(
+                200,
+                r#"[{"id":null,"type":null,"url":null,"partnerId":null}]"#,
+            )),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "10 MB string",
+            g(&body(200, &huge)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "deeply nested arrays",
+            g(&body(200, &deep)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "deeply nested objects",
+            g(&body(200, &deep_obj)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "not UTF-8",
+            g(r#","status":200,"bodyBase64":"W3siaWQiOiL/In1d","contentType":"application/json""#),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "trailing garbage",
+            g(&body(200, "[] trailing")),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "wrapped in an unknown key",
+            g(&body(200, r#"{"webhooks":[]}"#)),
+            ListWebhooks,
+            "decode",
+            Some(200),
+        ),
+        (
+            "204 without body",
+            g(r#","status":204"#),
+            ListWebhooks,
+            "decode",
+            Some(204),
+        ),
+        (
+            "500 empty",
+            g(r#","status":500,"body":"""#),
+            ListWebhooks,
+            "http",
+            Some(500),
+        ),
+        (
+            "500 JSON",
+            g(&body(
+                500,
+                r#"{"code":"boom","statusCode":500,"message":"exploded"}"#,
+            )),
+            ListWebhooks,
+            "http",
+            Some(500),
+        ),
+        (
+            "503 Retry-After",
+            g(r#","status":503,"headers":{"Retry-After":"3"}"#),
+            ListWebhooks,
+            "http",
+            Some(503),
+        ),
+        (
+            "429 HTML",
+            g(r#","status":429,"body":"<h1>slow down</h1>","contentType":"text/html""#),
+            ListWebhooks,
+            "rate_limited",
+            Some(429),
+        ),
+        (
+            "429 HTTP-date",
+            g(&format!(
+                r#","status":429,"headers":{{"Retry-After":"{date}"}}"#
+            )),
+            ListWebhooks,
+            "rate_limited",
+            Some(429),
+        ),
+        (
+            "401 HTML",
+            g(r#","status":401,"body":"<b>login</b>","contentType":"text/html""#),
+            ListWebhooks,
+            "unauthorized",
+            Some(401),
+        ),
+        (
+            "403 documented body",
+            g(&body(403, r#"{"code":"server_error","statusCode":403}"#)),
+            ListWebhooks,
+            "forbidden",
+            Some(403),
+        ),
+        (
+            "404 text",
+            g(r#","status":404,"body":"nope","contentType":"text/plain""#),
+            ListWebhooks,
+            "not_found",
+            Some(404),
+        ),
+        (
+            "400 message list",
+            g(&body(
+                400,
+                r#"{"message":["a must be","b must be"],"error":"Bad Request"}"#,
+            )),
+            ListWebhooks,
+            "http",
+            Some(400),
+        ),
+        (
+            "418 deep error body",
+            g(&body(418, &format!(r#"{{"message":{deep}}}"#))),
+            ListWebhooks,
+            "http",
+            Some(418),
+        ),
+        (
+            "redirect elsewhere",
+            g(r#","status":302,"body":"","headers":{"Location":"http://127.0.0.1:9/steal"}"#),
+            ListWebhooks,
+            "http",
+            None,
+        ),
+        (
+            "dropped connection",
+            g(r#","drop":true,"times":2"#),
+            ListWebhooks,
+            "network",
+            None,
+        ),
+        (
+            "slower than the timeout",
+            g(r#","delayMs":4000"#),
+            ListWebhooks,
+            "timeout",
+            None,
+        ),
+        (
+            "register: 200, no Location, no id, nothing listed",
+            p(r#","status":200,"body":"""#),
+            Register,
+            "decode",
+            Some(200),
+        ),
+        (
+            "register: empty Location and garbage body",
+            p(r#","status":200,"body":"<html>","headers":{"Location":""}"#),
+            Register,
+            "decode",
+            Some(200),
+        ),
+        (
+            "register: 500",
+            p(r#","status":500"#),
+            Register,
+            "http",
+            Some(500),
+        ),
+        (
+            "graphql errors with 200",
+            q(&body(
+                200,
+                r#"{"errors":[{"message":"boom","extensions":{"code":"X"}}],"data":null}"#,
+            )),
+            Messages,
+            "graphql",
+            Some(200),
+        ),
+        (
+            "graphql errors as a string",
+            q(&body(200, r#"{"errors":"bad things"}"#)),
+            Messages,
+            "graphql",
+            Some(200),
+        ),
+        (
+            "graphql errors with 500",
+            q(&body(500, r#"{"errors":[{"message":"internal"}]}"#)),
+            Messages,
+            "graphql",
+            Some(500),
+        ),
+        (
+            "graphql deeply nested message",
+            q(&body(
+                200,
+                &format!(r#"{{"errors":[{{"message":{deep}}}]}}"#),
+            )),
+            Messages,
+            "graphql",
+            Some(200),
+        ),
+        (
+            "graphql null data",
+            q(&body(200, r#"{"data":null}"#)),
+            Messages,
+            "decode",
+            Some(200),
+        ),
+        (
+            "graphql null messages",
+            q(&body(200, r#"{"data":{"messages":null}}"#)),
+            Messages,
+            "decode",
+            Some(200),
+        ),
+        (
+            "graphql wrong isRead",
+            q(&body(200, r#"{"data":{"messages":[{"isRead":"yes"}]}}"#)),
+            Messages,
+            "decode",
+            Some(200),
+        ),
+        (
+            "graphql attachments not a list",
+            q(&body(
+                200,
+                r#"{"data":{"messages":[{"attachments":"none"}]}}"#,
+            )),
+            Messages,
+            "decode",
+            Some(200),
+        ),
+        (
+            "graphql size as text",
+            q(&body(
+                200,
+                r#"{"data":{"messages":[{"attachments":[{"size":"1 KB"}]}]}}"#,
+            )),
+            Messages,
+            "decode",
+            Some(200),
+        ),
+        (
+            "graphql HTML 504",
+            q(r#","status":504,"body":"<html>gateway</html>","contentType":"text/html""#),
+            Messages,
+            "http",
+            Some(504),
+        ),
+        (
+            "document numeric id",
+            d(&body(200, r#"{"id":123}"#)),
+            GetDocument,
+            "decode",
+            Some(200),
+        ),
+        (
+            "document as array",
+            d(&body(200, "[]")),
+            GetDocument,
+            "decode",
+            Some(200),
+        ),
+        (
+            "document size as text",
+            d(&body(200, r#"{"id":"d","size":"big"}"#)),
+            GetDocument,
+            "decode",
+            Some(200),
+        ),
+        (
+            "upload answers {}",
+            u(&body(201, "{}")),
+            Upload,
+            "decode",
+            Some(201),
+        ),
+        (
+            "upload answers 413 text",
+            u(r#","status":413,"body":"too big","contentType":"text/plain""#),
+            Upload,
+            "http",
+            Some(413),
+        ),
+    ];
+    assert!(cases.len() >= 40, "corpus has {} cases", cases.len());
+    for (name, spec, call, kind, status) in &cases {
+        admin("DELETE", "/_emulator/faults", None).await;
+        fault(spec).await;
+        let e = match run(&c, *call).await {
+            Ok(v) => panic!("{name}: expected {kind}, got success {}", stringify(&v)),
+            Err(e) => e,
+        };
+        assert!(estatekit::is_api_error(&e), "{name}: not an ApiError");
+        assert_eq!(
+            get_str(&e, "kind").as_deref(),
+            Some(*kind),
+            "{name}: {}",
+            message(&e)
+        );
+        assert_eq!(
+            get(&e, "status").as_f64(),
+            status.map(f64::from),
+            "{name}: {}",
+            message(&e)
+        );
+        assert!(message(&e).len() < 2_000, "{name}: message stays short");
+        admin("DELETE", "/_emulator/faults", None).await;
+        ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    }
+
+    // Tolerated oddities: still a success.
+    for (name, spec) in [
+        (
+            "JSON served as text/html",
+            g(r#","status":200,"body":"[]","contentType":"text/html""#),
+        ),
+        (
+            "byte order mark",
+            g(r#","status":200,"bodyBase64":"77u/W10=","contentType":"application/json""#),
+        ),
+        ("missing Location", p(r#","removeHeaders":["Location"]"#)),
+    ] {
+        admin("DELETE", "/_emulator/faults", None).await;
+        fault(&spec).await;
+        let call = if name == "missing Location" {
+            Register
+        } else {
+            ListWebhooks
+        };
+        if let Err(e) = run(&c, call).await {
+            panic!("{name}: {}", message(&e));
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! Browser tests of retries, backoff, Retry-After, cancellation during backoff, timeouts and
+//! client-side rate limiting. Delays are asserted as the values the client chose (reported to
+//! `onRetry`) and attempts as requests the emulator counted, never as wall-clock thresholds.
+#![cfg(target_arch = "wasm32")]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
+
+mod common;
+
+use common::*;
+use estatekit::Client;
+use std::cell::RefCell;
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const WEBHOOKS: &str = "/api/external-integrations/webhooks";
+
+/// A client whose `onRetry` events are recorded.
+fn recording_client(base: &str, token: &str, extra: &str) -> (Client, Rc<RefCell<Vec<JsValue>>>) {
+    let events = Rc::new(RefCell::new(Vec::new()));
+    let sink = events.clone();
+    let on_retry = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| sink.borrow_mut().push(e));
+    let options = json(&format!(
+        r#"{{"baseUrl":"{base}","token":"{token}"{extra}}}"#
+    ));
+    js_sys::Reflect::set(&options, &"onRetry".into(), &on_retry.into_js_value()).unwrap();
+    (Client::new(options).unwrap(), events)
+}
+
+fn delays(events: &Rc<RefCell<Vec<JsValue>>>) -> Vec<f64> {
+    events
+        .borrow()
+        .iter()
+        .map(|e| get(e, "delayMs").as_f64().unwrap())
+        .collect()
+}
+
+async fn route_count(token: &str, route: &str) -> f64 {
+    let (_, routes) = counters(token).await;
+    get(&routes, route).as_f64().unwrap_or(0.0)
+}
+
+#[wasm_bindgen_test]
+async fn safe_requests_are_retried_then_succeed() {
+    let token = new_account().await;
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":5}"#,
+    );
+    fault(&format!(
+        r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":2}}"#
+    ))
+    .await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 3.0);
+    let ev = events.borrow().clone();
+    assert_eq!(ev.len(), 2);
+    assert_eq!(get(&ev[0], "attempt").as_f64(), Some(1.0));
+    assert_eq!(get(&ev[1], "attempt").as_f64(), Some(2.0));
+    assert_eq!(get_str(&ev[0], "kind").as_deref(), Some("http"));
+    assert_eq!(get(&ev[0], "status").as_f64(), Some(503.0));
+    assert_eq!(
+        get_str(&ev[0], "operation").as_deref(),
+        Some("list webhooks")
+    );
+    assert!(
+        delays(&events).iter().all(|d| (0.0..=5.0).contains(d)),
+        "{:?}",
+        delays(&events)
+    );
+
+    // GET document, DELETE and the messages query are retry-safe too.
+    for (method, path, call) in [
+        ("GET", "/api/file-storage/company/documents/metadata", 0),
+        ("DELETE", "/api/external-integrations/webhooks/*", 1),
+        ("POST", "/api/reporting/graphql", 2),
+    ] {
+        fault(&format!(
+            r#"{{"method":"{method}","path":"{path}","token":"{token}","status":502}}"#
+        ))
+        .await;
+        let p = match call {
+            0 => c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
+            1 => c.delete_webhook(JsValue::from_str("nope"), JsValue::UNDEFINED),
+            _ => c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+        };
+        match call {
+            1 => {
+                err_kind(p, "not_found", Some(404)).await;
+            }
+            _ => {
+                ok(p).await;
+            }
+        }
+    }
+    assert_eq!(events.borrow().len(), 5);
+}
+
+#[wasm_bindgen_test]
+async fn gives_up_after_the_limit_and_reports_attempts() {
+    let token = new_account().await;
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
+    );
+    fault(&format!(
+        r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":500,"times":10}}"#
+    ))
+    .await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", Some(500)).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(3.0));
+    assert_eq!(events.borrow().len(), 2);
+    admin("DELETE", "/_emulator/faults", None).await;
+
+    for status in [408, 429, 504] {
+        fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":{status},"headers":{{"Retry-After":"0"}}}}"#)).await;
+        ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    }
+    for status in [400, 401, 403, 404, 501] {
+        fault(&format!(
+            r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":{status}}}"#
+        ))
+        .await;
+        let e = err(c.list_webhooks(JsValue::UNDEFINED)).await;
+        assert_eq!(
+            get(&e, "attempts").as_f64(),
+            Some(1.0),
+            "{status} is not retried"
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn writes_are_never_retried() {
+    let token = new_account().await;
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":2}"#,
+    );
+    fault(&format!(
+        r#"{{"method":"POST","path":"{WEBHOOKS}","token":"{token}","status":503,"times":3}}"#
+    ))
+    .await;
+    let e = err_kind(
+        c.register_webhook(
+            json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com"}"#),
+            JsValue::UNDEFINED,
+        ),
+        "http",
+        Some(503),
+    )
+    .await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert_eq!(route_count(&token, &format!("POST {WEBHOOKS}")).await, 1.0);
+
+    let docs = "/api/file-storage/company/documents";
+    fault(&format!(
+        r#"{{"method":"POST","path":"{docs}","token":"{token}","status":503,"times":3}}"#
+    ))
+    .await;
+    let input = json(r#"{"resourcePath":"units/1"}"#);
+    let blob = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
+    js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
+    let e = err_kind(
+        c.upload_document(input, JsValue::UNDEFINED),
+        "http",
+        Some(503),
+    )
+    .await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert_eq!(route_count(&token, &format!("POST {docs}")).await, 1.0);
+    assert!(events.borrow().is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn retry_after_and_rate_limit_reset_are_honoured_and_capped() {
+    let token = new_account().await;
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","retry":{"limit":1,"baseDelayMs":1,"maxDelayMs":1500}"#,
+    );
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":429,"headers":{{"Retry-After":"1"}}}}"#)).await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":429,"headers":{{"Retry-After":"120"}}}}"#)).await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"headers":{{"X-RateLimit-Reset":"0.2"}},"removeHeaders":["Retry-After"]}}"#)).await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let date = js_sys::Date::new(&JsValue::from(js_sys::Date::now() + 1_000.0)).to_utc_string();
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"headers":{{"Retry-After":"{}"}}}}"#, String::from(date))).await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let d = delays(&events);
+    assert_eq!(
+        d[..3],
+        [1000.0, 1500.0, 200.0],
+        "seconds, capped, X-RateLimit-Reset"
+    );
+    assert!(d[3] > 0.0 && d[3] <= 1000.0, "HTTP date: {}", d[3]);
+}
+
+#[wasm_bindgen_test]
+async fn network_failures_are_retried() {
+    let (c, events) = recording_client(
+        "http://127.0.0.1:9",
+        "t",
+        r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
+    );
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "network", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(3.0));
+    let kinds: Vec<String> = events
+        .borrow()
+        .iter()
+        .map(|e| get_str(e, "kind").unwrap())
+        .collect();
+    assert_eq!(kinds, ["network", "network"]);
+}
+
+#[wasm_bindgen_test]
+async fn abort_during_backoff_is_immediate_and_final() {
+    let token = new_account().await;
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","retry":{"limit":1,"maxDelayMs":60000}"#,
+    );
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":5,"headers":{{"Retry-After":"30"}}}}"#)).await;
+    let controller = web_sys::AbortController::new().unwrap();
+    let pending = c.list_webhooks(with_signal(&controller));
+    sleep(300).await;
+    assert_eq!(delays(&events), [30_000.0], "the client is waiting 30 s");
+    controller.abort();
+    let e = err_kind(pending, "aborted", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert_eq!(
+        route_count(&token, &format!("GET {WEBHOOKS}")).await,
+        1.0,
+        "no retry after abort"
+    );
+    admin("DELETE", "/_emulator/faults", None).await;
+}
+
+#[wasm_bindgen_test]
+async fn timeouts_are_not_retried() {
+    let token = new_account().await;
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","timeoutMs":150,"retry":{"limit":3,"baseDelayMs":1}"#,
+    );
+    fault(&format!(
+        r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","delayMs":2000}}"#
+    ))
+    .await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert!(events.borrow().is_empty());
+    // The per-call timeout overrides the client's.
+    ok(c.list_webhooks(json(r#"{"timeoutMs":5000}"#))).await;
+}
+
+#[wasm_bindgen_test]
+async fn client_side_rate_limit_queues_requests() {
+    let token = new_account().await;
+    let (c, _) = recording_client(emulator(), &token, r#","rateLimit":{"perMinute":2}"#);
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let controller = web_sys::AbortController::new().unwrap();
+    let third = c.list_webhooks(with_signal(&controller));
+    sleep(400).await;
+    assert_eq!(
+        route_count(&token, &format!("GET {WEBHOOKS}")).await,
+        2.0,
+        "the third call waits its turn"
+    );
+    controller.abort();
+    let e = err_kind(third, "aborted", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
+    assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 2.0);
+
+    // The service's own headers: remaining 0 for 1 second blocks the next request.
+    let (c, _) = recording_client(emulator(), &token, r#","rateLimit":{"perMinute":300}"#);
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","headers":{{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1"}}}}"#)).await;
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let next = c.list_webhooks(JsValue::UNDEFINED);
+    sleep(300).await;
+    assert_eq!(
+        route_count(&token, &format!("GET {WEBHOOKS}")).await,
+        3.0,
+        "blocked until the reset"
+    );
+    ok(next).await;
+    assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 4.0);
+}
+
+#[wasm_bindgen_test]
+async fn invalid_resilience_options_are_rejected() {
+    for (extra, field) in [
+        (r#","retry":{"limit":-1}"#, "options.retry.limit"),
+        (r#","retry":{"tries":3}"#, "options.retry.tries"),
+        (
+            r#","rateLimit":{"perMinute":0}"#,
+            "options.rateLimit.perMinute",
+        ),
+        (r#","rateLimit":{}"#, "options.rateLimit"),
+        (r#","onRetry":"log""#, "options.onRetry"),
+    ] {
+        let options = json(&format!(
+            r#"{{"baseUrl":"{}","token":"t"{extra}}}"#,
+            emulator()
+        ));
+        let e = Client::new(options).err().expect("constructor throws");
+        assert!(
+            message(&e).starts_with(&format!("invalid {field}")),
+            "{} / {field}",
+            message(&e)
+        );
+    }
+}
