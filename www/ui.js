@@ -51,7 +51,7 @@ export function formatBytes(n) {
 export function formatDate(iso) {
   if (typeof iso !== "string" || iso === "") return "—";
   const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
 }
 
 // What each error kind means for the person using the page.
