@@ -340,3 +340,91 @@ async fn wrapped_and_odd_list_answers() {
     .await;
     ok(c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
 }
+
+/// Upload options whose `onProgress` records every report as (loaded, total).
+fn progress_options(extra: &str) -> (JsValue, std::rc::Rc<std::cell::RefCell<Vec<(f64, f64)>>>) {
+    use wasm_bindgen::closure::Closure;
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
+    let sink = seen.clone();
+    let cb = Closure::<dyn FnMut(JsValue)>::new(move |p: JsValue| {
+        sink.borrow_mut().push((
+            get(&p, "loaded").as_f64().unwrap(),
+            get(&p, "total").as_f64().unwrap(),
+        ));
+    });
+    let options = json(&format!("{{{extra}}}"));
+    Reflect::set(&options, &"onProgress".into(), &cb.into_js_value()).unwrap();
+    (options, seen)
+}
+
+#[wasm_bindgen_test]
+async fn upload_progress_ends_with_loaded_equal_total() {
+    let token = new_account().await;
+    let c = client(&token);
+    let big = vec![7u8; 3 * 1024 * 1024];
+    let (options, seen) = progress_options("");
+    let input = upload_input(
+        &blob(&big, "application/octet-stream"),
+        r#"{"resourcePath":"units/p","name":"p.bin"}"#,
+    );
+    let rec = ok(c.upload_document(input, options)).await;
+    assert_eq!(get(&rec, "size").as_f64(), Some(big.len() as f64));
+    let seen = seen.borrow().clone();
+    assert!(!seen.is_empty());
+    let (last_loaded, last_total) = *seen.last().unwrap();
+    assert_eq!(last_loaded, last_total, "{seen:?}");
+    assert!(
+        last_total >= big.len() as f64,
+        "total counts the whole body: {seen:?}"
+    );
+    assert!(
+        seen.windows(2).all(|w| w[0].0 <= w[1].0),
+        "loaded never goes back: {seen:?}"
+    );
+
+    // Errors, timeouts and aborts behave as without progress.
+    let (options, _) = progress_options("");
+    let text = upload_input(
+        &blob(b"not an image", "text/plain"),
+        r#"{"resourcePath":"units/p","format":"PNG"}"#,
+    );
+    let e = err_kind(c.upload_document(text, options), "http", Some(400)).await;
+    assert_eq!(get_str(&e, "code").as_deref(), Some("bad_request"));
+
+    let docs = "/api/file-storage/company/documents";
+    fault(&format!(
+        r#"{{"method":"POST","path":"{docs}","token":"{token}","delayMs":3000}}"#
+    ))
+    .await;
+    let (options, _) = progress_options(r#""timeoutMs":200"#);
+    let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
+    err_kind(c.upload_document(input, options), "timeout", None).await;
+
+    admin("DELETE", "/_emulator/faults", None).await;
+    fault(&format!(
+        r#"{{"method":"POST","path":"{docs}","token":"{token}","delayMs":3000}}"#
+    ))
+    .await;
+    let (options, _) = progress_options("");
+    let controller = web_sys::AbortController::new().unwrap();
+    Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
+    let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
+    let pending = c.upload_document(input, options);
+    sleep(200).await;
+    controller.abort();
+    err_kind(pending, "aborted", None).await;
+    admin("DELETE", "/_emulator/faults", None).await;
+
+    let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
+    let e = err_kind(
+        c.upload_document(input, json(r#"{"onProgress":true}"#)),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert!(
+        message(&e).contains("options.onProgress"),
+        "{}",
+        message(&e)
+    );
+}

@@ -56,6 +56,20 @@ pub struct UploadFields {
     pub format: Option<String>,
 }
 
+/// The options of `uploadDocument`.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UploadOptions {
+    /// Timeout of this upload in milliseconds (default: none).
+    pub timeout_ms: Option<u32>,
+    /// `AbortSignal` (read by the browser layer).
+    #[serde(default, rename = "signal")]
+    pub _signal: Option<serde::de::IgnoredAny>,
+    /// Progress callback (read by the browser layer).
+    #[serde(default, rename = "onProgress")]
+    pub _on_progress: Option<serde::de::IgnoredAny>,
+}
+
 /// Filters of `listDocuments`.
 #[derive(Clone, Debug, Default, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]

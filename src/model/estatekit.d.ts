@@ -216,6 +216,18 @@ export interface UploadDocumentInput {
   format?: ImageFormat;
 }
 
+/** Bytes of an upload sent so far. */
+export interface UploadProgress {
+  loaded: number;
+  total: number;
+}
+
+/** Options of `uploadDocument`. Uploads have no timeout unless `timeoutMs` is given. */
+export interface UploadOptions extends CallOptions {
+  /** Called as bytes go out; the last call has `loaded === total`. */
+  onProgress?: (progress: UploadProgress) => void;
+}
+
 /** Filters of `listDocuments`. */
 export interface ListDocumentsQuery {
   unitId?: string;

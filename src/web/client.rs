@@ -9,7 +9,7 @@ use crate::api::retry::{RateWindow, RetryPolicy};
 use crate::api::{self, documents, messages, webhooks, BaseUrl};
 use crate::error::{Error, ErrorKind};
 use crate::model::client::{CallOptions, ClientOptions};
-use crate::model::documents::{ListDocumentsQuery, UploadFields};
+use crate::model::documents::{ListDocumentsQuery, UploadFields, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::RegisterWebhookInput;
 use js_sys::{Function, Promise};
@@ -306,6 +306,7 @@ impl Inner {
             file: None,
             signal: signal.as_ref(),
             timeout_ms: opts.timeout_ms.unwrap_or(self.timeout_ms),
+            progress: None,
         };
         let answer = self.execute(&out).await?;
         // GraphQL errors win, with HTTP 200 or not.
@@ -345,14 +346,25 @@ impl Inner {
             .clone()
             .or_else(|| js::get(&file, "name").as_string().filter(|n| !n.is_empty()))
             .unwrap_or_else(|| "upload".into());
-        let parsed: CallOptions = optional("options", &options)?;
+        let parsed: UploadOptions = optional("options", &options)?;
         let signal = signal_of(&options)?;
+        let on_progress = js::get(&options, "onProgress");
+        let on_progress = if on_progress.is_undefined() || on_progress.is_null() {
+            None
+        } else {
+            Some(
+                on_progress
+                    .dyn_into::<Function>()
+                    .map_err(|_| invalid("options.onProgress", "must be a function"))?,
+            )
+        };
         let out = Outgoing {
             request: &request,
             file: Some((&file, &file_name)),
             signal: signal.as_ref(),
             // Uploads have no total timeout unless the call asks for one.
             timeout_ms: parsed.timeout_ms.unwrap_or(0),
+            progress: on_progress.as_ref(),
         };
         let answer = self.execute_ok(&out).await?;
         let value = answer.json()?;
@@ -497,6 +509,7 @@ impl Inner {
             file: None,
             signal: call.signal.as_ref(),
             timeout_ms: call.timeout_ms,
+            progress: None,
         }
     }
 }
@@ -611,7 +624,7 @@ impl Client {
     pub fn upload_document(
         &self,
         #[wasm_bindgen(unchecked_param_type = "UploadDocumentInput")] input: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        #[wasm_bindgen(unchecked_optional_param_type = "UploadOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
         promise(async move { inner.upload_document(input, options).await })

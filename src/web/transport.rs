@@ -14,8 +14,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, AbortSignal, Blob, FormData, Headers, Request, RequestCredentials,
-    RequestInit, RequestRedirect, Response, ResponseType,
+    AbortController, AbortSignal, Blob, FormData, Headers, ProgressEvent, Request,
+    RequestCredentials, RequestInit, RequestRedirect, Response, ResponseType, XmlHttpRequest,
+    XmlHttpRequestResponseType,
 };
 
 /// A request ready to go: its description plus what only the browser holds.
@@ -28,6 +29,8 @@ pub struct Outgoing<'a> {
     pub signal: Option<&'a AbortSignal>,
     /// Total timeout in milliseconds; 0 = none.
     pub timeout_ms: u32,
+    /// Upload progress callback; when set, the request goes through `XMLHttpRequest`.
+    pub progress: Option<&'a js_sys::Function>,
 }
 
 /// An HTTP answer (any status).
@@ -219,17 +222,35 @@ fn describe(err: &JsValue) -> String {
     response::limit(&text, 200)
 }
 
-fn build(token: &str, out: &Outgoing<'_>, signal: &AbortSignal) -> Result<Request, JsValue> {
-    let init = RequestInit::new();
-    init.set_method(out.request.method.as_str());
-    let headers = Headers::new()?;
-    headers.set("Authorization", &format!("Bearer {token}"))?;
-    match &out.request.body {
-        RequestBody::None => {}
-        RequestBody::Json(text) => {
-            headers.set("Content-Type", "application/json")?;
-            init.set_body(&JsValue::from_str(text));
+/// What came back, before it becomes an [`Answer`].
+struct Reply {
+    status: u16,
+    retry_after: Option<String>,
+    rate_limit_reset: Option<String>,
+    rate_limit_remaining: Option<String>,
+    location: Option<String>,
+    /// The body as an `ArrayBuffer`.
+    buffer: JsValue,
+}
+
+impl Reply {
+    fn new(status: u16, header: impl Fn(&str) -> Option<String>, buffer: JsValue) -> Reply {
+        Reply {
+            status,
+            retry_after: header("retry-after"),
+            rate_limit_reset: header("x-ratelimit-reset"),
+            rate_limit_remaining: header("x-ratelimit-remaining"),
+            location: header("location"),
+            buffer,
         }
+    }
+}
+
+/// The request body as a JavaScript value, and whether it is JSON.
+fn body_of(out: &Outgoing<'_>) -> Result<(Option<JsValue>, bool), JsValue> {
+    Ok(match &out.request.body {
+        RequestBody::None => (None, false),
+        RequestBody::Json(text) => (Some(JsValue::from_str(text)), true),
         RequestBody::Form(fields) => {
             let form = FormData::new()?;
             for (name, value) in fields {
@@ -238,14 +259,149 @@ fn build(token: &str, out: &Outgoing<'_>, signal: &AbortSignal) -> Result<Reques
             if let Some((blob, file_name)) = out.file {
                 form.append_with_blob_and_filename("file", blob, file_name)?;
             }
-            init.set_body(&form);
+            (Some(form.into()), false)
         }
+    })
+}
+
+async fn via_fetch(
+    token: &str,
+    out: &Outgoing<'_>,
+    signal: &AbortSignal,
+) -> Result<Result<Reply, Error>, JsValue> {
+    let init = RequestInit::new();
+    init.set_method(out.request.method.as_str());
+    let headers = Headers::new()?;
+    headers.set("Authorization", &format!("Bearer {token}"))?;
+    let (body, json) = body_of(out)?;
+    if json {
+        headers.set("Content-Type", "application/json")?;
+    }
+    if let Some(body) = &body {
+        init.set_body(body);
     }
     init.set_headers(&headers);
     init.set_signal(Some(signal));
     init.set_redirect(RequestRedirect::Manual);
     init.set_credentials(RequestCredentials::Omit);
-    Request::new_with_str_and_init(&out.request.url, &init)
+    let request = Request::new_with_str_and_init(&out.request.url, &init)?;
+    let response: Response = JsFuture::from(js::fetch(&request)?).await?.dyn_into()?;
+    if response.type_() == ResponseType::Opaqueredirect {
+        return Ok(Err(Error::Redirected {
+            operation: out.request.operation,
+        }));
+    }
+    let headers = response.headers();
+    let buffer = JsFuture::from(response.array_buffer()?).await?;
+    Ok(Ok(Reply::new(
+        response.status(),
+        |name| headers.get(name).ok().flatten(),
+        buffer,
+    )))
+}
+
+/// The origin (`scheme://host[:port]`) of an absolute URL.
+fn origin_of(url: &str) -> &str {
+    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let end = url
+        .get(after_scheme..)
+        .and_then(|rest| rest.find('/'))
+        .map_or(url.len(), |i| after_scheme + i);
+    url.get(..end).unwrap_or(url)
+}
+
+/// Sends with `XMLHttpRequest`, the only browser API that reports upload progress. XHR
+/// follows redirects itself (browsers drop `Authorization` when one leaves the origin); an
+/// answer from another origin is refused like any redirect.
+async fn via_xhr(
+    token: &str,
+    out: &Outgoing<'_>,
+    signal: &AbortSignal,
+    on_progress: &js_sys::Function,
+) -> Result<Result<Reply, Error>, JsValue> {
+    let xhr = XmlHttpRequest::new()?;
+    xhr.open_with_async(out.request.method.as_str(), &out.request.url, true)?;
+    xhr.set_request_header("Authorization", &format!("Bearer {token}"))?;
+    let (body, json) = body_of(out)?;
+    if json {
+        xhr.set_request_header("Content-Type", "application/json")?;
+    }
+    xhr.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
+
+    let mut settle: Option<(js_sys::Function, js_sys::Function)> = None;
+    let done = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
+    let (resolve, reject) = settle.ok_or_else(|| JsValue::from_str("promise executor not run"))?;
+    let on_load = Closure::<dyn FnMut()>::new(move || {
+        let _ = resolve.call0(&JsValue::NULL);
+    });
+    let fail = reject.clone();
+    let on_fail = Closure::<dyn FnMut()>::new(move || {
+        let _ = fail.call1(&JsValue::NULL, &JsValue::from_str("the upload failed"));
+    });
+    let last = Rc::new(Cell::new((0.0f64, 0.0f64)));
+    let (seen, report) = (last.clone(), on_progress.clone());
+    let on_upload_progress = Closure::<dyn FnMut(ProgressEvent)>::new(move |e: ProgressEvent| {
+        seen.set((e.loaded(), e.total()));
+        let _ = report.call1(&JsValue::NULL, &progress(e.loaded(), e.total()));
+    });
+    let target = xhr.clone();
+    let on_abort = Closure::<dyn FnMut()>::new(move || {
+        let _ = target.abort();
+    });
+
+    xhr.set_onload(Some(on_load.as_ref().unchecked_ref()));
+    xhr.set_onerror(Some(on_fail.as_ref().unchecked_ref()));
+    xhr.set_onabort(Some(on_fail.as_ref().unchecked_ref()));
+    let upload = xhr.upload()?;
+    upload.set_onprogress(Some(on_upload_progress.as_ref().unchecked_ref()));
+    signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref())?;
+
+    let sent = match &body {
+        Some(b) if b.is_string() => xhr.send_with_opt_str(b.as_string().as_deref()),
+        Some(b) => xhr.send_with_opt_form_data(b.dyn_ref::<FormData>()),
+        None => xhr.send(),
+    };
+    let outcome = match sent {
+        Ok(()) => JsFuture::from(done).await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    let _ = signal.remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
+    xhr.set_onload(None);
+    xhr.set_onerror(None);
+    xhr.set_onabort(None);
+    upload.set_onprogress(None);
+    outcome?;
+
+    // Always end with loaded === total.
+    let (loaded, total) = last.get();
+    if total <= 0.0 || loaded < total {
+        let size = if total > 0.0 {
+            total
+        } else {
+            out.file.map_or(0.0, |(blob, _)| blob.size())
+        };
+        let _ = on_progress.call1(&JsValue::NULL, &progress(size, size));
+    }
+    let final_url = xhr.response_url();
+    if !final_url.is_empty() && origin_of(&final_url) != origin_of(&out.request.url) {
+        return Ok(Err(Error::Redirected {
+            operation: out.request.operation,
+        }));
+    }
+    let buffer = xhr.response()?;
+    Ok(Ok(Reply::new(
+        xhr.status()?,
+        |name| xhr.get_response_header(name).ok().flatten(),
+        buffer,
+    )))
+}
+
+/// `{ loaded, total }` for `onProgress`.
+fn progress(loaded: f64, total: f64) -> JsValue {
+    let o = js_sys::Object::new();
+    js::set(&o, "loaded", &JsValue::from(loaded));
+    js::set(&o, "total", &JsValue::from(total));
+    o.into()
 }
 
 /// Sends the request once and reads the whole answer.
@@ -269,37 +425,25 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
             0,
         )
     })?;
-    let result: Result<Result<Answer, Error>, JsValue> = async {
-        let request = build(&token, out, &guard.controller.signal())?;
-        let response: Response = JsFuture::from(js::fetch(&request)?).await?.dyn_into()?;
-        if response.type_() == ResponseType::Opaqueredirect {
-            return Ok(Err(Error::Redirected { operation }));
-        }
-        let headers = response.headers();
-        let header = |name: &str| headers.get(name).ok().flatten();
-        let (retry_after, rate_limit_reset, rate_limit_remaining, location) = (
-            header("retry-after"),
-            header("x-ratelimit-reset"),
-            header("x-ratelimit-remaining"),
-            header("location"),
-        );
-        let buffer = JsFuture::from(response.array_buffer()?).await?;
-        let body = FatalDecoder::utf8()?.decode(&buffer).ok();
-        Ok(Ok(Answer {
+    let signal = guard.controller.signal();
+    let result = match out.progress {
+        Some(on_progress) => via_xhr(&token, out, &signal, on_progress).await,
+        None => via_fetch(&token, out, &signal).await,
+    };
+    match result {
+        Ok(Ok(reply)) => Ok(Answer {
             operation,
-            status: response.status(),
-            retry_after,
-            rate_limit_reset,
-            rate_limit_remaining,
-            location,
-            body,
+            status: reply.status,
+            retry_after: reply.retry_after,
+            rate_limit_reset: reply.rate_limit_reset,
+            rate_limit_remaining: reply.rate_limit_remaining,
+            location: reply.location,
+            body: FatalDecoder::utf8()
+                .and_then(|d| d.decode(&reply.buffer))
+                .ok(),
             attempts: 1,
             secret: token.clone(),
-        }))
-    }
-    .await;
-    match result {
-        Ok(Ok(answer)) => Ok(answer),
+        }),
         Ok(Err(error)) => Err(failure(error, 1)),
         Err(js_error) => Err(failure(
             guard.classify(operation, out.timeout_ms, &js_error),
