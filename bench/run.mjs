@@ -1,16 +1,18 @@
 #!/usr/bin/env node
 // estatekit benchmark runner (issue 6). Starts the emulator on a free loopback port, serving
-// bench/ at / and pkg/ at /pkg/, runs the scenarios of bench/bench.js in headless Chromium,
+// bench/ at / and a snapshot of pkg/ at /pkg/, runs the scenarios of bench/bench.js in headless Chromium,
 // prints a table (scenario, baseline median, estatekit median, ratio, budget, result) and writes
-// it as JSON to target/bench/results.json. Timings are reported, never asserted: the exit status
+// it as JSON to target/bench/results.json. pkg/ is copied to target/bench/pkg first, so that a
+// rebuild of pkg/ during the run (the working tree is shared) cannot mix two builds in one table. Timings are reported, never asserted: the exit status
 // is 0 whenever the benchmark ran, whatever the figures.
 //
 // Environment: ESTATEKIT_EMULATOR_BIN (default: target/bench-emulator/estatekit-emulator, then
 // target/release/..., then target/debug/...), BENCH_SCALE (multiplies the run counts, default 1),
 // BENCH_ONLY (comma list of scenario ids to run, e.g. "listWebhooks,coldStart").
 import { spawn } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { createHash } from "node:crypto";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { chromium } from "playwright-core";
@@ -27,7 +29,7 @@ const PLAN = [
   { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.05, warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
   { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, warmup: 3, runs: 21 },
   { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, warmup: 3, runs: 21 },
-  { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.05, warmup: 2, runs: 11 },
+  { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.05, warmup: 2, runs: 15 },
   { id: "coldStart", title: "cold start (import -> first listWebhooks)", budget: null, runs: 11 },
   { id: "getDocument", title: "getDocument x1000 concurrent", budget: 1.1, warmup: 2, runs: 15 },
 ];
@@ -49,8 +51,18 @@ function emulatorBin() {
   throw new Error("no estatekit-emulator binary: run `cargo build -p estatekit-emulator --profile bench-emulator`");
 }
 
+const PKG_SNAPSHOT = join("target", "bench", "pkg");
 const EMULATOR_FLAGS = ["--port", "0", "--quiet", "--rate-limit", "0", "--seed-messages", "20000",
-  "--seed-documents", "10000", "--static", "bench", "--static", "/pkg=pkg"];
+  "--seed-documents", "10000", "--static", "bench", "--static", `/pkg=${PKG_SNAPSHOT}`];
+
+function snapshotPkg() {
+  const from = join(root, "pkg");
+  if (!existsSync(join(from, "estatekit.js"))) throw new Error("no pkg/estatekit.js: run `make pkg` first");
+  const to = join(root, PKG_SNAPSHOT);
+  rmSync(to, { recursive: true, force: true });
+  cpSync(from, to, { recursive: true });
+  return createHash("sha256").update(readFileSync(join(to, "estatekit_bg.wasm"))).digest("hex");
+}
 
 function startEmulator(bin) {
   const child = spawn(bin, EMULATOR_FLAGS, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
@@ -88,6 +100,9 @@ function stats(samples) {
   return { n: s.length, median: r(quantile(s, 0.5)), p25: r(quantile(s, 0.25)), p75: r(quantile(s, 0.75)), min: r(s[0]), max: r(s[s.length - 1]) };
 }
 const ratioOf = (a, b) => Math.round((a / b) * 1000) / 1000;
+// Median of the ratios of the two samples of each pair: less sensitive to load drifting
+// between the beginning and the end of a scenario (the machine is shared).
+const pairRatio = (a, b) => ratioOf(stats(a.map((v, i) => v / b[i])).median, 1);
 
 // --- browser ------------------------------------------------------------------------------
 async function openPage(context, url) {
@@ -109,7 +124,7 @@ async function runPaired(browser, url, item) {
       { id: item.id, warmup: n(item.warmup), runs: n(item.runs) });
     const baseline = stats(r.baseline);
     const estatekit = stats(r.estatekit);
-    return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), prepared: r.prepared, extra: r.extra, samples: { baseline: r.baseline, estatekit: r.estatekit } };
+    return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), pairRatio: pairRatio(r.estatekit, r.baseline), prepared: r.prepared, extra: r.extra, samples: { baseline: r.baseline, estatekit: r.estatekit } };
   } finally {
     await context.close();
   }
@@ -138,7 +153,7 @@ async function runColdStart(browser, url, item) {
   const baseline = stats(samples.baseline);
   const estatekit = stats(samples.estatekit);
   const breakdown = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, stats(v).median]));
-  return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), extra: { estatekitBreakdownMedianMs: breakdown }, samples };
+  return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), pairRatio: pairRatio(samples.estatekit, samples.baseline), extra: { estatekitBreakdownMedianMs: breakdown }, samples };
 }
 
 // --- table --------------------------------------------------------------------------------
@@ -153,30 +168,30 @@ function rowsOf(results) {
   const rows = [];
   for (const r of results) {
     if (r.error) {
-      rows.push([r.title, "-", "-", "-", r.budget ? `<= ${r.budget.toFixed(2)}` : "report", "ERROR"]);
+      rows.push([r.title, "-", "-", "-", "-", r.budget ? `<= ${r.budget.toFixed(2)}` : "none", "ERROR"]);
       continue;
     }
     const verdict = r.budget == null ? "report" : r.ratio <= r.budget ? "pass" : "MISS";
     rows.push([r.title, fmtMs(r.baseline.median), fmtMs(r.estatekit.median), `${r.ratio.toFixed(2)}x`,
-      r.budget == null ? "none" : `<= ${r.budget.toFixed(2)}`, verdict]);
+      `${r.pairRatio.toFixed(2)}x`, r.budget == null ? "none" : `<= ${r.budget.toFixed(2)}`, verdict]);
     if (r.id === "uploadDocument") {
       const g = r.extra.memoryGrowth;
-      rows.push(["  wasm memory growth during upload", "", fmtBytes(g), "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
+      rows.push(["  wasm memory growth during upload", "", fmtBytes(g), "", "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
     }
     if (r.id === "getDocument") {
       const f = r.extra.failures;
-      rows.push(["  failures (all samples)", String(f.baseline), String(f.estatekit), "", "0", f.estatekit === 0 ? "pass" : "MISS"]);
+      rows.push(["  failures (all samples)", String(f.baseline), String(f.estatekit), "", "", "0", f.estatekit === 0 ? "pass" : "MISS"]);
     }
     if (r.id === "coldStart") {
       const b = r.extra.estatekitBreakdownMedianMs;
-      rows.push(["  estatekit: import / init / 1st call", "", `${fmtMs(b.import)} / ${fmtMs(b.init)} / ${fmtMs(b.firstCall)}`, "", "", ""]);
+      rows.push(["  estatekit: import / init / 1st call", "", `${fmtMs(b.import)} / ${fmtMs(b.init)} / ${fmtMs(b.firstCall)}`, "", "", "", ""]);
     }
   }
   return rows;
 }
 
 function printTable(rows) {
-  const head = ["scenario", "baseline", "estatekit", "ratio", "budget", "result"];
+  const head = ["scenario", "baseline", "estatekit", "ratio", "pair ratio", "budget", "result"];
   const all = [head, ...rows];
   const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
@@ -188,6 +203,8 @@ function printTable(rows) {
 // --- main ---------------------------------------------------------------------------------
 async function main() {
   const started = Date.now();
+  const load = { start: loadavg() };
+  const wasmSha256 = snapshotPkg();
   const bin = emulatorBin();
   const { child, url } = await startEmulator(bin);
   const stopEmulator = () => {
@@ -222,7 +239,7 @@ async function main() {
 
   let size = null;
   try {
-    size = measureSize(new URL(`file://${root}/pkg/`));
+    size = measureSize(new URL(`file://${join(root, PKG_SNAPSHOT)}/`));
   } catch {
     // no pkg: size left out
   }
@@ -230,16 +247,22 @@ async function main() {
   console.log("");
   printTable(rows);
   if (size) {
-    console.log(`\nsize (gzip -9): estatekit_bg.wasm ${size.files[0].gzip} + estatekit.js ${size.files[1].gzip} = ${size.total} bytes (budget ${size.budget}: ${size.pass ? "pass" : `MISS by ${size.total - size.budget}`})`);
+    const parts = size.files.map((f) => `${f.name} ${f.gzip}`).join(" + ");
+    console.log(`\nsize (gzip -9): ${parts} = ${size.total} bytes (budget ${size.budget}: ${size.pass ? "pass" : `MISS by ${size.total - size.budget}`})`);
   }
   const seconds = Math.round((Date.now() - started) / 1000);
-  console.log(`\n${cpus().length} CPUs, Chromium ${chromiumVersion}, ${seconds} s; medians of interleaved pairs; ratio = estatekit / baseline.`);
+  load.end = loadavg();
+  const la = (v) => v.map((x) => x.toFixed(1)).join(" ");
+  console.log(`\n${cpus().length} CPUs (load average ${la(load.start)} at start, ${la(load.end)} at end), Chromium ${chromiumVersion}, ${seconds} s.`);
+  console.log("ratio = estatekit median / baseline median (the budgeted figure); pair ratio = median of the per-pair ratios.");
+  console.log(`wasm sha256 ${wasmSha256.slice(0, 16)}...`);
 
   const outDir = join(root, "target", "bench");
   mkdirSync(outDir, { recursive: true });
   const json = {
     date: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, node: process.version, chromium: chromiumVersion },
+    machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: load, node: process.version, chromium: chromiumVersion },
+    pkg: { snapshot: PKG_SNAPSHOT, wasmSha256 },
     emulator: { bin, flags: EMULATOR_FLAGS },
     scale,
     durationSeconds: seconds,
