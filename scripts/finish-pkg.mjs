@@ -142,12 +142,14 @@ export function isApiError(e) {
   return e instanceof Error && e.name === "ApiError" && typeof e.kind === "string";
 }
 
+/** The .wasm file next to this module (bundlers rewrite this URL to the emitted asset). */
+const wasmUrl = () => new URL("estatekit_bg.wasm", import.meta.url);
+
 /**
- * Where the .wasm file is: next to this module. Node's fetch reads no file: URL, so there the
- * bytes are read from disk (process.getBuiltinModule: Node >= 20.16, hidden from bundlers).
+ * What to instantiate by default: the URL, except that Node's fetch reads no file: URL, so there
+ * the bytes are read from disk (process.getBuiltinModule: Node >= 20.16, invisible to bundlers).
  */
-function defaultInput() {
-  const url = new URL("estatekit_bg.wasm", import.meta.url);
+function defaultInput(url) {
   const fs = url.protocol === "file:" ? globalThis.process?.getBuiltinModule?.("node:fs") : undefined;
   return fs ? fs.promises.readFile(url) : url;
 }
@@ -156,7 +158,8 @@ function defaultInput() {
 function ensureInit() {
   if (ready) return Promise.resolve();
   if (!loading) {
-    const input = defaultInput();
+    const url = wasmUrl();
+    const input = defaultInput(url);
     if (input instanceof Promise) input.catch(() => {}); // reported by wasmInit, or unused
     loading = wasmInit({ module_or_path: input }).then(
       () => {
@@ -165,12 +168,14 @@ function ensureInit() {
       },
       (cause) => {
         loading = undefined;
+        const reason = String(cause?.message ?? cause);
         throw apiError(
           "network",
-          \`estatekit: could not load its WebAssembly module (\${cause?.message ?? cause}). \` +
-            "Where estatekit_bg.wasm is not served next to estatekit.js, or fetch cannot read it, " +
-            "call init({ module_or_path }) with its URL, a Response or its bytes before using the client.",
-          { cause, details: String(cause?.message ?? cause) },
+          \`estatekit: could not load its WebAssembly module from \${url.href} (\${reason}). \` +
+            "Where estatekit_bg.wasm is not served next to estatekit.js, or fetch cannot read it " +
+            "(Node before 20.16 fetches no file: URL), call init({ module_or_path }) with its URL, " +
+            "a Response or its bytes before using the client.",
+          { cause, details: reason },
         );
       },
     );

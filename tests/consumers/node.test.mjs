@@ -1,0 +1,56 @@
+// Node 20 (server-side rendering) with the packed estatekit: tests/consumers/node/smoke.mjs,
+// and the error a call gives when the .wasm file cannot be loaded.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { installPacked, registerWebhook, root, startEmulator } from "./lib.mjs";
+
+const dir = `${root}tests/consumers/node`;
+const run = (args, env = {}) =>
+  promisify(execFile)(process.execPath, args, { cwd: dir, env: { ...process.env, ...env }, timeout: 60_000 });
+
+// Node < 20.16 has no process.getBuiltinModule: the module then tries fetch on a file: URL.
+const OLD_NODE = ["--import", "data:text/javascript,delete process.getBuiltinModule"];
+const FAILING_CALL = `
+  import init, { Client, isApiError } from "estatekit";
+  import { readFile } from "node:fs/promises";
+  const client = new Client({ baseUrl: process.env.ESTATEKIT_EMULATOR_URL, token: "dev-token" });
+  const error = await client.listWebhooks().then(() => null, (e) => e);
+  const bytes = await readFile(new URL(import.meta.resolve("estatekit/estatekit_bg.wasm")));
+  await init({ module_or_path: bytes });
+  const hooks = await client.listWebhooks();
+  console.log(JSON.stringify({ isApiError: isApiError(error), kind: error?.kind, message: error?.message, hooks: hooks.length }));
+`;
+
+test.describe("Node 20", () => {
+  let emulator;
+  test.before(async () => {
+    installPacked(dir);
+    emulator = await startEmulator();
+  });
+  test.after(() => emulator?.stop());
+
+  test.it("imports the package without throwing (smoke.mjs, no emulator)", async () => {
+    const { stdout } = await run(["smoke.mjs"], { ESTATEKIT_EMULATOR_URL: "" });
+    assert.match(stdout, /imported estatekit/);
+    assert.doesNotMatch(stdout, /listWebhooks/);
+  });
+
+  test.it("calls listWebhooks through Node's global fetch (smoke.mjs)", async () => {
+    await registerWebhook(emulator.url, { type: "UNIT_DELETED", url: "http://127.0.0.1:9/node" });
+    const { stdout } = await run(["smoke.mjs"], { ESTATEKIT_EMULATOR_URL: emulator.url });
+    assert.match(stdout, /listWebhooks answered 1 webhook\(s\)/);
+  });
+
+  test.it("rejects with a clear ApiError when the .wasm cannot be loaded; init({ module_or_path: bytes }) recovers", async () => {
+    const { stdout } = await run([...OLD_NODE, "--input-type=module", "-e", FAILING_CALL], {
+      ESTATEKIT_EMULATOR_URL: emulator.url,
+    });
+    const out = JSON.parse(stdout);
+    assert.equal(out.isApiError, true);
+    assert.equal(out.kind, "network");
+    assert.match(out.message, /init\(\{ module_or_path \}\)/);
+    assert.equal(out.hooks, 1);
+  });
+});

@@ -1,0 +1,235 @@
+// The package's JavaScript wrapper in Node against the emulator: lazy initialisation (once,
+// concurrency-safe), constructor semantics before and after it, generic forwarding, the
+// pagination iterators, free() and Symbol.dispose. Imports pkg/ as built (fresh module state:
+// node --test runs each file in its own process, and the tests below run in order).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { root, startEmulator } from "./lib.mjs";
+
+const pkg = `${root}pkg/`;
+const { default: init, Client, isApiError } = await import(`${pkg}estatekit.js`);
+const { Client: WasmClient } = await import(`${pkg}estatekit_wasm.js`);
+
+const DOCS = 7;
+const BULK_MESSAGES = 25;
+let emulator;
+let instantiations = 0;
+let builtBeforeInit;
+
+async function admin(path, body) {
+  const res = await fetch(`${emulator.url}/_emulator/${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  assert.ok(res.ok, `${path}: HTTP ${res.status}`);
+  return res.headers.get("content-type")?.includes("json") ? res.json() : undefined;
+}
+/** API requests of one route since the last reset. */
+async function requests(route) {
+  const { routes } = await admin("counters");
+  return routes[route] ?? 0;
+}
+const DOCS_ROUTE = "GET /api/file-storage/company/documents/metadata";
+const GRAPHQL_ROUTE = "POST /api/reporting/graphql";
+const client = () => new Client({ baseUrl: `${emulator.url}/`, token: "dev-token" });
+async function collect(iterable) {
+  const items = [];
+  for await (const item of iterable) items.push(item);
+  return items;
+}
+async function rejection(promise) {
+  return promise.then(
+    () => assert.fail("expected a rejection"),
+    (e) => e,
+  );
+}
+
+test.before(async () => {
+  emulator = await startEmulator(["--seed-documents", String(DOCS), "--seed-messages", String(BULK_MESSAGES)]);
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = function (...args) {
+    // Only estatekit's module (Node's fetch instantiates its own HTTP parser too).
+    if (args[1] && "./estatekit_bg.js" in args[1]) instantiations += 1;
+    return instantiate.apply(this, args);
+  };
+});
+test.after(() => emulator?.stop());
+test.beforeEach(() => emulator && admin("reset", {}));
+
+test.describe("before initialisation", () => {
+  test.it("isApiError is a pure check", () => {
+    assert.equal(isApiError(new Error("x")), false);
+    assert.equal(isApiError({ name: "ApiError", kind: "network" }), false);
+    assert.equal(isApiError(Object.assign(new Error("x"), { name: "ApiError", kind: "network" })), true);
+  });
+
+  test.it("new Client() does not throw, even with invalid options, and loads nothing", () => {
+    client();
+    builtBeforeInit = new Client({ baseUrl: "ftp://nowhere", token: "t" });
+    assert.equal(instantiations, 0);
+  });
+
+  test.it("a synchronous member (baseUrl) throws an ApiError that says to initialise first", () => {
+    assert.throws(() => client().baseUrl, (e) => isApiError(e) && e.kind === "invalid_input");
+    assert.throws(() => client().baseUrl, /await init\(\)/);
+  });
+
+  test.it("concurrent first calls of several clients initialise the module once", async () => {
+    const a = client();
+    const b = client();
+    const [hooksA, hooksB, messages] = await Promise.all([
+      a.listWebhooks(),
+      b.listWebhooks(),
+      a.messages({ candidateId: "cand-1" }, { fields: ["id"] }),
+    ]);
+    assert.deepEqual([hooksA, hooksB], [[], []]);
+    assert.ok(messages.length >= 8);
+    assert.equal(instantiations, 1);
+    assert.equal(a.baseUrl, emulator.url, "normalised by the wasm client once built");
+  });
+});
+
+test.describe("after initialisation", () => {
+  test.it("invalid options throw at once (ApiError invalid_input)", () => {
+    assert.throws(
+      () => new Client({ baseUrl: "ftp://nowhere", token: "t" }),
+      (e) => isApiError(e) && e.kind === "invalid_input",
+    );
+  });
+
+  test.it("a client built with invalid options before init rejects its calls with invalid_input", async () => {
+    for (let i = 0; i < 2; i++) {
+      const e = await rejection(builtBeforeInit.listWebhooks());
+      assert.equal(isApiError(e), true);
+      assert.equal(e.kind, "invalid_input");
+      assert.match(e.message, /baseUrl/);
+    }
+  });
+
+  test.it("a missing messages filter rejects with invalid_input", async () => {
+    const e = await rejection(client().messages(undefined));
+    assert.equal(e.kind, "invalid_input");
+  });
+
+  test.it("init() resolves at once and does not instantiate again", async () => {
+    const output = await init();
+    assert.ok(output.memory instanceof WebAssembly.Memory);
+    assert.equal(instantiations, 1);
+  });
+
+  test.it("forwards every method of the wasm Client", () => {
+    const names = Object.getOwnPropertyNames(WasmClient.prototype).filter(
+      (n) => n !== "constructor" && !n.startsWith("__"),
+    );
+    for (const name of names) {
+      assert.ok(name in Client.prototype, `Client.prototype.${name}`);
+    }
+    assert.ok(names.includes("listWebhooks") && names.includes("baseUrl"));
+  });
+});
+
+test.describe("documents()", () => {
+  test.it("pages with skip/take and stops after a short page", async () => {
+    const docs = await collect(client().documents({ propertyId: "prop-bulk" }, { pageSize: 3 }));
+    assert.deepEqual(
+      docs.map((d) => d.title),
+      Array.from({ length: DOCS }, (_, i) => `bulk-${i + 1}.pdf`),
+    );
+    assert.equal(await requests(DOCS_ROUTE), 3, "3 + 3 + 1");
+  });
+
+  test.it("asks once more when the last page was full", async () => {
+    assert.equal((await collect(client().documents({}, { pageSize: DOCS }))).length, DOCS);
+    assert.equal(await requests(DOCS_ROUTE), 2);
+  });
+
+  test.it("stops at limit without asking for more than it needs", async () => {
+    const docs = await collect(client().documents(undefined, { pageSize: 2, limit: 5 }));
+    assert.equal(docs.length, 5);
+    assert.equal(await requests(DOCS_ROUTE), 3, "2 + 2 + 1");
+    assert.deepEqual(await collect(client().documents({}, { limit: 0 })), []);
+    assert.equal(await requests(DOCS_ROUTE), 3);
+  });
+
+  test.it("returns the iterable synchronously and sends nothing before next()", async () => {
+    const it = client().documents();
+    assert.equal(typeof it[Symbol.asyncIterator], "function");
+    assert.equal(await requests(DOCS_ROUTE), 0);
+  });
+
+  test.it("queues concurrent next() calls", async () => {
+    const it = client().documents({}, { pageSize: 2 });
+    const results = await Promise.all(Array.from({ length: DOCS + 2 }, () => it.next()));
+    assert.deepEqual(
+      results.map((r) => (r.done ? "done" : r.value.title)),
+      [...Array.from({ length: DOCS }, (_, i) => `bulk-${i + 1}.pdf`), "done", "done"],
+    );
+    assert.equal(await requests(DOCS_ROUTE), 4);
+  });
+
+  test.it("a failed page rejects next() with its ApiError and ends the iteration", async () => {
+    await admin("faults", { method: "GET", path: "/api/file-storage/company/documents/metadata", status: 404 });
+    const it = client().documents({}, { pageSize: 2 });
+    const e = await rejection(it.next());
+    assert.equal(isApiError(e), true);
+    assert.equal(e.kind, "not_found");
+    assert.deepEqual(await it.next(), { done: true, value: undefined });
+  });
+
+  test.it("passes signal to every page (aborted -> kind aborted)", async () => {
+    const e = await rejection(client().documents({}, { signal: AbortSignal.abort() }).next());
+    assert.equal(e.kind, "aborted");
+  });
+
+  test.it("rejects invalid pageSize and limit at once", () => {
+    for (const options of [{ pageSize: 0 }, { pageSize: 1.5 }, { pageSize: "5" }, { limit: -1 }]) {
+      assert.throws(() => client().documents({}, options), (e) => isApiError(e) && e.kind === "invalid_input");
+    }
+  });
+});
+
+test.describe("messagesAll()", () => {
+  test.it("pages messages with paging.skip/take, keeping the other options", async () => {
+    const c = client();
+    const all = await c.messages({ candidateId: "cand-bulk" }, { fields: ["id"] });
+    assert.equal(all.length, BULK_MESSAGES);
+    await admin("reset", {});
+    const paged = await collect(c.messagesAll({ candidateId: "cand-bulk" }, { pageSize: 10, fields: ["id"] }));
+    assert.deepEqual(paged, all);
+    assert.deepEqual(Object.keys(paged[0]), ["id"]);
+    assert.equal(await requests(GRAPHQL_ROUTE), 3, "10 + 10 + 5");
+  });
+
+  test.it("stops at limit", async () => {
+    const ids = (await collect(client().messagesAll({ candidateId: "cand-bulk" }, { pageSize: 4, limit: 6 }))).map(
+      (m) => m.id,
+    );
+    assert.equal(ids.length, 6);
+    assert.equal(new Set(ids).size, 6);
+    assert.equal(await requests(GRAPHQL_ROUTE), 2);
+  });
+
+  test.it("a missing filter rejects the first next() with invalid_input", async () => {
+    const e = await rejection(client().messagesAll(undefined).next());
+    assert.equal(e.kind, "invalid_input");
+  });
+});
+
+test.describe("free() and Symbol.dispose", () => {
+  test.it("a freed client rejects calls with invalid_input; free() twice is harmless", async () => {
+    const c = client();
+    await c.listWebhooks();
+    c.free();
+    c.free();
+    const e = await rejection(c.listWebhooks());
+    assert.equal(e.kind, "invalid_input");
+    assert.match(e.message, /freed/);
+    assert.throws(() => c.baseUrl, /freed/);
+  });
+
+  test.it("Symbol.dispose is free", () => {
+    assert.equal(typeof Symbol.dispose, "symbol");
+    assert.equal(Client.prototype[Symbol.dispose], Client.prototype.free);
+  });
+});
