@@ -41,7 +41,13 @@ test-browser: emulator
 test-types: pkg
 	tsc -p tests/types/tsconfig.json
 
-test: setup lint test-native pkg test-types test-browser
+# End-to-end tests of the demo page (www/) in the system Chromium; they start their own emulator.
+.PHONY: test-e2e
+test-e2e: pkg emulator
+	@[ -d node_modules/playwright-core ] || npm ci
+	node --test tests/e2e/
+
+test: setup lint test-native pkg test-types test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:
