@@ -73,7 +73,7 @@ async function connect() {
     (token === "" ? tokenInput : baseUrlInput).focus();
     return;
   }
-  ctx.client?.free();
+  // The previous client is left to the garbage collector: a request of it may still be running.
   ctx.client = client;
   ctx.token = token;
   save(baseUrl, token);
@@ -117,6 +117,11 @@ for (const tab of tabs) {
     selectTab(tabs[(next + tabs.length) % tabs.length]);
   });
 }
+
+// Any call rejected with 401 (see ui.js showError) also shows in the connection panel.
+document.addEventListener("estatekit-unauthorized", () => {
+  if (ctx.client) statusEl.textContent = `${ctx.client.baseUrl} rejected the token (HTTP 401): check it and connect again`;
+});
 
 async function main() {
   await init(); // idempotent; harmless if the package also initialises itself lazily

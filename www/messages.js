@@ -55,6 +55,8 @@ export function setupMessages(ctx) {
         () => ctx.client.messages(filter, { sort: { fieldName: "id", direction }, paging: { skip: 0, take: TAKE } }),
       );
       render(messages.filter(Boolean), filter);
+      // On narrow screens the thread is below the form: bring it into view.
+      if (matchMedia("(max-width: 900px)").matches) thread.closest(".card").scrollIntoView({ block: "start" });
     } catch (e) {
       replace(thread);
       summary.textContent = "";

@@ -120,6 +120,7 @@ export function showError(box, error) {
   if (d.status !== undefined) box.dataset.status = String(d.status);
   else delete box.dataset.status;
   box.hidden = false;
+  if (d.kind === "unauthorized") document.dispatchEvent(new CustomEvent("estatekit-unauthorized"));
 }
 
 /** An empty, hidden error box announced to screen readers when filled. */

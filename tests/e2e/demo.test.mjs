@@ -406,6 +406,7 @@ test("a wrong token: the 401 is shown next to the list and the query it broke", 
   assert.match(text, /kind: unauthorized/);
   assert.match(text, /token/);
   assert.equal(await page.getAttribute("#webhooks-error", "data-status"), "401");
+  assert.match(await page.textContent("#connection-status"), /rejected the token \(HTTP 401\)/);
 
   await page.click("#tab-messages");
   await page.fill("#m-candidate", "cand-1");
@@ -445,8 +446,7 @@ test("screenshots of each tab at 1280x800 and 390x844, without horizontal scroll
     await page.screenshot({ path: path.join(SHOTS, `documents-${size}.png`) });
     await page.screenshot({ path: path.join(SHOTS, `documents-${size}-full.png`), fullPage: true });
 
-    await showMessages(page, "cand-1");
-    await page.evaluate(() => window.scrollTo(0, 0));
+    await showMessages(page, "cand-1"); // on a phone the page scrolls to the thread itself
     await page.screenshot({ path: path.join(SHOTS, `messages-${size}.png`) });
     await page.screenshot({ path: path.join(SHOTS, `messages-${size}-full.png`), fullPage: true });
 
