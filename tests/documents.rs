@@ -341,8 +341,11 @@ async fn wrapped_and_odd_list_answers() {
     ok(c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
 }
 
-/// Upload options whose `onProgress` records every report as (loaded, total).
-fn progress_options(extra: &str) -> (JsValue, std::rc::Rc<std::cell::RefCell<Vec<(f64, f64)>>>) {
+/// Progress reports seen, as (loaded, total).
+type Reports = std::rc::Rc<std::cell::RefCell<Vec<(f64, f64)>>>;
+
+/// Upload options whose `onProgress` records every report.
+fn progress_options(extra: &str) -> (JsValue, Reports) {
     use wasm_bindgen::closure::Closure;
     let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::new()));
     let sink = seen.clone();

@@ -9,6 +9,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 /// Base URL of the emulator the tests run against.
+#[allow(clippy::option_env_unwrap)]
 pub fn emulator() -> &'static str {
     option_env!("ESTATEKIT_EMULATOR_URL")
         .expect("ESTATEKIT_EMULATOR_URL is not set: run `make test-browser`")
