@@ -38,8 +38,27 @@ test-browser: emulator
 	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
 	  env $(BROWSER_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --test '*'
 
+# The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
+.PHONY: test-golden golden test-consumers docs
 test-types: pkg
-	tsc -p tests/types/tsconfig.json
+	tsc -p tests/types/tsconfig.json --strict --noEmit
+
+test-golden: pkg
+	node tests/types/golden.mjs
+
+golden: pkg
+	node tests/types/golden.mjs --update
+
+# Packs pkg/ (npm pack) for the consumer projects, then runs them against their own emulators.
+test-consumers: pkg emulator
+	@[ -d node_modules/playwright-core ] || npm ci
+	node -e 'import("./tests/consumers/lib.mjs").then((m) => console.log("packed", m.pack().filename))'
+	node --test --test-concurrency=1 tests/consumers/*.test.mjs
+
+docs: pkg
+	typedoc --entryPoints pkg/estatekit.d.ts --tsconfig tests/types/tsconfig.json --out target/docs \
+	  --name estatekit --readme none --disableSources --treatWarningsAsErrors
+	@echo "API reference: target/docs/index.html"
 
 # End-to-end tests of the demo page (www/) in the system Chromium; they start their own emulator.
 .PHONY: test-e2e
@@ -47,7 +66,7 @@ test-e2e: pkg emulator
 	@[ -d node_modules/playwright-core ] || npm ci
 	node --test tests/e2e/
 
-test: setup lint test-native pkg test-types test-browser test-e2e
+test: setup lint test-native pkg test-types test-golden test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:

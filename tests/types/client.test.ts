@@ -1,0 +1,220 @@
+// Type tests of the public API: every method's parameters and results, and @ts-expect-error
+// lines that must fail to compile. Checked by `tsc --strict --noEmit` (make test-types); never run.
+import init, {
+  Client,
+  DOCUMENT_TYPES,
+  EVENT_TYPES,
+  initSync,
+  isApiError,
+  type ApiError,
+  type ApiErrorKind,
+  type CallOptions,
+  type ClientOptions,
+  type DocumentRecord,
+  type DocumentsOptions,
+  type DocumentsQuery,
+  type DocumentType,
+  type EventType,
+  type InitOutput,
+  type ListDocumentsQuery,
+  type Message,
+  type MessageFilter,
+  type MessagesAllOptions,
+  type MessagesOptions,
+  type RegisterWebhookInput,
+  type UploadDocumentInput,
+  type UploadOptions,
+  type Webhook,
+} from "estatekit";
+
+/** true when A and B are the same type (not merely assignable). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+type IsAny<T> = 0 extends 1 & T ? true : false;
+function expect<T extends true>(): void {}
+type Params<K extends keyof Client> = Client[K] extends (...args: infer P) => unknown ? P : never;
+type Result<K extends keyof Client> = Client[K] extends (...args: never[]) => infer R ? Awaited<R> : never;
+
+declare const blob: Blob;
+const signal = new AbortController().signal;
+const call: CallOptions = { signal, timeoutMs: 5000 };
+
+// --- construction ---
+const client = new Client({ baseUrl: "https://acme.example.com", token: "t", timeoutMs: 0 });
+new Client({ baseUrl: "https://acme.example.com", getToken: (reason) => (reason === "initial" ? "a" : "b") });
+new Client({ baseUrl: "https://acme.example.com", getToken: async () => "t" });
+expect<Equal<ConstructorParameters<typeof Client>, [options: ClientOptions]>>();
+// @ts-expect-error baseUrl is required
+new Client({ token: "t" });
+// @ts-expect-error timeoutMs is a number
+new Client({ baseUrl: "https://acme.example.com", timeoutMs: "5" });
+// @ts-expect-error getToken returns a token
+new Client({ baseUrl: "https://acme.example.com", getToken: () => 5 });
+// @ts-expect-error options are required
+new Client();
+expect<Equal<typeof client.baseUrl, string>>();
+// @ts-expect-error baseUrl is read-only
+client.baseUrl = "https://other.example.com";
+
+// --- messages ---
+expect<Equal<Params<"messages">, [filter: MessageFilter, options?: MessagesOptions]>>();
+expect<Equal<Result<"messages">, Message[]>>();
+client.messages({ candidateId: "cand-1" }, { fields: ["id", "text", "attachments"], userFields: ["email"] });
+client.messages({ listingId: "l" }, { paging: { skip: 0, take: 10 }, sort: { fieldName: "id", direction: "DESC" }, ...call });
+// @ts-expect-error messages needs a filter object
+client.messages();
+// @ts-expect-error the filter is an object, not an id
+client.messages("cand-1");
+// @ts-expect-error "body" is not a Message field
+client.messages({ candidateId: "c" }, { fields: ["body"] });
+// @ts-expect-error sort direction is ASC or DESC
+client.messages({ candidateId: "c" }, { sort: { fieldName: "id", direction: "UP" } });
+// @ts-expect-error take is a number
+client.messages({ candidateId: "c" }, { paging: { take: "10" } });
+async function readMessage(): Promise<void> {
+  const [m] = await client.messages({ candidateId: "c" });
+  if (!m) return;
+  const sentBy: string | null | undefined = m.sentBy;
+  expect<Equal<Message["sentBy"], "ADMIN" | "CANDIDATE" | (string & {}) | null | undefined>>();
+  const size: number | null | undefined = m.attachments?.[0]?.size;
+  void sentBy;
+  void size;
+  // @ts-expect-error text may be missing
+  m.text.length;
+}
+
+// --- documents ---
+expect<Equal<Params<"uploadDocument">, [input: UploadDocumentInput, options?: UploadOptions]>>();
+expect<Equal<Result<"uploadDocument">, DocumentRecord>>();
+client.uploadDocument(
+  { file: blob, resourcePath: "tenants/t-1", metadata: { type: "PRE-MOVE_IN", tenantId: "t-1" }, name: "a.pdf", format: "PNG" },
+  { signal, onProgress: ({ loaded, total }) => console.log(loaded / total) },
+);
+// @ts-expect-error resourcePath is required
+client.uploadDocument({ file: blob });
+// @ts-expect-error the file is a Blob
+client.uploadDocument({ file: "a.pdf", resourcePath: "p" });
+// @ts-expect-error "INVOICE" is not a document type
+client.uploadDocument({ file: blob, resourcePath: "p", metadata: { type: "INVOICE" } });
+// @ts-expect-error images convert to JPEG or PNG only
+client.uploadDocument({ file: blob, resourcePath: "p", format: "GIF" });
+// @ts-expect-error onProgress gets one { loaded, total } object
+client.uploadDocument({ file: blob, resourcePath: "p" }, { onProgress: (loaded: number, total: number) => loaded + total });
+
+expect<Equal<Params<"listDocuments">, [query?: ListDocumentsQuery, options?: CallOptions]>>();
+expect<Equal<Result<"listDocuments">, DocumentRecord[]>>();
+client.listDocuments();
+client.listDocuments({ propertyId: "p", types: ["CONTRACT", "MOVE_OUT"], title: "lease", skip: 0, take: 50 }, call);
+// @ts-expect-error "INVOICE" is not a document type
+client.listDocuments({ types: ["INVOICE"] });
+// @ts-expect-error timeoutMs is a number
+client.listDocuments({}, { timeoutMs: "5" });
+
+expect<Equal<Params<"getDocument">, [documentId: string, options?: CallOptions]>>();
+expect<Equal<Result<"getDocument">, DocumentRecord>>();
+expect<Equal<Params<"deleteDocument">, [documentId: string, options?: CallOptions]>>();
+expect<Equal<Result<"deleteDocument">, void>>();
+// @ts-expect-error document ids are strings
+client.getDocument(42);
+async function readDocument(): Promise<void> {
+  const doc = await client.getDocument("d-1", call);
+  const id: string = doc.id;
+  const type: DocumentType | (string & {}) | null | undefined = doc.type;
+  const extra: unknown = doc.size;
+  void [id, type, extra];
+}
+
+// --- webhooks ---
+expect<Equal<Params<"listWebhooks">, [options?: CallOptions]>>();
+expect<Equal<Result<"listWebhooks">, Webhook[]>>();
+expect<Equal<Params<"registerWebhook">, [input: RegisterWebhookInput, options?: CallOptions]>>();
+expect<Equal<Result<"registerWebhook">, string>>();
+expect<Equal<Params<"ensureWebhook">, [input: RegisterWebhookInput, options?: CallOptions]>>();
+expect<Equal<Result<"ensureWebhook">, string>>();
+expect<Equal<Params<"deleteWebhook">, [id: string, options?: CallOptions]>>();
+expect<Equal<Result<"deleteWebhook">, void>>();
+client.registerWebhook({ type: "LISTING_CANDIDATE_APPLIED", url: "https://hooks.example.com/a" });
+client.ensureWebhook({ type: EVENT_TYPES[0]!, url: "https://hooks.example.com/a" }, call);
+// @ts-expect-error "UNIT_EXPLODED" is not an event type
+client.registerWebhook({ type: "UNIT_EXPLODED", url: "https://hooks.example.com/a" });
+// @ts-expect-error url is required
+client.ensureWebhook({ type: "UNIT_CREATED" });
+// @ts-expect-error timeoutMs is a number
+client.listWebhooks({ timeoutMs: "5" });
+// @ts-expect-error signal is an AbortSignal
+client.deleteWebhook("w-1", { signal: true });
+async function readWebhooks(): Promise<void> {
+  const [hook] = await client.listWebhooks();
+  if (hook) {
+    const type: EventType | (string & {}) = hook.type;
+    void type;
+  }
+}
+
+// --- pagination ---
+expect<Equal<Params<"documents">, [query?: DocumentsQuery, options?: DocumentsOptions]>>();
+expect<Equal<ReturnType<Client["documents"]>, AsyncGenerator<DocumentRecord, void, undefined>>>();
+expect<Equal<Params<"messagesAll">, [filter: MessageFilter, options?: MessagesAllOptions]>>();
+expect<Equal<ReturnType<Client["messagesAll"]>, AsyncGenerator<Message, void, undefined>>>();
+async function paginate(): Promise<void> {
+  for await (const doc of client.documents({ propertyId: "p", types: ["SELLING"] }, { pageSize: 50, limit: 200, signal })) {
+    expect<Equal<typeof doc, DocumentRecord>>();
+  }
+  for await (const message of client.messagesAll({ candidateId: "c" }, { pageSize: 20, fields: ["id"], sort: { fieldName: "id" } })) {
+    expect<Equal<typeof message, Message>>();
+  }
+  const it = client.documents();
+  const first = await it.next();
+  if (!first.done) expect<Equal<typeof first.value, DocumentRecord>>();
+  await it.return();
+}
+// @ts-expect-error the iterator sets skip/take itself
+client.documents({ take: 5 });
+// @ts-expect-error pageSize is a number
+client.documents({}, { pageSize: "10" });
+// @ts-expect-error limit is a number
+client.messagesAll({ candidateId: "c" }, { limit: "10" });
+// @ts-expect-error the iterator sets paging itself
+client.messagesAll({ candidateId: "c" }, { paging: { take: 5 } });
+// @ts-expect-error messagesAll needs a filter object
+client.messagesAll();
+// @ts-expect-error "body" is not a Message field
+client.messagesAll({ candidateId: "c" }, { fields: ["body"] });
+
+// --- errors ---
+function handle(e: unknown): ApiErrorKind | undefined {
+  if (isApiError(e)) {
+    expect<Equal<typeof e, ApiError>>();
+    const status: number | undefined = e.status;
+    const attempts: number = e.attempts;
+    void [status, attempts];
+    expect<Equal<IsAny<typeof e.details>, false>>();
+    return e.kind;
+  }
+  // @ts-expect-error kind exists only on an ApiError
+  return e.kind;
+}
+void handle;
+// @ts-expect-error not a kind
+const kind: ApiErrorKind = "crashed";
+void kind;
+
+// --- initialisation, constants, free ---
+expect<Equal<Awaited<ReturnType<typeof init>>, InitOutput>>();
+init();
+init({ module_or_path: "/assets/estatekit_bg.wasm" });
+init({ module_or_path: new URL("https://cdn.example.com/estatekit_bg.wasm") });
+init({ module_or_path: fetch("/estatekit_bg.wasm") });
+declare const bytes: ArrayBuffer;
+initSync({ module: bytes });
+expect<Equal<typeof EVENT_TYPES, readonly EventType[]>>();
+expect<Equal<typeof DOCUMENT_TYPES, readonly DocumentType[]>>();
+// @ts-expect-error the constants are read-only
+EVENT_TYPES.push("UNIT_CREATED");
+expect<Equal<ReturnType<Client["free"]>, void>>();
+client.free();
+{
+  using scoped = new Client({ baseUrl: "https://acme.example.com", token: "t" });
+  void scoped.listWebhooks();
+}
+
+void [readMessage, readDocument, readWebhooks, paginate];
