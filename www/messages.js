@@ -142,7 +142,7 @@ export function setupMessages(ctx) {
   }
 
   ctx.onConnect(() => {
-    replace(thread);
+    replace(thread, h("li", { class: "empty", text: "Choose a candidate, contact or listing to show the conversation." }));
     summary.textContent = "";
     $("thread-title").textContent = "Messages";
     const lists = { "candidate-ids": [], "contact-ids": [], "listing-ids": [] };
