@@ -153,6 +153,7 @@ export function setupDocuments(ctx) {
       return;
     }
     const meta = metadata();
+    const linkKey = KINDS[kindSelect.value].key;
     const resourcePath = pathInput.value.trim();
     let uploaded = 0;
     await busy({ region: uploadForm, buttons: [uploadButton], status: uploadStatus, label: "Uploading…" }, async () => {
@@ -188,8 +189,7 @@ export function setupDocuments(ctx) {
     if (uploaded > 0) {
       // Show what was just uploaded: filter the list by the link id.
       clearFilters();
-      const key = KINDS[kindSelect.value].key;
-      $(FILTER_KEY[key]).value = meta[key];
+      $(FILTER_KEY[linkKey]).value = meta[linkKey];
       await search();
     }
   });
