@@ -123,11 +123,6 @@ export function showError(box, error) {
   if (d.kind === "unauthorized") document.dispatchEvent(new CustomEvent("estatekit-unauthorized"));
 }
 
-/** An empty, hidden error box announced to screen readers when filled. */
-export function errorBox(id) {
-  return h("div", { class: "error", role: "alert", id, hidden: true });
-}
-
 /**
  * Runs `task` with a loading state: `region` gets aria-busy, the buttons are disabled and
  * `status` (if any) says `label`. Returns the task's result; errors propagate.
@@ -151,13 +146,6 @@ export async function busy({ region, buttons = [], status, label = "Loading…" 
     });
     if (status && status.textContent === label) status.textContent = "";
   }
-}
-
-/** A labelled form control: `<div class="field"><label for=id>text</label>control</div>`. */
-export function field(labelText, control, hint) {
-  const hintEl = hint ? h("small", { class: "hint", id: `${control.id}-hint`, text: hint }) : null;
-  if (hintEl) control.setAttribute("aria-describedby", hintEl.id);
-  return h("div", { class: "field" }, h("label", { for: control.id, text: labelText }), control, hintEl);
 }
 
 let dialog;
