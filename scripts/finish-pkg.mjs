@@ -284,15 +284,15 @@ export class Client {
     state.inner = undefined;
   }
 
-  documents(query, options = {}) {
-    const { pageSize, limit, ...callOptions } = options;
+  documents(query, options) {
+    const { pageSize, limit, ...callOptions } = options ?? {};
     checkCount("pageSize", pageSize, 1);
     checkCount("limit", limit, 0);
     return pages((skip, take) => this.listDocuments({ ...query, skip, take }, callOptions), pageSize, limit);
   }
 
-  messagesAll(filter, options = {}) {
-    const { pageSize, limit, ...messagesOptions } = options;
+  messagesAll(filter, options) {
+    const { pageSize, limit, ...messagesOptions } = options ?? {};
     checkCount("pageSize", pageSize, 1);
     checkCount("limit", limit, 0);
     return pages((skip, take) => this.messages(filter, { ...messagesOptions, paging: { skip, take } }), pageSize, limit);

@@ -4,7 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { root, tarball } from "./lib.mjs";
+import { pkgDir, root, tarball } from "./lib.mjs";
 
 const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
@@ -48,4 +48,19 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   assert.match(out, /node16 \(from ESM\)\s*│\s*OK \(ESM\)/);
+});
+
+test.it("the module exports exactly the values its declarations declare, and every Client member", async () => {
+  const dts = readFileSync(`${pkgDir}/estatekit.d.ts`, "utf8");
+  const declared = [...dts.matchAll(/^export (?:declare )?(?:function|class|const) (\w+)/gm)].map((m) => m[1]);
+  if (/^export default /m.test(dts)) declared.push("default");
+  const mod = await import(`${pkgDir}/estatekit.js`);
+  assert.deepEqual(Object.keys(mod).sort(), [...new Set(declared)].sort());
+
+  const members = [...dts.matchAll(/^export (?:class|interface) Client \{\n([\s\S]*?)\n\}/gm)]
+    .flatMap((m) => [...m[1].matchAll(/^ {4}(?:readonly )?(\w+)[(:]/gm)].map((n) => n[1]))
+    .filter((n) => n !== "constructor");
+  assert.ok(members.includes("listWebhooks") && members.includes("documents") && members.includes("baseUrl"));
+  for (const name of members) assert.ok(name in mod.Client.prototype, `Client.prototype.${name}`);
+  assert.equal(typeof mod.Client.prototype[Symbol.dispose], "function");
 });
