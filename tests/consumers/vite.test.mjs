@@ -4,7 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { browserChecks, installPacked, root } from "./lib.mjs";
+import { browserChecks, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/vite`;
 
@@ -23,4 +23,35 @@ test.describe("Vite 7 production build", () => {
   });
 
   browserChecks(test, assert, `${dir}/dist`);
+});
+
+// The dev server pre-bundles dependencies, which moves the glue away from its .wasm file: the
+// README's advice (optimizeDeps.exclude) is what makes it work, checked here with /api proxied.
+test.describe("Vite 7 dev server with optimizeDeps.exclude", () => {
+  let emulator;
+  let server;
+  test.before(async () => {
+    emulator = await startEmulator();
+    const { createServer } = await import("vite");
+    server = await createServer({
+      root: dir,
+      configFile: false,
+      logLevel: "error",
+      optimizeDeps: { exclude: ["estatekit"] },
+      server: { host: "127.0.0.1", port: 0, strictPort: false, proxy: { "/api": emulator.url } },
+    });
+    await server.listen();
+  });
+  test.after(async () => {
+    await server?.close();
+    await emulator?.stop();
+  });
+
+  test.it("completes a listWebhooks call", async () => {
+    const id = await registerWebhook(emulator.url, { type: "OWNER_CREATED", url: "http://127.0.0.1:9/dev" });
+    const run = await runPage(server.resolvedUrls.local[0]);
+    assert.deepEqual(run.pageErrors, []);
+    assert.equal(run.result.ok, true, run.result.message);
+    assert.deepEqual(run.result.webhooks.map((w) => w.id), [id]);
+  });
 });
