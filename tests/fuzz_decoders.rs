@@ -93,17 +93,24 @@ fn decode_all(v: &Value) {
     for r in [
         webhooks::decode_list(200, v).map(|_| ()),
         documents::decode_list(200, v).map(|_| ()),
-        documents::decode_record(documents::GET, 200, v).map(|_| ()),
-        messages::decode_errors(200, v),
-        messages::decode_data(200, v).map(|_| ()),
+        documents::decode_record(documents::GET, 200, &v),
+        messages::decode_errors(200, &v),
+        messages::decode_data(200, &v).map(|_| ()),
     ] {
         if let Err(e) = r {
             assert!(kinds.contains(&e.kind()), "{e:?}");
             assert!(e.to_string().len() < 2_000);
         }
     }
-    let _ = serde_json::from_value::<ErrorBody>(v.clone());
-    let _ = serde_json::from_value::<webhooks::IdInBody>(v.clone());
+    if let Ok((_, list)) = webhooks::decode_list(200, v) {
+        let input = model::webhooks::RegisterWebhookInput {
+            event_type: "T".into(),
+            url: "u".into(),
+        };
+        let _ = webhooks::find_registered(&list, &input);
+    }
+    let _ = ErrorBody::read(&v);
+    let _ = webhooks::id_in_body(&v);
 }
 
 fn proptest_config() -> ProptestConfig {

@@ -1,16 +1,16 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
 use super::json::ObjectWriter;
-use super::response::{check_body, Listed};
+use super::json_view::JsonView;
+use super::response::{check_list, check_value, ListShape};
 use super::url::{check_id, encode_component, QueryString};
 use super::{check_non_empty, BaseUrl, HttpRequest, Method, RequestBody};
 use crate::error::Error;
 use crate::model::check_enum;
 use crate::model::documents::{
-    DocumentMetadata, DocumentRecordCheck, ListDocumentsQuery, UploadFields, DOCUMENT_TYPES,
+    DocumentMetadata, ListDocumentsQuery, UploadFields, DOCUMENT_RECORD, DOCUMENT_TYPES,
     IMAGE_FORMATS,
 };
-use serde::Deserializer;
 
 const PATH: &str = "/api/file-storage/company/documents";
 
@@ -159,20 +159,17 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
 }
 
 /// Checks one record (upload and get answers).
-pub fn decode_record<'de, D: Deserializer<'de>>(
+pub fn decode_record<V: JsonView>(
     operation: &'static str,
     status: u16,
-    body: D,
-) -> Result<DocumentRecordCheck, Error> {
-    check_body(operation, status, body)
+    body: &V,
+) -> Result<(), Error> {
+    check_value(operation, status, body, &DOCUMENT_RECORD, &[])
 }
 
-/// Checks a list answer (bare array or wrapped).
-pub fn decode_list<'de, D: Deserializer<'de>>(
-    status: u16,
-    body: D,
-) -> Result<Listed<DocumentRecordCheck>, Error> {
-    check_body(LIST, status, body)
+/// Checks a list answer (bare array or wrapped); returns where the array was and the array.
+pub fn decode_list<V: JsonView>(status: u16, body: V) -> Result<(ListShape, V), Error> {
+    check_list(LIST, status, body, &DOCUMENT_RECORD)
 }
 
 #[cfg(test)]
@@ -340,22 +337,19 @@ mod tests {
         let rec = r#"{"id":"d1","resourcePath":"acme/c/tenants/t/d1","title":"a.pdf","companyId":"c",
             "type":"BRAND_NEW_TYPE","tenantId":null,"unitId":null,"propertyId":"p","propertyGroupId":null,
             "size":12,"mimeType":"application/pdf","whatever":{"deep":[1,2]}}"#;
-        let r = decode_record(UPLOAD, 201, &mut serde_json::Deserializer::from_str(rec)).unwrap();
-        assert_eq!(r.id, "d1");
-        let l = decode_list(
-            200,
-            &mut serde_json::Deserializer::from_str(&format!(r#"{{"documents":[{rec}]}}"#)),
-        )
-        .unwrap();
-        assert_eq!((l.shape, l.items.len()), (ListShape::Under("documents"), 1));
+        let v: serde_json::Value = serde_json::from_str(rec).unwrap();
+        assert_eq!(decode_record(UPLOAD, 201, &&v), Ok(()));
+        let wrapped = serde_json::json!({ "documents": [v] });
+        let (shape, list) = decode_list(200, &wrapped).unwrap();
+        assert_eq!((shape, list.len()), (ListShape::Under("documents"), 1));
         for bad in [
             r#"{"title":"no id"}"#,
             r#"{"id":"d","size":"big"}"#,
             "[]",
             r#"{"id":"d","propertyId":{}}"#,
         ] {
-            let e =
-                decode_record(GET, 200, &mut serde_json::Deserializer::from_str(bad)).unwrap_err();
+            let v: serde_json::Value = serde_json::from_str(bad).unwrap();
+            let e = decode_record(GET, 200, &&v).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::Decode, "{bad}");
         }
     }

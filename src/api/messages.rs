@@ -2,18 +2,17 @@
 //! (checked against the schema's names) are written into the query text.
 
 use super::json::ObjectWriter;
-use super::response::{check_body, LenientText};
+use super::json_view::{JsonView, Kind};
+use super::response::{check_value, lenient_text, limit};
+use super::schema::Step;
 use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpRequest, Method, RequestBody};
 use crate::error::Error;
 use crate::model::check_enum;
 use crate::model::messages::{
-    MessageCheck, MessageFilter, MessagesOptions, ATTACHMENT_FIELDS, MESSAGE_FIELDS,
+    MessageFilter, MessagesOptions, ATTACHMENT_FIELDS, MESSAGE_FIELDS, MESSAGE_LIST,
     SORT_DIRECTIONS,
 };
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
-use std::fmt;
 
 const PATH: &str = "/api/reporting/graphql";
 
@@ -166,172 +165,80 @@ pub fn request(
     })
 }
 
-/// The `errors` of a GraphQL answer, read leniently (first pass over the body).
-#[derive(Debug, Default, PartialEq)]
-pub struct GraphqlErrors {
-    /// Whether the answer had a non-empty `errors` entry.
-    pub present: bool,
-    /// The first few `message`s.
-    pub messages: Vec<String>,
-}
-
-impl<'de> Deserialize<'de> for GraphqlErrors {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Envelope;
-        impl<'de> Visitor<'de> for Envelope {
-            type Value = GraphqlErrors;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a GraphQL response object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<GraphqlErrors, A::Error> {
-                let mut out = GraphqlErrors::default();
-                while let Some(LenientText(key)) = map.next_key()? {
-                    if key.as_deref() == Some("errors") {
-                        out = map.next_value::<ErrorList>()?.0;
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(out)
-            }
-        }
-        d.deserialize_map(Envelope)
+/// The messages of a GraphQL `errors` entry when it is present and not empty (at most five;
+/// an entry that is not a list still counts as an error).
+pub fn graphql_errors<V: JsonView>(body: &V) -> Option<Vec<String>> {
+    let errors = body.get("errors")?;
+    let message_of = |e: &V| match e.kind() {
+        Kind::String => e.text().map(|t| limit(&t, 300)),
+        Kind::Object => e.get("message").and_then(|m| lenient_text(&m)),
+        _ => None,
+    };
+    match errors.kind() {
+        Kind::Null => None,
+        Kind::Array if errors.is_empty() => None,
+        Kind::Array => Some(
+            (0..errors.len().min(5))
+                .map(|i| {
+                    errors
+                        .at(i)
+                        .and_then(|e| message_of(&e))
+                        .unwrap_or_else(|| "(error without message)".into())
+                })
+                .collect(),
+        ),
+        _ => Some(vec![
+            message_of(&errors).unwrap_or_else(|| "(malformed errors entry)".into())
+        ]),
     }
 }
 
-struct ErrorList(GraphqlErrors);
-
-impl<'de> Deserialize<'de> for ErrorList {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ErrorList;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list of GraphQL errors")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ErrorList, A::Error> {
-                let mut out = GraphqlErrors::default();
-                while let Some(OneError(message)) = seq.next_element()? {
-                    out.present = true;
-                    if out.messages.len() < 5 {
-                        out.messages
-                            .push(message.unwrap_or_else(|| "(error without message)".into()));
-                    }
-                }
-                Ok(ErrorList(out))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<ErrorList, E> {
-                Ok(ErrorList(GraphqlErrors::default()))
-            }
-            fn visit_none<E: de::Error>(self) -> Result<ErrorList, E> {
-                Ok(ErrorList(GraphqlErrors::default()))
-            }
-            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<ErrorList, D2::Error> {
-                d.deserialize_any(V)
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ErrorList, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(ErrorList(GraphqlErrors {
-                    present: true,
-                    messages: vec!["(malformed errors entry)".into()],
-                }))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<ErrorList, E> {
-                Ok(ErrorList(GraphqlErrors {
-                    present: true,
-                    messages: vec![super::response::limit(v, 300)],
-                }))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// One GraphQL error; keeps its `message` if it is text.
-struct OneError(Option<String>);
-
-impl<'de> Deserialize<'de> for OneError {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = OneError;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a GraphQL error")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<OneError, A::Error> {
-                let mut message = None;
-                while let Some(LenientText(key)) = map.next_key()? {
-                    if key.as_deref() == Some("message") {
-                        message = map.next_value::<LenientText>()?.0;
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(OneError(message))
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<OneError, E> {
-                Ok(OneError(Some(super::response::limit(v, 300))))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<OneError, E> {
-                Ok(OneError(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<OneError, E> {
-                Ok(OneError(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<OneError, E> {
-                Ok(OneError(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<OneError, E> {
-                Ok(OneError(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<OneError, E> {
-                Ok(OneError(None))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<OneError, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(OneError(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
-}
-
-/// First pass: a `graphql` error when the answer (2xx or not) carries `errors`; `Ok(false)`
-/// when it has none; `Ok(true)`... never: an answer without errors returns `Ok(())`.
-pub fn decode_errors<'de, D: Deserializer<'de>>(status: u16, body: D) -> Result<(), Error> {
-    let errors: GraphqlErrors = check_body(QUERY, status, body)?;
-    if errors.present {
-        return Err(Error::Graphql {
+/// First check of any answer (2xx or not): a `graphql` error when it carries `errors`.
+pub fn decode_errors<V: JsonView>(status: u16, body: &V) -> Result<(), Error> {
+    match graphql_errors(body) {
+        Some(messages) => Err(Error::Graphql {
             operation: QUERY,
-            messages: errors.messages,
+            messages,
             status,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Second check of a 2xx answer without errors: `data.messages` must be a list of
+/// `Message`s; returns it.
+pub fn decode_data<V: JsonView>(status: u16, body: &V) -> Result<V, Error> {
+    let missing = |what: &str| Error::Decode {
+        operation: QUERY,
+        status,
+        reason: format!("{what} is missing or null"),
+    };
+    if body.kind() != Kind::Object {
+        return Err(Error::Decode {
+            operation: QUERY,
+            status,
+            reason: format!(
+                "expected a GraphQL response object, got {}",
+                body.kind().described()
+            ),
         });
     }
-    Ok(())
-}
-
-#[derive(Deserialize)]
-struct DataEnvelope {
-    data: Option<MessagesData>,
-}
-
-#[derive(Deserialize)]
-struct MessagesData {
-    messages: Option<Vec<Option<MessageCheck>>>,
-}
-
-/// Second pass over a 2xx answer without errors: `data.messages` must be a list of
-/// `Message`s; returns how many.
-pub fn decode_data<'de, D: Deserializer<'de>>(status: u16, body: D) -> Result<usize, Error> {
-    let envelope: DataEnvelope = check_body(QUERY, status, body)?;
-    match envelope.data.and_then(|d| d.messages) {
-        Some(list) => Ok(list.len()),
-        None => Err(Error::Decode {
-            operation: QUERY,
-            status,
-            reason: "data.messages is missing or null".into(),
-        }),
-    }
+    let data = body
+        .get("data")
+        .filter(|d| d.kind() != Kind::Null)
+        .ok_or_else(|| missing("data"))?;
+    let messages = data
+        .get("messages")
+        .filter(|m| m.kind() != Kind::Null)
+        .ok_or_else(|| missing("data.messages"))?;
+    check_value(
+        QUERY,
+        status,
+        &messages,
+        &MESSAGE_LIST,
+        &[Step::Key("data"), Step::Key("messages")],
+    )?;
+    Ok(messages)
 }
 
 #[cfg(test)]
@@ -492,8 +399,9 @@ mod tests {
     }
 
     fn decode(body: &str) -> Result<usize, Error> {
-        decode_errors(200, &mut serde_json::Deserializer::from_str(body))?;
-        decode_data(200, &mut serde_json::Deserializer::from_str(body))
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        decode_errors(200, &&v)?;
+        decode_data(200, &&v).map(|m| m.len())
     }
 
     #[test]

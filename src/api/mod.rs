@@ -8,9 +8,11 @@
 pub mod documents;
 pub mod input;
 pub mod json;
+pub mod json_view;
 pub mod messages;
 pub mod response;
 pub mod retry;
+pub mod schema;
 pub mod url;
 pub mod webhooks;
 

@@ -1,11 +1,10 @@
 //! Reading answers: non-2xx statuses into [`Error`]s, `Retry-After`, lists that may be bare
 //! arrays or wrapped in an object, and type-checking with JSON paths in the messages.
 
+use super::json_view::{JsonView, Kind};
+use super::schema::{check, Step, Ty};
 use crate::error::Error;
-use serde::de::{self, DeserializeOwned, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde::Deserialize;
-use std::fmt;
-use std::marker::PhantomData;
+use serde::de::{DeserializeOwned, Deserializer};
 
 /// What the transport read from an answer, apart from the body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -28,159 +27,35 @@ pub struct ErrorBody {
     pub message: Option<String>,
 }
 
-impl<'de> Deserialize<'de> for ErrorBody {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = ErrorBody;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("an error body")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<ErrorBody, A::Error> {
-                let mut body = ErrorBody::default();
-                let mut fallback = ErrorBody::default();
-                while let Some(key) = map.next_key::<LenientText>()? {
-                    let slot = match key.0.as_deref() {
-                        Some("code") => &mut body.code,
-                        Some("message") => &mut body.message,
-                        Some("error") => &mut fallback.code,
-                        Some("error_description") => &mut fallback.message,
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                            continue;
-                        }
-                    };
-                    *slot = map.next_value::<LenientText>()?.0;
-                }
-                Ok(ErrorBody {
-                    code: body.code.or(fallback.code),
-                    message: body.message.or(fallback.message),
-                })
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<ErrorBody, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(ErrorBody::default())
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<ErrorBody, E> {
-                Ok(ErrorBody::default())
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<ErrorBody, E> {
-                Ok(ErrorBody::default())
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<ErrorBody, E> {
-                Ok(ErrorBody::default())
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<ErrorBody, E> {
-                Ok(ErrorBody::default())
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<ErrorBody, E> {
-                Ok(ErrorBody::default())
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<ErrorBody, E> {
-                Ok(ErrorBody::default())
-            }
+impl ErrorBody {
+    /// Reads the fields it knows from a parsed body of any shape.
+    pub fn read<V: JsonView>(body: &V) -> ErrorBody {
+        let text = |key| body.get(key).and_then(|v| lenient_text(&v));
+        ErrorBody {
+            code: text("code").or_else(|| text("error")),
+            message: text("message").or_else(|| text("error_description")),
         }
-        d.deserialize_any(V)
     }
 }
 
-/// Any JSON value; keeps text when it is a string (or a list of strings, joined), else `None`.
-#[derive(Debug, Default)]
-pub(crate) struct LenientText(pub Option<String>);
-
-impl<'de> Deserialize<'de> for LenientText {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = LenientText;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<LenientText, E> {
-                Ok(LenientText(Some(limit(v, 500))))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<LenientText, A::Error> {
-                // Only strings directly in the list count; nested values are skipped without
-                // recursion, so hostile nesting cannot exhaust the stack.
-                let mut parts = Vec::new();
-                while let Some(StringOnly(t)) = seq.next_element::<StringOnly>()? {
-                    if let Some(t) = t {
-                        if parts.len() < 10 {
-                            parts.push(t);
-                        }
-                    }
-                }
-                Ok(LenientText((!parts.is_empty()).then(|| parts.join("; "))))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<LenientText, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(LenientText(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<LenientText, E> {
-                Ok(LenientText(None))
-            }
-            fn visit_i64<E: de::Error>(self, v: i64) -> Result<LenientText, E> {
-                Ok(LenientText(Some(v.to_string())))
-            }
-            fn visit_u64<E: de::Error>(self, v: u64) -> Result<LenientText, E> {
-                Ok(LenientText(Some(v.to_string())))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<LenientText, E> {
-                Ok(LenientText(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<LenientText, E> {
-                Ok(LenientText(None))
-            }
-            fn visit_none<E: de::Error>(self) -> Result<LenientText, E> {
-                Ok(LenientText(None))
-            }
-            fn visit_some<D2: Deserializer<'de>>(self, d: D2) -> Result<LenientText, D2::Error> {
-                d.deserialize_any(V)
-            }
+/// A string (cut to 500 characters), an integer as text, or the strings directly inside an
+/// array joined by "; " (nested values are not looked into).
+pub fn lenient_text<V: JsonView>(v: &V) -> Option<String> {
+    match v.kind() {
+        Kind::String => v.text().map(|t| limit(&t, 500)),
+        Kind::Number => v
+            .number()
+            .filter(|n| n.fract() == 0.0 && n.abs() < 1e15)
+            .map(|n| format!("{}", n as i64)),
+        Kind::Array => {
+            let parts: Vec<String> = (0..v.len().min(10))
+                .filter_map(|i| v.at(i))
+                .filter(|e| e.kind() == Kind::String)
+                .filter_map(|e| e.text().map(|t| limit(&t, 500)))
+                .collect();
+            (!parts.is_empty()).then(|| parts.join("; "))
         }
-        d.deserialize_any(V)
-    }
-}
-
-/// A string, or `None` for any other value (skipped without looking inside).
-struct StringOnly(Option<String>);
-
-impl<'de> Deserialize<'de> for StringOnly {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = StringOnly;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any value")
-            }
-            fn visit_str<E: de::Error>(self, v: &str) -> Result<StringOnly, E> {
-                Ok(StringOnly(Some(limit(v, 500))))
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<StringOnly, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(StringOnly(None))
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<StringOnly, A::Error> {
-                while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-                Ok(StringOnly(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<StringOnly, E> {
-                Ok(StringOnly(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<StringOnly, E> {
-                Ok(StringOnly(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<StringOnly, E> {
-                Ok(StringOnly(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<StringOnly, E> {
-                Ok(StringOnly(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<StringOnly, E> {
-                Ok(StringOnly(None))
-            }
-        }
-        d.deserialize_any(V)
+        _ => None,
     }
 }
 
@@ -283,6 +158,50 @@ pub enum ListShape {
     Under(&'static str),
 }
 
+/// Keys under which a wrapped list answer may hold its array, in order of preference.
+pub const LIST_KEYS: [&str; 3] = ["items", "data", "documents"];
+
+/// Finds the array of a list answer (the body itself, or the first of [`LIST_KEYS`] holding
+/// an array) and checks each element against `item`; returns where it was and the array.
+pub fn check_list<V: JsonView>(
+    operation: &'static str,
+    status: u16,
+    body: V,
+    item: &'static Ty,
+) -> Result<(ListShape, V), Error> {
+    let (shape, array) = match body.kind() {
+        Kind::Array => (ListShape::Bare, body),
+        Kind::Object => LIST_KEYS
+            .iter()
+            .find_map(|key| {
+                body.get(key)
+                    .filter(|v| v.kind() == Kind::Array)
+                    .map(|v| (ListShape::Under(key), v))
+            })
+            .ok_or_else(|| Error::Decode {
+                operation,
+                status,
+                reason:
+                    "expected a list, or an object holding the list under items, data or documents"
+                        .into(),
+            })?,
+        other => {
+            return Err(Error::Decode {
+                operation,
+                status,
+                reason: format!("expected a list, got {}", other.described()),
+            })
+        }
+    };
+    let list = Ty::List {
+        item,
+        nullable_items: false,
+    };
+    let prefix: Vec<Step> = shape.key().map(Step::Key).into_iter().collect();
+    check_value(operation, status, &array, &list, &prefix)?;
+    Ok((shape, array))
+}
+
 impl ListShape {
     /// The key holding the array, if any.
     pub fn key(self) -> Option<&'static str> {
@@ -293,88 +212,19 @@ impl ListShape {
     }
 }
 
-/// Keys under which a wrapped list answer may hold its array, in order of preference.
-pub const LIST_KEYS: [&str; 3] = ["items", "data", "documents"];
-
-/// A list answer: its shape and its checked elements.
-#[derive(Debug)]
-pub struct Listed<T> {
-    /// Where the array was.
-    pub shape: ListShape,
-    /// The checked elements.
-    pub items: Vec<T>,
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Listed<T> {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = Listed<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a list, or an object holding the list under items, data or documents")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Listed<T>, A::Error> {
-                let mut items = Vec::with_capacity(seq.size_hint().unwrap_or(0).min(4096));
-                while let Some(item) = seq.next_element()? {
-                    items.push(item);
-                }
-                Ok(Listed {
-                    shape: ListShape::Bare,
-                    items,
-                })
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Listed<T>, A::Error> {
-                let mut found: Option<(usize, Listed<T>)> = None;
-                while let Some(LenientText(key)) = map.next_key::<LenientText>()? {
-                    let rank = key
-                        .as_deref()
-                        .and_then(|k| LIST_KEYS.iter().position(|l| *l == k));
-                    match (rank, LIST_KEYS.get(rank.unwrap_or(usize::MAX))) {
-                        (Some(r), Some(name)) if found.as_ref().is_none_or(|(fr, _)| r < *fr) => {
-                            let items: Vec<T> = map.next_value()?;
-                            found = Some((
-                                r,
-                                Listed {
-                                    shape: ListShape::Under(name),
-                                    items,
-                                },
-                            ));
-                        }
-                        _ => {
-                            map.next_value::<IgnoredAny>()?;
-                        }
-                    }
-                }
-                found.map(|(_, l)| l).ok_or_else(|| {
-                    de::Error::custom(
-                        "expected a list, or an object holding the list under items, data or documents",
-                    )
-                })
-            }
-        }
-        d.deserialize_any(V(PhantomData))
-    }
-}
-
-/// Deserialises a 2xx body as `T`, turning failures into a `decode` error that names the
-/// JSON path (e.g. `[3].isRead: invalid type: string "yes", expected a boolean or null`).
-pub fn check_body<'de, T, D>(operation: &'static str, status: u16, d: D) -> Result<T, Error>
-where
-    T: Deserialize<'de>,
-    D: Deserializer<'de>,
-{
-    serde_path_to_error::deserialize(d).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = limit(&e.into_inner().to_string(), 300);
-        Error::Decode {
-            operation,
-            status,
-            reason: if path == "." || path.is_empty() {
-                inner
-            } else {
-                format!("at {path}: {inner}")
-            },
-        }
+/// Checks `value` (found at `prefix` in the body) against `ty`; a mismatch is a `decode` error
+/// naming the JSON path (e.g. `at data.messages[3].isRead: expected a boolean, got a string`).
+pub fn check_value<V: JsonView>(
+    operation: &'static str,
+    status: u16,
+    value: &V,
+    ty: &Ty,
+    prefix: &[Step],
+) -> Result<(), Error> {
+    check(value, ty).map_err(|m| Error::Decode {
+        operation,
+        status,
+        reason: limit(&m.describe(prefix), 300),
     })
 }
 
@@ -413,10 +263,12 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::webhooks::WebhookCheck;
+    use crate::model::webhooks::WEBHOOK;
+    use serde_json::{json, Value};
 
-    fn body(json: &str) -> ErrorBody {
-        serde_json::from_str(json).unwrap()
+    fn body(text: &str) -> ErrorBody {
+        let v: Value = serde_json::from_str(text).unwrap();
+        ErrorBody::read(&&v)
     }
 
     #[test]
@@ -429,7 +281,7 @@ mod tests {
             }
         );
         assert_eq!(
-            body(r#"{"message":["a","b"],"code":5}"#),
+            body(r#"{"message":["a",["nested"],"b"],"code":5}"#),
             ErrorBody {
                 code: Some("5".into()),
                 message: Some("a; b".into())
@@ -482,35 +334,48 @@ mod tests {
         assert_eq!(e.retry_after_ms(), Some(3000));
     }
 
+    fn list(v: &Value) -> Result<(ListShape, usize), Error> {
+        check_list("list webhooks", 200, v, &WEBHOOK).map(|(s, a)| (s, a.len()))
+    }
+
     #[test]
     fn lists_bare_or_wrapped() {
-        let one = r#"{"id":"w1","type":"UNIT_CREATED","url":"https://x"}"#;
-        let l: Listed<WebhookCheck> = serde_json::from_str(&format!("[{one}]")).unwrap();
-        assert_eq!((l.shape, l.items.len()), (ListShape::Bare, 1));
+        let one = json!({"id":"w1","type":"UNIT_CREATED","url":"https://x"});
+        assert_eq!(list(&json!([one])).unwrap(), (ListShape::Bare, 1));
         for key in LIST_KEYS {
-            let l: Listed<WebhookCheck> =
-                serde_json::from_str(&format!(r#"{{"total":1,"{key}":[{one}]}}"#)).unwrap();
-            assert_eq!(l.shape, ListShape::Under(key));
-            assert_eq!(l.items.len(), 1);
+            let mut wrapped = serde_json::Map::new();
+            wrapped.insert("total".into(), json!(1));
+            wrapped.insert(key.into(), json!([one]));
+            assert_eq!(
+                list(&Value::Object(wrapped)).unwrap(),
+                (ListShape::Under(key), 1)
+            );
         }
-        let l: Listed<WebhookCheck> =
-            serde_json::from_str(&format!(r#"{{"data":[],"items":[{one}]}}"#)).unwrap();
-        assert_eq!((l.shape, l.items.len()), (ListShape::Under("items"), 1));
-        assert!(serde_json::from_str::<Listed<WebhookCheck>>(r#"{"rows":[]}"#).is_err());
-        assert!(serde_json::from_str::<Listed<WebhookCheck>>("null").is_err());
+        assert_eq!(
+            list(&json!({"data": [], "items": [one]})).unwrap(),
+            (ListShape::Under("items"), 1)
+        );
+        assert!(list(&json!({"rows": []})).is_err());
+        assert!(list(&json!({"items": "nope"})).is_err());
+        assert!(list(&Value::Null).is_err());
     }
 
     #[test]
     fn decode_errors_name_the_path() {
-        let mut d =
-            serde_json::Deserializer::from_str(r#"[{"id":"a","type":"T","url":"u"},{"id":5}]"#);
-        let e = check_body::<Listed<WebhookCheck>, _>("list webhooks", 200, &mut d).unwrap_err();
+        let v = json!({"items": [{"id":"a","type":"T","url":"u"}, {"id":5}]});
+        let e = list(&v).unwrap_err();
         assert_eq!(e.kind(), crate::error::ErrorKind::Decode);
-        assert!(e.to_string().contains("at [1].id"), "{e}");
+        assert!(
+            e.to_string()
+                .contains("at items[1].id: expected a string, got a number"),
+            "{e}"
+        );
         let e = not_json("list webhooks", 200, Some("<html>"));
         assert!(e.to_string().contains("not valid JSON"), "{e}");
         assert!(not_json("x", 200, None).to_string().contains("UTF-8"));
         assert_eq!(limit("abcdef", 3), "abc…");
         assert_eq!(limit("ab", 3), "ab");
+        assert_eq!(lenient_text(&&json!(12)), Some("12".into()));
+        assert_eq!(lenient_text(&&json!(1.5)), None);
     }
 }

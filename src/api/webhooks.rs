@@ -1,15 +1,13 @@
 //! Webhooks (4.6-4.8): list, register (id from `Location`), delete.
 
 use super::json::ObjectWriter;
-use super::response::{check_body, Listed};
+use super::json_view::JsonView;
+use super::response::{check_list, lenient_text, ListShape};
 use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpRequest, Method, RequestBody};
 use crate::error::Error;
 use crate::model::check_enum;
-use crate::model::webhooks::{RegisterWebhookInput, WebhookCheck, EVENT_TYPES};
-use serde::de::{self, Deserializer, IgnoredAny, MapAccess, Visitor};
-use serde::Deserialize;
-use std::fmt;
+use crate::model::webhooks::{RegisterWebhookInput, EVENT_TYPES, WEBHOOK};
 
 const PATH: &str = "/api/external-integrations/webhooks";
 
@@ -31,12 +29,9 @@ pub fn list_request(base: &BaseUrl) -> HttpRequest {
     }
 }
 
-/// Checks a list answer; returns where the array is and the records' id/type/url.
-pub fn decode_list<'de, D: Deserializer<'de>>(
-    status: u16,
-    body: D,
-) -> Result<Listed<WebhookCheck>, Error> {
-    check_body(LIST, status, body)
+/// Checks a list answer; returns where the array was and the array.
+pub fn decode_list<V: JsonView>(status: u16, body: V) -> Result<(ListShape, V), Error> {
+    check_list(LIST, status, body, &WEBHOOK)
 }
 
 /// Validates the input of `registerWebhook`.
@@ -92,67 +87,25 @@ fn percent_decode(s: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
-/// The `id` in a register answer's JSON body (string or number), if there is one.
-#[derive(Debug, Default, PartialEq)]
-pub struct IdInBody(pub Option<String>);
-
-impl<'de> Deserialize<'de> for IdInBody {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = IdInBody;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("any JSON value")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<IdInBody, A::Error> {
-                let mut id = None;
-                while let Some(super::response::LenientText(k)) = map.next_key()? {
-                    if k.as_deref() == Some("id") {
-                        let super::response::LenientText(v) = map.next_value()?;
-                        id = v.filter(|v| !v.is_empty());
-                    } else {
-                        map.next_value::<IgnoredAny>()?;
-                    }
-                }
-                Ok(IdInBody(id))
-            }
-            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<IdInBody, A::Error> {
-                while seq.next_element::<IgnoredAny>()?.is_some() {}
-                Ok(IdInBody(None))
-            }
-            fn visit_str<E: de::Error>(self, _: &str) -> Result<IdInBody, E> {
-                Ok(IdInBody(None))
-            }
-            fn visit_bool<E: de::Error>(self, _: bool) -> Result<IdInBody, E> {
-                Ok(IdInBody(None))
-            }
-            fn visit_i64<E: de::Error>(self, _: i64) -> Result<IdInBody, E> {
-                Ok(IdInBody(None))
-            }
-            fn visit_u64<E: de::Error>(self, _: u64) -> Result<IdInBody, E> {
-                Ok(IdInBody(None))
-            }
-            fn visit_f64<E: de::Error>(self, _: f64) -> Result<IdInBody, E> {
-                Ok(IdInBody(None))
-            }
-            fn visit_unit<E: de::Error>(self) -> Result<IdInBody, E> {
-                Ok(IdInBody(None))
-            }
-        }
-        d.deserialize_any(V)
-    }
+/// The `id` in a register answer's JSON body (a string or an integer), if there is one.
+pub fn id_in_body<V: JsonView>(body: &V) -> Option<String> {
+    body.get("id")
+        .and_then(|v| lenient_text(&v))
+        .filter(|id| !id.is_empty())
 }
 
-/// The id of the newest listed webhook with this type and URL, if any.
-pub fn find_registered(
-    list: &Listed<WebhookCheck>,
-    input: &RegisterWebhookInput,
-) -> Option<String> {
-    list.items
-        .iter()
+/// The id of the newest webhook in a checked list with this type and URL, if any.
+pub fn find_registered<V: JsonView>(list: &V, input: &RegisterWebhookInput) -> Option<String> {
+    (0..list.len())
         .rev()
-        .find(|w| w.event_type == input.event_type && w.url == input.url)
-        .map(|w| w.id.clone())
+        .filter_map(|i| list.at(i))
+        .find_map(|w| {
+            let text = |key| w.get(key).and_then(|v| v.text());
+            (text("type").as_deref() == Some(input.event_type.as_str())
+                && text("url").as_deref() == Some(input.url.as_str()))
+            .then(|| text("id"))
+            .flatten()
+        })
 }
 
 /// `DELETE /api/external-integrations/webhooks/{id}`.
@@ -258,7 +211,10 @@ mod tests {
 
     #[test]
     fn id_in_body_is_lenient() {
-        let id = |s: &str| serde_json::from_str::<IdInBody>(s).unwrap().0;
+        let id = |s: &str| {
+            let v: serde_json::Value = serde_json::from_str(s).unwrap();
+            id_in_body(&&v)
+        };
         assert_eq!(id(r#"{"id":"w1","x":[1]}"#).as_deref(), Some("w1"));
         assert_eq!(id(r#"{"id":7}"#).as_deref(), Some("7"));
         assert_eq!(id(r#"{"id":""}"#), None);
@@ -274,15 +230,16 @@ mod tests {
           {"id":"2","type":"SOMETHING_NEW","url":"https://h/2","extra":{"x":1}},
           {"id":"3","type":"UNIT_CREATED","url":"https://h/1"}
         ]"#;
-        let l = decode_list(200, &mut serde_json::Deserializer::from_str(body)).unwrap();
-        assert_eq!(l.shape, ListShape::Bare);
-        assert_eq!(l.items.len(), 3);
+        let v: serde_json::Value = serde_json::from_str(body).unwrap();
+        let (shape, list) = decode_list(200, &v).unwrap();
+        assert_eq!(shape, ListShape::Bare);
+        assert_eq!(list.len(), 3);
         assert_eq!(
-            find_registered(&l, &input("UNIT_CREATED", "https://h/1")).as_deref(),
+            find_registered(&list, &input("UNIT_CREATED", "https://h/1")).as_deref(),
             Some("3")
         );
         assert_eq!(
-            find_registered(&l, &input("UNIT_DELETED", "https://h/1")),
+            find_registered(&list, &input("UNIT_DELETED", "https://h/1")),
             None
         );
     }
@@ -297,7 +254,8 @@ mod tests {
             r#"[null]"#,
             r#""hello""#,
         ] {
-            let e = decode_list(200, &mut serde_json::Deserializer::from_str(body)).unwrap_err();
+            let v: serde_json::Value = serde_json::from_str(body).unwrap();
+            let e = decode_list(200, &v).unwrap_err();
             assert_eq!(e.kind(), ErrorKind::Decode, "{body}");
         }
     }

@@ -1,7 +1,7 @@
 //! Documents (section 2.4, endpoints 4.2-4.5): document types, image formats, upload and list
 //! inputs, and the stored record.
 
-use super::check::{NullableNumber, NullableString};
+use crate::api::schema::{Field, Ty};
 use serde::Deserialize;
 
 /// Every value of DOCUMENT_TYPES. `PRE-MOVE_IN` contains a hyphen: it is a literal value.
@@ -95,27 +95,16 @@ pub struct ListDocumentsQuery {
 }
 
 /// A stored document's metadata record. Only `id` is required; the documented fields are
-/// type-checked and every other field passes through untouched.
-#[derive(Debug, Deserialize)]
-pub struct DocumentRecordCheck {
-    /// Document id.
-    pub id: String,
-    #[serde(rename = "resourcePath", default)]
-    _resource_path: NullableString,
-    #[serde(rename = "title", default)]
-    _title: NullableString,
-    #[serde(rename = "companyId", default)]
-    _company_id: NullableString,
-    #[serde(rename = "type", default)]
-    _document_type: NullableString,
-    #[serde(rename = "tenantId", default)]
-    _tenant_id: NullableString,
-    #[serde(rename = "unitId", default)]
-    _unit_id: NullableString,
-    #[serde(rename = "propertyId", default)]
-    _property_id: NullableString,
-    #[serde(rename = "propertyGroupId", default)]
-    _property_group_id: NullableString,
-    #[serde(rename = "size", default)]
-    _size: NullableNumber,
-}
+/// checked for type and every other field passes through untouched.
+pub static DOCUMENT_RECORD: Ty = Ty::Record(&[
+    Field::required("id", Ty::String),
+    Field::optional("resourcePath", Ty::String),
+    Field::optional("title", Ty::String),
+    Field::optional("companyId", Ty::String),
+    Field::optional("type", Ty::String),
+    Field::optional("tenantId", Ty::String),
+    Field::optional("unitId", Ty::String),
+    Field::optional("propertyId", Ty::String),
+    Field::optional("propertyGroupId", Ty::String),
+    Field::optional("size", Ty::Number),
+]);

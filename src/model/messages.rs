@@ -1,7 +1,7 @@
 //! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options and the checked
 //! shape of `Message` / `MessageAttachment`.
 
-use super::{NullableBool, NullableNumber, NullableObject, NullableString};
+use crate::api::schema::{Field, Ty};
 use serde::de::IgnoredAny;
 use serde::Deserialize;
 
@@ -80,40 +80,36 @@ pub struct MessagesOptions {
     pub _signal: Option<IgnoredAny>,
 }
 
-/// A `MessageAttachment`, type-checked.
-#[derive(Debug, Deserialize)]
-pub struct AttachmentCheck {
-    #[serde(rename = "id", default)]
-    _id: NullableString,
-    #[serde(rename = "name", default)]
-    _name: NullableString,
-    #[serde(rename = "resourcePath", default)]
-    _resource_path: NullableString,
-    #[serde(rename = "type", default)]
-    _attachment_type: NullableString,
-    #[serde(rename = "size", default)]
-    _size: NullableNumber,
-}
+/// A `MessageAttachment` (all fields nullable).
+pub static ATTACHMENT: Ty = Ty::Record(&[
+    Field::optional("id", Ty::String),
+    Field::optional("name", Ty::String),
+    Field::optional("resourcePath", Ty::String),
+    Field::optional("type", Ty::String),
+    Field::optional("size", Ty::Number),
+]);
 
-/// A `Message`, type-checked (all fields nullable, unknown `sentBy` values accepted).
-#[derive(Debug, Deserialize)]
-pub struct MessageCheck {
-    #[serde(rename = "id", default)]
-    _id: NullableString,
-    #[serde(rename = "candidateId", default)]
-    _candidate_id: NullableString,
-    #[serde(rename = "sentBy", default)]
-    _sent_by: NullableString,
-    #[serde(rename = "userId", default)]
-    _user_id: NullableString,
-    #[serde(rename = "text", default)]
-    _text: NullableString,
-    #[serde(rename = "user", default)]
-    _user: NullableObject,
-    #[serde(rename = "replyToMessageId", default)]
-    _reply_to_message_id: NullableString,
-    #[serde(rename = "isRead", default)]
-    _is_read: NullableBool,
-    #[serde(rename = "attachments", default)]
-    _attachments: Option<Vec<Option<AttachmentCheck>>>,
-}
+/// A `Message` (all fields nullable; unknown `sentBy` values pass).
+pub static MESSAGE: Ty = Ty::Record(&[
+    Field::optional("id", Ty::String),
+    Field::optional("candidateId", Ty::String),
+    Field::optional("sentBy", Ty::String),
+    Field::optional("userId", Ty::String),
+    Field::optional("text", Ty::String),
+    Field::optional("user", Ty::Object),
+    Field::optional("replyToMessageId", Ty::String),
+    Field::optional("isRead", Ty::Bool),
+    Field::optional(
+        "attachments",
+        Ty::List {
+            item: &ATTACHMENT,
+            nullable_items: true,
+        },
+    ),
+]);
+
+/// `data.messages`: a list of `Message`s (GraphQL `[Message]`, elements nullable).
+pub static MESSAGE_LIST: Ty = Ty::List {
+    item: &MESSAGE,
+    nullable_items: true,
+};

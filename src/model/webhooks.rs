@@ -1,6 +1,6 @@
 //! Webhooks: the 30 event types (section 6), the register input and the record (section 2.5).
 
-use super::check::NullableString;
+use crate::api::schema::{Field, Ty};
 use serde::Deserialize;
 
 /// Every event type of section 6, grouped as there (Listing 7, Candidates 2, Scheduling 6,
@@ -56,26 +56,15 @@ pub struct RegisterWebhookInput {
 }
 
 /// A webhook record (section 2.5): `id`, `type` and `url` are required strings, the other
-/// documented fields are type-checked; unknown fields and unknown event types pass through.
-#[derive(Debug, Deserialize)]
-pub struct WebhookCheck {
-    /// Webhook id (any string: vendor examples are not valid UUIDs).
-    pub id: String,
-    /// Event type; unknown values are accepted.
-    #[serde(rename = "type")]
-    pub event_type: String,
-    /// Notified address.
-    pub url: String,
-    #[serde(rename = "partnerId", default)]
-    _partner_id: NullableString,
-    #[serde(rename = "companyId", default)]
-    _company_id: NullableString,
-    #[serde(rename = "connectedByUserId", default)]
-    _connected_by_user_id: NullableString,
-    #[serde(rename = "createdAt", default)]
-    _created_at: NullableString,
-    #[serde(rename = "updatedAt", default)]
-    _updated_at: NullableString,
-    #[serde(rename = "deletedAt", default)]
-    _deleted_at: NullableString,
-}
+/// documented fields are checked for type; unknown fields and unknown event types pass.
+pub static WEBHOOK: Ty = Ty::Record(&[
+    Field::required("id", Ty::String),
+    Field::required("type", Ty::String),
+    Field::required("url", Ty::String),
+    Field::optional("partnerId", Ty::String),
+    Field::optional("companyId", Ty::String),
+    Field::optional("connectedByUserId", Ty::String),
+    Field::optional("createdAt", Ty::String),
+    Field::optional("updatedAt", Ty::String),
+    Field::optional("deletedAt", Ty::String),
+]);

@@ -312,27 +312,20 @@ impl Inner {
         // GraphQL errors win, with HTTP 200 or not.
         let parsed = answer.json();
         if let Ok(value) = &parsed {
-            let de = serde_wasm_bindgen::Deserializer::from(value.clone());
-            match messages::decode_errors(answer.status, de) {
-                Err(error) if error.kind() == ErrorKind::Graphql => {
-                    let data = js::get(value, "data");
-                    let mut failure = answer
-                        .fail(error)
-                        .with_details(Some(js::get(value, "errors")));
-                    failure.data = (!data.is_null() && !data.is_undefined()).then_some(data);
-                    return Err(failure);
-                }
-                Err(error) if answer.ok() => return Err(answer.fail(error)),
-                _ => {}
+            if let Err(error) = messages::decode_errors(answer.status, value) {
+                let data = js::get(value, "data");
+                let mut failure = answer
+                    .fail(error)
+                    .with_details(Some(js::get(value, "errors")));
+                failure.data = (!data.is_null() && !data.is_undefined()).then_some(data);
+                return Err(failure);
             }
         }
         if !answer.ok() {
             return Err(answer.status_failure());
         }
         let value = parsed?;
-        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
-        messages::decode_data(answer.status, de).map_err(|e| answer.fail(e))?;
-        Ok(js::get(&js::get(&value, "data"), "messages"))
+        messages::decode_data(answer.status, &value).map_err(|e| answer.fail(e))
     }
 
     async fn upload_document(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -368,8 +361,7 @@ impl Inner {
         };
         let answer = self.execute_ok(&out).await?;
         let value = answer.json()?;
-        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
-        documents::decode_record(documents::UPLOAD, answer.status, de)
+        documents::decode_record(documents::UPLOAD, answer.status, &value)
             .map_err(|e| answer.fail(e))?;
         Ok(value)
     }
@@ -380,12 +372,9 @@ impl Inner {
         let call = self.call(&options)?;
         let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
         let value = answer.json()?;
-        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
-        let listed = documents::decode_list(answer.status, de).map_err(|e| answer.fail(e))?;
-        Ok(match listed.shape.key() {
-            Some(key) => js::get(&value, key),
-            None => value,
-        })
+        let (_, array) =
+            documents::decode_list(answer.status, value).map_err(|e| answer.fail(e))?;
+        Ok(array)
     }
 
     async fn get_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -394,8 +383,8 @@ impl Inner {
         let call = self.call(&options)?;
         let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
         let value = answer.json()?;
-        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
-        documents::decode_record(documents::GET, answer.status, de).map_err(|e| answer.fail(e))?;
+        documents::decode_record(documents::GET, answer.status, &value)
+            .map_err(|e| answer.fail(e))?;
         Ok(value)
     }
 
@@ -409,31 +398,16 @@ impl Inner {
 
     async fn list_webhooks(&self, options: JsValue) -> Result<JsValue, Failure> {
         let call = self.call(&options)?;
-        let (value, _) = self.webhook_list(&call).await?;
-        Ok(value)
+        self.webhook_list(&call).await
     }
 
-    /// Lists webhooks; returns the array and the checked records.
-    async fn webhook_list(
-        &self,
-        call: &Call,
-    ) -> Result<
-        (
-            JsValue,
-            crate::api::response::Listed<crate::model::webhooks::WebhookCheck>,
-        ),
-        Failure,
-    > {
+    /// Lists webhooks; returns the checked array.
+    async fn webhook_list(&self, call: &Call) -> Result<JsValue, Failure> {
         let request = webhooks::list_request(&self.base);
         let answer = self.execute_ok(&self.outgoing(&request, call)).await?;
         let value = answer.json()?;
-        let de = serde_wasm_bindgen::Deserializer::from(value.clone());
-        let listed = webhooks::decode_list(answer.status, de).map_err(|e| answer.fail(e))?;
-        let array = match listed.shape.key() {
-            Some(key) => js::get(&value, key),
-            None => value,
-        };
-        Ok((array, listed))
+        let (_, array) = webhooks::decode_list(answer.status, value).map_err(|e| answer.fail(e))?;
+        Ok(array)
     }
 
     async fn register_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -465,14 +439,11 @@ impl Inner {
         {
             return Ok(id);
         }
-        if let Ok(value) = answer.json() {
-            let de = serde_wasm_bindgen::Deserializer::from(value);
-            if let Ok(webhooks::IdInBody(Some(id))) = serde::Deserialize::deserialize(de) {
-                return Ok(id);
-            }
+        if let Some(id) = answer.json().ok().and_then(|v| webhooks::id_in_body(&v)) {
+            return Ok(id);
         }
         // Location not readable (e.g. not CORS-exposed) and no id in the body: look it up.
-        let (_, listed) = self.webhook_list(call).await?;
+        let listed = self.webhook_list(call).await?;
         webhooks::find_registered(&listed, input).ok_or_else(|| {
             answer.fail(Error::Decode {
                 operation: webhooks::REGISTER,
@@ -486,7 +457,7 @@ impl Inner {
         let input: RegisterWebhookInput = required("input", &input)?;
         webhooks::check_register_input(&input)?;
         let call = self.call(&options)?;
-        let (_, listed) = self.webhook_list(&call).await?;
+        let listed = self.webhook_list(&call).await?;
         if let Some(id) = webhooks::find_registered(&listed, &input) {
             return Ok(JsValue::from_str(&id));
         }

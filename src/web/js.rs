@@ -2,6 +2,7 @@
 //! worker or Node), never through `window`.
 
 use crate::api::input::InputValue;
+use crate::api::json_view::{JsonView, Kind};
 use js_sys::{JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -116,4 +117,77 @@ fn to_input_at(value: &JsValue, depth: u32) -> InputValue {
         })
         .collect();
     InputValue::Object(entries)
+}
+
+thread_local! {
+    /// JavaScript strings for the member names decoders look up, made once.
+    static KEYS: std::cell::RefCell<Vec<(&'static str, JsValue)>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn key(name: &'static str) -> JsValue {
+    KEYS.with(|keys| {
+        let mut keys = keys.borrow_mut();
+        if let Some((_, k)) = keys
+            .iter()
+            .find(|(n, _)| std::ptr::eq(*n, name) || *n == name)
+        {
+            return k.clone();
+        }
+        let k = JsValue::from_str(name);
+        keys.push((name, k.clone()));
+        k
+    })
+}
+
+/// Decoders read the browser's own parsed object in place: type checks and member reads are
+/// single calls, and strings are copied into WebAssembly memory only when their text is used.
+impl JsonView for JsValue {
+    fn kind(&self) -> Kind {
+        if self.is_string() {
+            Kind::String
+        } else if self.as_f64().is_some() {
+            Kind::Number
+        } else if self.is_null() || self.is_undefined() {
+            Kind::Null
+        } else if self.as_bool().is_some() {
+            Kind::Bool
+        } else if js_sys::Array::is_array(self) {
+            Kind::Array
+        } else if self.is_object() {
+            Kind::Object
+        } else {
+            Kind::Null
+        }
+    }
+
+    fn get(&self, name: &'static str) -> Option<JsValue> {
+        if !self.is_object() || js_sys::Array::is_array(self) {
+            return None;
+        }
+        js_sys::Reflect::get(self, &key(name))
+            .ok()
+            .filter(|v| !v.is_undefined())
+    }
+
+    fn len(&self) -> usize {
+        if js_sys::Array::is_array(self) {
+            self.unchecked_ref::<js_sys::Array>().length() as usize
+        } else {
+            0
+        }
+    }
+
+    fn at(&self, index: usize) -> Option<JsValue> {
+        let index = u32::try_from(index).ok()?;
+        js_sys::Array::is_array(self).then(|| self.unchecked_ref::<js_sys::Array>().get(index))
+    }
+
+    fn text(&self) -> Option<String> {
+        self.as_string()
+    }
+
+    fn number(&self) -> Option<f64> {
+        self.as_f64()
+    }
 }

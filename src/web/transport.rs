@@ -109,10 +109,7 @@ impl Answer {
             Some(text) if text.length() > 0 => {
                 let text = self.redact(text);
                 match js::json_parse(&text) {
-                    Ok(value) => {
-                        let body = serde_wasm_bindgen::from_value::<ErrorBody>(value.clone()).ok();
-                        (body, Some(value))
-                    }
+                    Ok(value) => (Some(ErrorBody::read(&value)), Some(value)),
                     Err(_) => (None, Some(JsValue::from(self.excerpt(&text, 2000)))),
                 }
             }
