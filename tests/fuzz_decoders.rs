@@ -153,15 +153,16 @@ proptest! {
 
     #[test]
     fn input_parsers_survive_arbitrary_input(v in input_value()) {
-        use estatekit::api::response::parse_input;
+        use estatekit::api::input::FromInput;
         let kind = |e: estatekit::Error| assert_eq!(e.kind(), ErrorKind::InvalidInput);
-        let _ = parse_input::<model::messages::MessageFilter, _>("filter", v.clone()).map_err(kind);
-        let _ = parse_input::<model::messages::MessagesOptions, _>("options", v.clone()).map_err(kind);
-        let _ = parse_input::<model::documents::UploadFields, _>("input", v.clone()).map_err(kind);
-        let _ = parse_input::<model::documents::ListDocumentsQuery, _>("query", v.clone()).map_err(kind);
-        let _ = parse_input::<model::webhooks::RegisterWebhookInput, _>("input", v.clone()).map_err(kind);
-        let _ = parse_input::<model::client::ClientOptions, _>("options", v.clone()).map_err(kind);
-        let _ = parse_input::<model::client::CallOptions, _>("options", v).map_err(kind);
+        let _ = model::messages::MessageFilter::from_input(&v, "filter").map_err(kind);
+        let _ = model::messages::MessagesOptions::from_input(&v, "options").map_err(kind);
+        let _ = model::documents::UploadFields::from_input(&v, "input").map_err(kind);
+        let _ = model::documents::UploadOptions::from_input(&v, "options").map_err(kind);
+        let _ = model::documents::ListDocumentsQuery::from_input(&v, "query").map_err(kind);
+        let _ = model::webhooks::RegisterWebhookInput::from_input(&v, "input").map_err(kind);
+        let _ = model::client::ClientOptions::from_input(&v, "options").map_err(kind);
+        let _ = model::client::CallOptions::from_input(&v, "options").map_err(kind);
     }
 
     #[test]

@@ -1,10 +1,9 @@
-//! Caller input as a plain value tree. The browser layer copies a JavaScript argument into an
-//! [`InputValue`] (every own key, so misspelt options are caught by `deny_unknown_fields`),
-//! and the input structs of `crate::model` are deserialised from it here, natively testable.
+//! Caller input as a plain value tree, and readers that turn it into the input structs of
+//! `crate::model` with errors naming the offending field (`invalid options.paging.take: ...`).
+//! The browser layer copies each JavaScript argument into an [`InputValue`] (every own key,
+//! so misspelt options are reported instead of silently ignored).
 
-use serde::de::value::{Error as ValueError, MapDeserializer, SeqDeserializer};
-use serde::de::{self, Deserializer, IntoDeserializer, Unexpected, Visitor};
-use serde::forward_to_deserialize_any;
+use crate::error::Error;
 
 /// A JavaScript value as caller input.
 #[derive(Clone, Debug, PartialEq)]
@@ -27,73 +26,154 @@ pub enum InputValue {
     Opaque(&'static str),
 }
 
-impl<'de> IntoDeserializer<'de, ValueError> for InputValue {
-    type Deserializer = InputValue;
-    fn into_deserializer(self) -> InputValue {
-        self
+impl InputValue {
+    fn described(&self) -> &'static str {
+        match self {
+            InputValue::Undefined => "undefined",
+            InputValue::Null => "null",
+            InputValue::Bool(_) => "a boolean",
+            InputValue::Number(_) => "a number",
+            InputValue::String(_) => "a string",
+            InputValue::Array(_) => "an array",
+            InputValue::Object(_) => "an object",
+            InputValue::Opaque(what) => what,
+        }
+    }
+
+    fn is_absent(&self) -> bool {
+        matches!(self, InputValue::Undefined | InputValue::Null)
+    }
+
+    /// Reads this value as an object with only the `known` keys (field name `path`).
+    pub fn object<'a>(&'a self, path: &str, known: &[&str]) -> Result<Fields<'a>, Error> {
+        let InputValue::Object(entries) = self else {
+            return Err(Error::invalid(
+                path,
+                format!("must be an object, got {}", self.described()),
+            ));
+        };
+        if let Some((key, _)) = entries.iter().find(|(k, _)| !known.contains(&k.as_str())) {
+            return Err(Error::invalid(
+                format!("{path}.{key}"),
+                format!(
+                    "is not a known option; expected one of {}",
+                    known.join(", ")
+                ),
+            ));
+        }
+        Ok(Fields {
+            path: path.to_string(),
+            entries,
+        })
     }
 }
 
-impl<'de> Deserializer<'de> for InputValue {
-    type Error = ValueError;
+/// The members of an input object, read one by one.
+#[derive(Debug)]
+pub struct Fields<'a> {
+    path: String,
+    entries: &'a [(String, InputValue)],
+}
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ValueError> {
-        match self {
-            InputValue::Undefined | InputValue::Null => visitor.visit_unit(),
-            InputValue::Bool(b) => visitor.visit_bool(b),
-            InputValue::Number(n) => {
-                // Integral numbers are presented as integers so that `u32` fields accept them.
-                if n.fract() == 0.0 && n.abs() <= 9_007_199_254_740_991.0 {
-                    if n >= 0.0 {
-                        visitor.visit_u64(n as u64)
-                    } else {
-                        visitor.visit_i64(n as i64)
-                    }
-                } else {
-                    visitor.visit_f64(n)
-                }
-            }
-            InputValue::String(s) => visitor.visit_string(s),
-            InputValue::Array(items) => {
-                let mut seq = SeqDeserializer::new(items.into_iter());
-                let value = visitor.visit_seq(&mut seq)?;
-                seq.end()?;
-                Ok(value)
-            }
-            InputValue::Object(entries) => {
-                let mut map = MapDeserializer::new(entries.into_iter());
-                let value = visitor.visit_map(&mut map)?;
-                map.end()?;
-                Ok(value)
-            }
-            InputValue::Opaque(what) => {
-                Err(de::Error::invalid_type(Unexpected::Other(what), &visitor))
-            }
+impl<'a> Fields<'a> {
+    /// The field name of member `key`, e.g. `options.paging.take`.
+    pub fn path_of(&self, key: &str) -> String {
+        format!("{}.{key}", self.path)
+    }
+
+    /// Member `key`, `None` when absent, `undefined` or `null`.
+    pub fn value(&self, key: &str) -> Option<&'a InputValue> {
+        self.entries
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v)
+            .filter(|v| !v.is_absent())
+    }
+
+    fn wrong(&self, key: &str, expected: &str, got: &InputValue) -> Error {
+        Error::invalid(
+            self.path_of(key),
+            format!("must be {expected}, got {}", got.described()),
+        )
+    }
+
+    /// An optional string.
+    pub fn string(&self, key: &str) -> Result<Option<String>, Error> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(InputValue::String(s)) => Ok(Some(s.clone())),
+            Some(other) => Err(self.wrong(key, "a string", other)),
         }
     }
 
-    fn deserialize_option<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ValueError> {
-        match self {
-            InputValue::Undefined | InputValue::Null => visitor.visit_none(),
-            other => visitor.visit_some(other),
+    /// A required string.
+    pub fn required_string(&self, key: &str) -> Result<String, Error> {
+        self.string(key)?
+            .ok_or_else(|| Error::invalid(self.path_of(key), "is required"))
+    }
+
+    /// An optional whole number from 0 to 4294967295.
+    pub fn count(&self, key: &str) -> Result<Option<u32>, Error> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(InputValue::Number(n))
+                if n.fract() == 0.0 && (0.0..=4_294_967_295.0).contains(n) =>
+            {
+                Ok(Some(*n as u32))
+            }
+            Some(other) => Err(self.wrong(key, "a whole number from 0 to 4294967295", other)),
         }
     }
 
-    fn deserialize_ignored_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, ValueError> {
-        visitor.visit_unit()
+    /// An optional array of strings.
+    pub fn strings(&self, key: &str) -> Result<Option<Vec<String>>, Error> {
+        match self.value(key) {
+            None => Ok(None),
+            Some(InputValue::Array(items)) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    InputValue::String(s) => Ok(s.clone()),
+                    other => Err(Error::invalid(
+                        format!("{}[{i}]", self.path_of(key)),
+                        format!("must be a string, got {}", other.described()),
+                    )),
+                })
+                .collect::<Result<Vec<_>, _>>()
+                .map(Some),
+            Some(other) => Err(self.wrong(key, "an array of strings", other)),
+        }
     }
 
-    forward_to_deserialize_any! {
-        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string
-        bytes byte_buf unit unit_struct newtype_struct seq tuple
-        tuple_struct map struct enum identifier
+    /// An optional nested object with only the `known` keys.
+    pub fn object(&self, key: &str, known: &[&str]) -> Result<Option<Fields<'a>>, Error> {
+        self.value(key)
+            .map(|v| v.object(&self.path_of(key), known))
+            .transpose()
+    }
+}
+
+/// Input structs built from caller input.
+pub trait FromInput: Sized {
+    /// Reads `value`, naming `path` in errors.
+    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error>;
+
+    /// Reads an optional argument: `undefined`/`null` give the defaults.
+    fn from_optional(value: &InputValue, path: &str) -> Result<Self, Error>
+    where
+        Self: Default,
+    {
+        if value.is_absent() {
+            Ok(Self::default())
+        } else {
+            Self::from_input(value, path)
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::response::parse_input;
     use crate::model::messages::MessagesOptions;
     use crate::model::webhooks::RegisterWebhookInput;
 
@@ -123,7 +203,7 @@ mod tests {
             ),
             ("signal", InputValue::Opaque("an AbortSignal")),
         ]);
-        let o: MessagesOptions = parse_input("options", value).unwrap();
+        let o = MessagesOptions::from_input(&value, "options").unwrap();
         assert_eq!(o.fields, Some(vec!["id".to_string(), "text".to_string()]));
         assert_eq!(o.paging.as_ref().and_then(|p| p.skip), Some(2));
         assert_eq!(o.paging.as_ref().and_then(|p| p.take), None);
@@ -153,20 +233,31 @@ mod tests {
             ),
             (obj(&[("fields", s("id"))]), "invalid options.fields:"),
             (
+                obj(&[("fields", InputValue::Array(vec![s("id"), InputValue::Null]))]),
+                "invalid options.fields[1]:",
+            ),
+            (
                 obj(&[("timeoutMs", InputValue::Number(5e12))]),
                 "invalid options.timeoutMs:",
             ),
+            (s("x"), "invalid options: must be an object, got a string"),
         ];
         for (value, prefix) in cases {
-            let e = parse_input::<MessagesOptions, _>("options", value).unwrap_err();
+            let e = MessagesOptions::from_input(&value, "options").unwrap_err();
             assert!(e.to_string().starts_with(prefix), "{e} / {prefix}");
         }
-        let e =
-            parse_input::<RegisterWebhookInput, _>("input", obj(&[("type", s("UNIT_CREATED"))]))
-                .unwrap_err();
-        assert!(e.to_string().contains("missing field `url`"), "{e}");
-        let e = parse_input::<RegisterWebhookInput, _>("input", InputValue::Opaque("a function"))
+        let e = RegisterWebhookInput::from_input(&obj(&[("type", s("UNIT_CREATED"))]), "input")
             .unwrap_err();
-        assert!(e.to_string().starts_with("invalid input:"), "{e}");
+        assert_eq!(e.to_string(), "invalid input.url: is required");
+        let e = RegisterWebhookInput::from_input(&InputValue::Opaque("a function"), "input")
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid input: must be an object, got a function"
+        );
+        assert_eq!(
+            MessagesOptions::from_optional(&InputValue::Null, "options").unwrap(),
+            MessagesOptions::default()
+        );
     }
 }

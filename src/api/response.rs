@@ -4,7 +4,6 @@
 use super::json_view::{JsonView, Kind};
 use super::schema::{check, Step, Ty};
 use crate::error::Error;
-use serde::de::{DeserializeOwned, Deserializer};
 
 /// What the transport read from an answer, apart from the body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -241,23 +240,6 @@ pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> 
         status,
         reason,
     }
-}
-
-/// Deserialises caller input (a JavaScript object) as `T`, naming the offending field.
-pub fn parse_input<'de, T, D>(field: &str, d: D) -> Result<T, Error>
-where
-    T: DeserializeOwned,
-    D: Deserializer<'de>,
-{
-    serde_path_to_error::deserialize(d).map_err(|e| {
-        let path = e.path().to_string();
-        let field = if path == "." || path.is_empty() {
-            field.to_string()
-        } else {
-            format!("{field}.{path}")
-        };
-        Error::invalid(field, limit(&e.into_inner().to_string(), 300))
-    })
 }
 
 #[cfg(test)]

@@ -1,9 +1,9 @@
 //! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options and the checked
 //! shape of `Message` / `MessageAttachment`.
 
+use crate::api::input::{FromInput, InputValue};
 use crate::api::schema::{Field, Ty};
-use serde::de::IgnoredAny;
-use serde::Deserialize;
+use crate::error::Error;
 
 /// Values of the GraphQL enum `MESSAGE_SENT_BY` (responses may carry others; they pass through).
 pub const MESSAGE_SENT_BY: [&str; 2] = ["ADMIN", "CANDIDATE"];
@@ -28,8 +28,7 @@ pub const ATTACHMENT_FIELDS: [&str; 5] = ["id", "name", "resourcePath", "type", 
 pub const SORT_DIRECTIONS: [&str; 2] = ["ASC", "DESC"];
 
 /// Which conversation to read: at least one of the first three must be given.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MessageFilter {
     /// Messages of this candidate.
     pub candidate_id: Option<String>,
@@ -41,9 +40,23 @@ pub struct MessageFilter {
     pub external_contact_id: Option<String>,
 }
 
+impl FromInput for MessageFilter {
+    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
+        let f = value.object(
+            path,
+            &["candidateId", "contactId", "listingId", "externalContactId"],
+        )?;
+        Ok(MessageFilter {
+            candidate_id: f.string("candidateId")?,
+            contact_id: f.string("contactId")?,
+            listing_id: f.string("listingId")?,
+            external_contact_id: f.string("externalContactId")?,
+        })
+    }
+}
+
 /// `GraphPaging`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Paging {
     /// Number of messages to skip.
     pub skip: Option<u32>,
@@ -52,8 +65,7 @@ pub struct Paging {
 }
 
 /// `GraphSorting`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Sort {
     /// A `Message` field name, e.g. `id`.
     pub field_name: String,
@@ -62,8 +74,7 @@ pub struct Sort {
 }
 
 /// Second argument of `messages`.
-#[derive(Clone, Debug, Default, Deserialize, PartialEq)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct MessagesOptions {
     /// `Message` fields to select (default: every field but `user`).
     pub fields: Option<Vec<String>>,
@@ -75,9 +86,43 @@ pub struct MessagesOptions {
     pub sort: Option<Sort>,
     /// Per-call timeout (read by the transport).
     pub timeout_ms: Option<u32>,
-    /// `AbortSignal` (read by the browser layer).
-    #[serde(default, rename = "signal")]
-    pub _signal: Option<IgnoredAny>,
+}
+
+impl FromInput for MessagesOptions {
+    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
+        let o = value.object(
+            path,
+            &[
+                "fields",
+                "userFields",
+                "paging",
+                "sort",
+                "timeoutMs",
+                "signal",
+            ],
+        )?;
+        let paging = match o.object("paging", &["skip", "take"])? {
+            Some(p) => Some(Paging {
+                skip: p.count("skip")?,
+                take: p.count("take")?,
+            }),
+            None => None,
+        };
+        let sort = match o.object("sort", &["fieldName", "direction"])? {
+            Some(s) => Some(Sort {
+                field_name: s.required_string("fieldName")?,
+                direction: s.string("direction")?,
+            }),
+            None => None,
+        };
+        Ok(MessagesOptions {
+            fields: o.strings("fields")?,
+            user_fields: o.strings("userFields")?,
+            paging,
+            sort,
+            timeout_ms: o.count("timeoutMs")?,
+        })
+    }
 }
 
 /// A `MessageAttachment` (all fields nullable).

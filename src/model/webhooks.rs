@@ -1,7 +1,8 @@
 //! Webhooks: the 30 event types (section 6), the register input and the record (section 2.5).
 
+use crate::api::input::{FromInput, InputValue};
 use crate::api::schema::{Field, Ty};
-use serde::Deserialize;
+use crate::error::Error;
 
 /// Every event type of section 6, grouped as there (Listing 7, Candidates 2, Scheduling 6,
 /// Contracting 4, Owner 3, Property 3, Unit 3). The interface's table holds 28 types (the
@@ -45,14 +46,22 @@ pub const EVENT_TYPES: [&str; 28] = [
 ];
 
 /// Input of `registerWebhook` / `ensureWebhook`.
-#[derive(Clone, Debug, Deserialize, PartialEq)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct RegisterWebhookInput {
     /// One of [`EVENT_TYPES`].
-    #[serde(rename = "type")]
     pub event_type: String,
     /// Absolute http(s) URL that receives the notifications.
     pub url: String,
+}
+
+impl FromInput for RegisterWebhookInput {
+    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
+        let f = value.object(path, &["type", "url"])?;
+        Ok(RegisterWebhookInput {
+            event_type: f.required_string("type")?,
+            url: f.required_string("url")?,
+        })
+    }
 }
 
 /// A webhook record (section 2.5): `id`, `type` and `url` are required strings, the other

@@ -4,7 +4,7 @@
 use super::errors::Failure;
 use super::js;
 use super::transport::{self, Answer, Outgoing};
-use crate::api::response::parse_input;
+use crate::api::input::FromInput;
 use crate::api::retry::{RateWindow, RetryPolicy};
 use crate::api::{self, documents, messages, webhooks, BaseUrl};
 use crate::error::{Error, ErrorKind};
@@ -13,7 +13,6 @@ use crate::model::documents::{ListDocumentsQuery, UploadFields, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::RegisterWebhookInput;
 use js_sys::{Function, Promise};
-use serde::de::DeserializeOwned;
 use std::cell::RefCell;
 use std::fmt;
 use std::future::Future;
@@ -58,22 +57,16 @@ fn invalid(field: &str, reason: &str) -> Failure {
 }
 
 /// Parses a required object argument.
-fn required<T: DeserializeOwned>(field: &str, value: &JsValue) -> Result<T, Failure> {
+fn required<T: FromInput>(field: &str, value: &JsValue) -> Result<T, Failure> {
     if value.is_undefined() || value.is_null() {
         return Err(invalid(field, "is required"));
     }
-    if !value.is_object() {
-        return Err(invalid(field, "must be an object"));
-    }
-    Ok(parse_input(field, js::to_input(value))?)
+    Ok(T::from_input(&js::to_input(value), field)?)
 }
 
 /// Parses an optional object argument (`undefined`/`null` = defaults).
-fn optional<T: DeserializeOwned + Default>(field: &str, value: &JsValue) -> Result<T, Failure> {
-    if value.is_undefined() || value.is_null() {
-        return Ok(T::default());
-    }
-    required(field, value)
+fn optional<T: FromInput + Default>(field: &str, value: &JsValue) -> Result<T, Failure> {
+    Ok(T::from_optional(&js::to_input(value), field)?)
 }
 
 /// The `signal` of an options object, checked.
