@@ -431,3 +431,37 @@ async fn upload_progress_ends_with_loaded_equal_total() {
         message(&e)
     );
 }
+
+#[wasm_bindgen_test]
+async fn progress_uploads_never_follow_a_redirect_with_the_token() {
+    let token = new_account().await;
+    let c = client(&token);
+    let info = admin("GET", "/_emulator/info", None).await;
+    let second = get_str(&info, "secondOrigin").expect("emulator started with --second-origin");
+    admin("DELETE", "/_emulator/requests", None).await;
+    let docs = "/api/file-storage/company/documents";
+    fault(&format!(
+        r#"{{"method":"POST","path":"{docs}","token":"{token}","status":307,"body":"","headers":{{"Location":"{second}{docs}"}}}}"#
+    ))
+    .await;
+    let (options, _) = progress_options("");
+    let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/r"}"#);
+    let e = err(c.upload_document(input, options)).await;
+    assert_eq!(
+        get_str(&e, "kind").as_deref(),
+        Some("http"),
+        "{}",
+        message(&e)
+    );
+    let host = second.trim_start_matches("http://");
+    for r in items(&admin("GET", "/_emulator/requests", None).await) {
+        if get_str(&r, "host").as_deref() == Some(host) {
+            assert_eq!(
+                get(&r, "hasAuthorization").as_bool(),
+                Some(false),
+                "{}",
+                stringify(&r)
+            );
+        }
+    }
+}

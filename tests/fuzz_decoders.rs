@@ -166,6 +166,27 @@ proptest! {
     }
 
     #[test]
+    fn header_parsers_survive_shaped_input(
+        day in any::<i64>(), year in any::<i64>(), h in any::<i64>(), m in any::<i32>(), sec in any::<i16>(),
+        mon in prop::sample::select(&["Jan", "Feb", "Dec", "Foo"][..]), secs in any::<f64>(), now in any::<f64>(),
+    ) {
+        let date = format!("Sun, {day} {mon} {year} {h}:{m}:{sec} GMT");
+        if let Some(ms) = parse_http_date(&date) {
+            prop_assert!((0.0..=253_402_300_800_000.0).contains(&ms), "{date} -> {ms}");
+        }
+        let text = secs.to_string();
+        for status in [429, 503] {
+            let head = ResponseHead { status, retry_after: Some(&date), rate_limit_reset: Some(&text) };
+            let _ = retry_after_ms(&head, now);
+            let head = ResponseHead { status, retry_after: Some(&text), rate_limit_reset: None };
+            let _ = retry_after_ms(&head, now);
+        }
+        let mut w = RateWindow::new(2);
+        w.observe(now, Some("0"), Some(&text));
+        let _ = w.reserve(now);
+    }
+
+    #[test]
     fn request_builders_never_panic(a in ".{0,40}", b in ".{0,40}", n in any::<u32>(), r in any::<f64>()) {
         let base = BaseUrl::parse("https://acme.example.com").expect("valid");
         let _ = documents::get_request(&base, &a);

@@ -1,5 +1,6 @@
-//! 5,000 calls (successes and every kind of failure) must leave the WebAssembly memory flat
-//! after warm-up: no closure, promise or buffer is left behind per call.
+//! 5,000 calls (successes and every kind of failure, through every path of the transport)
+//! must leave the WebAssembly memory flat after warm-up and every abort listener removed:
+//! no closure, timer, listener, promise or buffer is left behind per call.
 #![cfg(target_arch = "wasm32")]
 #![allow(
     clippy::unwrap_used,
@@ -11,6 +12,7 @@
 mod common;
 
 use common::*;
+use js_sys::Reflect;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use wasm_bindgen_test::*;
@@ -25,42 +27,71 @@ fn memory_bytes() -> f64 {
         .byte_length() as f64
 }
 
+/// Wraps a signal's add/removeEventListener; returns a function giving listeners still attached.
+fn count_listeners(signal: &web_sys::AbortSignal) -> js_sys::Function {
+    js_sys::Function::new_with_args(
+        "signal",
+        "let n = 0;
+         const add = signal.addEventListener.bind(signal);
+         const remove = signal.removeEventListener.bind(signal);
+         signal.addEventListener = (...a) => { n++; return add(...a); };
+         signal.removeEventListener = (...a) => { n--; return remove(...a); };
+         return () => n;",
+    )
+    .call1(&JsValue::NULL, signal)
+    .unwrap()
+    .unchecked_into()
+}
+
 #[wasm_bindgen_test]
 async fn five_thousand_calls_keep_memory_flat() {
     let token = new_account().await;
     let c = client_with(&format!(
-        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"limit":0}}}}"#,
+        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"limit":1,"baseDelayMs":1,"maxDelayMs":1}}}}"#,
         emulator()
     ));
+    // Every list-documents call meets two 503s (one retry), exercising the backoff wait.
+    fault(&format!(
+        r#"{{"method":"GET","path":"/api/file-storage/company/documents/metadata","token":"{token}","status":503,"times":100000}}"#
+    ))
+    .await;
+    let live = web_sys::AbortController::new().unwrap();
+    let attached = count_listeners(&live.signal());
+    let live_options = with_signal(&live);
     let aborted = web_sys::AbortController::new().unwrap();
     aborted.abort();
-    let batch = |round: u32| {
-        let mut calls = Vec::new();
-        for i in 0..10u32 {
-            calls.push(match (round * 10 + i) % 5 {
-                0 => c.list_webhooks(JsValue::UNDEFINED),
-                1 => c.get_document(JsValue::from_str("missing"), JsValue::UNDEFINED),
-                2 => c.messages(
-                    json(r#"{"candidateId":"cand-2"}"#),
-                    json(r#"{"fields":["id","text"]}"#),
-                ),
-                3 => c.messages(json("{}"), JsValue::UNDEFINED),
-                _ => c.list_webhooks(with_signal(&aborted)),
-            });
-        }
-        calls
-    };
+    let blob = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
+    let progress = js_sys::Function::new_no_args("");
+
     let mut settled = 0u32;
     let mut failures = 0u32;
     let mut after_warmup = 0.0;
     for round in 0..500u32 {
-        for p in batch(round) {
-            match JsFuture::from(p).await {
-                Ok(_) => {}
-                Err(e) => {
-                    assert!(estatekit::is_api_error(&e));
-                    failures += 1;
-                }
+        let mut calls = Vec::new();
+        calls.push(c.list_webhooks(live_options.clone()));
+        calls.push(c.get_document(JsValue::from_str("missing"), live_options.clone()));
+        calls.push(c.messages(
+            json(r#"{"candidateId":"cand-2"}"#),
+            json(r#"{"fields":["id","text"]}"#),
+        ));
+        calls.push(c.messages(json("{}"), JsValue::UNDEFINED));
+        calls.push(c.list_webhooks(with_signal(&aborted)));
+        calls.push(c.list_documents(JsValue::UNDEFINED, live_options.clone()));
+        let input = json(r#"{"resourcePath":"units/m"}"#);
+        Reflect::set(&input, &"file".into(), &blob).unwrap();
+        let options = json("{}");
+        Reflect::set(&options, &"onProgress".into(), &progress).unwrap();
+        calls.push(c.upload_document(input, options));
+        let midway = web_sys::AbortController::new().unwrap();
+        calls.push(c.list_webhooks(with_signal(&midway)));
+        calls.push(c.list_webhooks(json(r#"{"timeoutMs":1}"#)));
+        calls.push(c.list_webhooks(JsValue::UNDEFINED));
+        sleep(1).await;
+        midway.abort();
+        for p in calls {
+            if let Err(e) = JsFuture::from(p).await {
+                assert!(estatekit::is_api_error(&e), "not an ApiError: {e:?}");
+                failures += 1;
             }
             settled += 1;
         }
@@ -68,12 +99,17 @@ async fn five_thousand_calls_keep_memory_flat() {
             after_warmup = memory_bytes();
         }
     }
+    admin("DELETE", "/_emulator/faults", None).await;
     let end = memory_bytes();
     assert_eq!(settled, 5_000);
-    assert_eq!(failures, 3_000, "404s, invalid input and aborts");
-    web_sys::console::log_1(
-        &format!("wasm memory after warm-up {after_warmup} bytes, after 5000 calls {end} bytes")
-            .into(),
+    assert!(
+        failures >= 2_500,
+        "404s, invalid input, aborts, 503s: {failures}"
+    );
+    assert_eq!(
+        attached.call0(&JsValue::NULL).unwrap().as_f64(),
+        Some(0.0),
+        "listeners left on the signal"
     );
     assert_eq!(
         end, after_warmup,

@@ -190,22 +190,70 @@ async fn retry_after_and_rate_limit_reset_are_honoured_and_capped() {
         &token,
         r#","retry":{"limit":1,"baseDelayMs":1,"maxDelayMs":1500}"#,
     );
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":429,"headers":{{"Retry-After":"1"}}}}"#)).await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":429,"headers":{{"Retry-After":"120"}}}}"#)).await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"headers":{{"X-RateLimit-Reset":"0.2"}},"removeHeaders":["Retry-After"]}}"#)).await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
-    let date = js_sys::Date::new(&JsValue::from(js_sys::Date::now() + 1_000.0)).to_utc_string();
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"headers":{{"Retry-After":"{}"}}}}"#, String::from(date))).await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let faults = [
+        r#""status":429,"headers":{"Retry-After":"1"}"#,
+        r#""status":429,"headers":{"Retry-After":"120"}"#,
+        r#""status":429,"headers":{"X-RateLimit-Reset":"0.2"},"removeHeaders":["Retry-After"]"#,
+        "HTTP-DATE",
+        // Every answer carries X-RateLimit-Reset: for a 5xx it says nothing, backoff applies.
+        r#""status":503,"headers":{"X-RateLimit-Reset":"45"}"#,
+    ];
+    for f in faults {
+        let f = if f == "HTTP-DATE" {
+            // Made just before use: an HTTP date 3 s ahead (second precision).
+            let at = js_sys::Date::new(&JsValue::from(js_sys::Date::now() + 3_000.0));
+            format!(
+                r#""status":503,"headers":{{"Retry-After":"{}"}}"#,
+                String::from(at.to_utc_string())
+            )
+        } else {
+            f.to_string()
+        };
+        fault(&format!(
+            r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}",{f}}}"#
+        ))
+        .await;
+        ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    }
     let d = delays(&events);
     assert_eq!(
         d[..3],
         [1000.0, 1500.0, 200.0],
-        "seconds, capped, X-RateLimit-Reset"
+        "seconds, capped, X-RateLimit-Reset on 429"
     );
-    assert!(d[3] > 0.0 && d[3] <= 1000.0, "HTTP date: {}", d[3]);
+    assert!(d[3] > 0.0 && d[3] <= 1500.0, "HTTP date, capped: {}", d[3]);
+    assert!(
+        d[4] <= 1.0,
+        "503 with X-RateLimit-Reset backs off by jitter: {}",
+        d[4]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_timeout_bounds_the_whole_call() {
+    let token = new_account().await;
+    // A retry that would wait past the deadline is not made: the last answer is the result.
+    let (c, events) = recording_client(
+        emulator(),
+        &token,
+        r#","timeoutMs":500,"retry":{"limit":5,"maxDelayMs":5000}"#,
+    );
+    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":10,"headers":{{"Retry-After":"1"}}}}"#)).await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", Some(503)).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert!(events.borrow().is_empty());
+    admin("DELETE", "/_emulator/faults", None).await;
+
+    // A retry that fits starts, and the deadline then cuts it short.
+    fault(&format!(
+        r#"[{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"headers":{{"Retry-After":"0.1"}}}},
+            {{"method":"GET","path":"{WEBHOOKS}","token":"{token}","delayMs":3000}}]"#
+    ))
+    .await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(2.0));
+    assert!(message(&e).contains("500 ms"), "{}", message(&e));
+    admin("DELETE", "/_emulator/faults", None).await;
 }
 
 #[wasm_bindgen_test]
@@ -235,7 +283,9 @@ async fn abort_during_backoff_is_immediate_and_final() {
     );
     fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":5,"headers":{{"Retry-After":"30"}}}}"#)).await;
     let controller = web_sys::AbortController::new().unwrap();
-    let pending = c.list_webhooks(with_signal(&controller));
+    let options = with_signal(&controller);
+    js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
+    let pending = c.list_webhooks(options);
     sleep(300).await;
     assert_eq!(delays(&events), [30_000.0], "the client is waiting 30 s");
     controller.abort();
@@ -275,7 +325,9 @@ async fn client_side_rate_limit_queues_requests() {
     ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     let controller = web_sys::AbortController::new().unwrap();
-    let third = c.list_webhooks(with_signal(&controller));
+    let options = with_signal(&controller);
+    js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
+    let third = c.list_webhooks(options);
     sleep(400).await;
     assert_eq!(
         route_count(&token, &format!("GET {WEBHOOKS}")).await,
@@ -286,6 +338,14 @@ async fn client_side_rate_limit_queues_requests() {
     let e = err_kind(third, "aborted", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
     assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 2.0);
+    // With a timeout, a call that cannot get a slot in time says so at once.
+    let e = err_kind(
+        c.list_webhooks(json(r#"{"timeoutMs":1000}"#)),
+        "timeout",
+        None,
+    )
+    .await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
 
     // The service's own headers: remaining 0 for 1 second blocks the next request.
     let (c, _) = recording_client(emulator(), &token, r#","rateLimit":{"perMinute":300}"#);
@@ -325,4 +385,78 @@ async fn invalid_resilience_options_are_rejected() {
             message(&e)
         );
     }
+}
+
+/// A `getToken` that never settles.
+fn hanging_get_token() -> js_sys::Function {
+    js_sys::Function::new_no_args("return new Promise(() => {})")
+}
+
+#[wasm_bindgen_test]
+async fn get_token_is_bounded_by_abort_and_timeout() {
+    let options = json(&format!(
+        r#"{{"baseUrl":"{}","timeoutMs":300}}"#,
+        emulator()
+    ));
+    js_sys::Reflect::set(&options, &"getToken".into(), &hanging_get_token()).unwrap();
+    let c = Client::new(options).unwrap();
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
+
+    let controller = web_sys::AbortController::new().unwrap();
+    let pending = c.list_webhooks(json(r#"{"timeoutMs":0}"#));
+    let aborting = c.list_webhooks(with_signal(&controller));
+    sleep(50).await;
+    controller.abort();
+    err_kind(aborting, "aborted", None).await;
+    drop(pending);
+}
+
+#[wasm_bindgen_test]
+async fn a_failed_refresh_stays_unauthorized() {
+    let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
+    let calls = js_sys::Function::new_with_args(
+        "reason",
+        "if (reason === 'initial') return 'expired-token'; throw new Error('refresh endpoint down');",
+    );
+    js_sys::Reflect::set(&options, &"getToken".into(), &calls).unwrap();
+    let c = Client::new(options).unwrap();
+    let e = err_kind(
+        c.list_webhooks(JsValue::UNDEFINED),
+        "unauthorized",
+        Some(401),
+    )
+    .await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert!(
+        message(&e).contains("refreshing the token failed"),
+        "{}",
+        message(&e)
+    );
+    assert!(
+        message(&e).contains("refresh endpoint down"),
+        "{}",
+        message(&e)
+    );
+
+    // A refreshed token that is rejected too: unauthorized after two attempts, one refresh.
+    let count = js_sys::Function::new_no_args(
+        "const f = (reason) => { f.calls.push(reason); return 'still-wrong-' + f.calls.length; }; f.calls = []; return f;",
+    )
+    .call0(&JsValue::NULL)
+    .unwrap();
+    let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
+    js_sys::Reflect::set(&options, &"getToken".into(), &count).unwrap();
+    let c = Client::new(options).unwrap();
+    let e = err_kind(
+        c.list_webhooks(JsValue::UNDEFINED),
+        "unauthorized",
+        Some(401),
+    )
+    .await;
+    assert_eq!(get(&e, "attempts").as_f64(), Some(2.0));
+    assert_eq!(
+        stringify(&get(&count, "calls")),
+        r#"["initial","unauthorized"]"#
+    );
 }

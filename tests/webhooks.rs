@@ -174,6 +174,46 @@ async fn wrong_token_is_unauthorized_and_never_echoed() {
 }
 
 #[wasm_bindgen_test]
+async fn an_echoed_token_is_redacted_everywhere() {
+    let token = new_account().await;
+    let c = client(&token);
+    // In GraphQL errors (message, details and partial data).
+    fault(&format!(
+        r#"{{"path":"/api/reporting/graphql","token":"{token}","status":200,"contentType":"application/json","body":"{{\"errors\":[{{\"message\":\"bad {token}\"}}],\"data\":{{\"echo\":\"{token}\"}}}}"}}"#
+    ))
+    .await;
+    let e = err_kind(
+        c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+        "graphql",
+        Some(200),
+    )
+    .await;
+    for text in [
+        message(&e),
+        stringify(&get(&e, "details")),
+        stringify(&get(&e, "data")),
+    ] {
+        assert!(!text.contains(&token), "{text}");
+    }
+    // In a 2xx answer that does not decode, and in one that does.
+    fault(&format!(
+        r#"{{"method":"GET","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"contentType":"text/plain","body":"token={token}"}}"#
+    ))
+    .await;
+    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
+    assert!(!message(&e).contains(&token), "{}", message(&e));
+    fault(&format!(
+        r#"{{"method":"GET","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"contentType":"application/json","body":"[{{\"id\":\"w\",\"type\":\"UNIT_CREATED\",\"url\":\"https://h/{token}\"}}]"}}"#
+    ))
+    .await;
+    let list = ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    assert_eq!(
+        stringify(&list),
+        r#"[{"id":"w","type":"UNIT_CREATED","url":"https://h/[redacted]"}]"#
+    );
+}
+
+#[wasm_bindgen_test]
 async fn id_falls_back_to_body_then_to_the_list() {
     let token = new_account().await;
     let c = client(&token);

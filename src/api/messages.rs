@@ -103,11 +103,22 @@ pub fn request(
             "give at least one of candidateId, contactId or listingId",
         ));
     }
+    if let Some(p) = &options.paging {
+        // GraphQL `Int` is 32-bit signed.
+        for (name, value) in [("skip", p.skip), ("take", p.take)] {
+            if value.is_some_and(|n| n > i32::MAX as u32) {
+                return Err(Error::invalid(
+                    format!("options.paging.{name}"),
+                    "must be at most 2147483647 (GraphQL Int)",
+                ));
+            }
+        }
+    }
     if let Some(sort) = &options.sort {
         if !is_graphql_name(&sort.field_name) {
             return Err(Error::invalid(
                 "options.sort.fieldName",
-                "must be a Message field name",
+                "must be a field name (letters, digits, _)",
             ));
         }
         if let Some(d) = &sort.direction {

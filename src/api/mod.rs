@@ -67,8 +67,8 @@ pub struct HttpRequest {
     pub retry_safe: bool,
 }
 
-/// Validates a bearer token: non-empty, no whitespace or control characters (so it can never
-/// inject a header line).
+/// Validates a bearer token: non-empty visible ASCII (what a header value can carry; no
+/// spaces, line breaks or control characters, so it can never inject a header line).
 pub fn check_token(token: &str) -> Result<(), crate::error::Error> {
     if token.is_empty() {
         return Err(crate::error::Error::invalid(
@@ -76,10 +76,10 @@ pub fn check_token(token: &str) -> Result<(), crate::error::Error> {
             "must not be empty",
         ));
     }
-    if token.chars().any(|c| c.is_whitespace() || c.is_control()) {
+    if !token.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(crate::error::Error::invalid(
             "options.token",
-            "must not contain spaces, line breaks or control characters",
+            "must be visible ASCII characters only (no spaces, line breaks, control or non-ASCII characters)",
         ));
     }
     Ok(())
@@ -100,7 +100,15 @@ mod tests {
     #[test]
     fn tokens_are_checked_without_echoing_them() {
         assert!(check_token("eyJhbGciOi.abc-_.xyz").is_ok());
-        for bad in ["", "a b", "abc\r\nX-Evil: 1", "tab\there", "nul\0"] {
+        for bad in [
+            "",
+            "a b",
+            "abc\r\nX-Evil: 1",
+            "tab\there",
+            "nul\0",
+            "abc€",
+            "é",
+        ] {
             let e = check_token(bad).unwrap_err();
             assert!(e.to_string().starts_with("invalid options.token"));
             if !bad.is_empty() {

@@ -87,8 +87,9 @@ pub fn status_error(
     }
 }
 
-/// How long the answer asks us to wait: `Retry-After` (seconds or HTTP date), else
-/// `X-RateLimit-Reset` (seconds), in milliseconds.
+/// How long the answer asks us to wait: `Retry-After` (seconds or HTTP date), else, for a
+/// 429 only, `X-RateLimit-Reset` (seconds; the service sends it on every answer, so it says
+/// nothing about when a 5xx will pass), in milliseconds.
 pub fn retry_after_ms(head: &ResponseHead<'_>, now_ms: f64) -> Option<u64> {
     if let Some(v) = head.retry_after.map(str::trim) {
         if let Some(ms) = seconds_to_ms(v) {
@@ -98,6 +99,9 @@ pub fn retry_after_ms(head: &ResponseHead<'_>, now_ms: f64) -> Option<u64> {
             let delta = at - now_ms;
             return Some(if delta > 0.0 { delta as u64 } else { 0 });
         }
+    }
+    if head.status != 429 {
+        return None;
     }
     head.rate_limit_reset.map(str::trim).and_then(seconds_to_ms)
 }
@@ -113,7 +117,7 @@ fn seconds_to_ms(v: &str) -> Option<u64> {
 pub fn parse_http_date(v: &str) -> Option<f64> {
     let rest = v.split_once(", ").map_or(v, |(_, r)| r);
     let mut it = rest.split(' ');
-    let day: i64 = it.next()?.parse().ok()?;
+    let day: i64 = it.next()?.parse::<u8>().ok()?.into();
     let month = match it.next()? {
         "Jan" => 1,
         "Feb" => 2,
@@ -129,12 +133,19 @@ pub fn parse_http_date(v: &str) -> Option<f64> {
         "Dec" => 12,
         _ => return None,
     };
-    let year: i64 = it.next()?.parse().ok()?;
+    // Bounded fields keep the arithmetic below far from overflow.
+    let year: i64 = it.next()?.parse::<u16>().ok()?.into();
     let mut hms = it.next()?.split(':');
-    let h: i64 = hms.next()?.parse().ok()?;
-    let m: i64 = hms.next()?.parse().ok()?;
-    let s: i64 = hms.next()?.parse().ok()?;
-    if it.next()? != "GMT" || !(1..=31).contains(&day) || h > 23 || m > 59 || s > 60 {
+    let h: i64 = hms.next()?.parse::<u8>().ok()?.into();
+    let m: i64 = hms.next()?.parse::<u8>().ok()?.into();
+    let s: i64 = hms.next()?.parse::<u8>().ok()?.into();
+    if it.next()? != "GMT"
+        || !(1..=31).contains(&day)
+        || !(1970..=9999).contains(&year)
+        || h > 23
+        || m > 59
+        || s > 60
+    {
         return None;
     }
     // Days from civil (Howard Hinnant's algorithm).
@@ -302,6 +313,25 @@ mod tests {
         assert_eq!(retry_after_ms(&head(None, Some("7")), 0.0), Some(7000));
         assert_eq!(retry_after_ms(&head(Some("soon"), None), 0.0), None);
         assert_eq!(retry_after_ms(&head(Some("-1"), None), 0.0), None);
+        let unavailable = ResponseHead {
+            status: 503,
+            retry_after: None,
+            rate_limit_reset: Some("45"),
+        };
+        assert_eq!(
+            retry_after_ms(&unavailable, 0.0),
+            None,
+            "reset only counts for 429"
+        );
+        for hostile in [
+            "Sun, 06 Nov 99999999999999 08:49:37 GMT",
+            "Sun, 06 Nov 1994 -8:49:37 GMT",
+            "Sun, 99 Nov 1994 08:49:37 GMT",
+            "Sun, 06 Nov 1969 08:49:37 GMT",
+            "Sun, 06 Nov 1994 08:49:37",
+        ] {
+            assert_eq!(parse_http_date(hostile), None, "{hostile}");
+        }
         let now = parse_http_date("Sun, 06 Nov 1994 08:49:37 GMT").unwrap();
         assert_eq!(now, 784_111_777_000.0);
         assert_eq!(

@@ -49,8 +49,12 @@ impl BaseUrl {
             return Err(bad("must not contain . or .. path segments"));
         }
         let path = path.trim_end_matches('/');
+        // Browsers drop default ports (XHR's responseURL compares against this origin).
+        let authority = authority.to_ascii_lowercase();
+        let default_port = if scheme == "https" { ":443" } else { ":80" };
+        let authority = authority.strip_suffix(default_port).unwrap_or(&authority);
         Ok(BaseUrl {
-            text: format!("{scheme}://{}{path}", authority.to_ascii_lowercase()),
+            text: format!("{scheme}://{authority}{path}"),
         })
     }
 
@@ -228,6 +232,12 @@ mod tests {
         assert_eq!(ok("http://127.0.0.1:8787"), "http://127.0.0.1:8787");
         assert_eq!(ok("http://localhost:3000/"), "http://localhost:3000");
         assert_eq!(ok("http://[::1]:9000"), "http://[::1]:9000");
+        assert_eq!(
+            ok("https://acme.example.com:443/"),
+            "https://acme.example.com"
+        );
+        assert_eq!(ok("http://localhost:80"), "http://localhost");
+        assert_eq!(ok("http://localhost:443"), "http://localhost:443");
     }
 
     #[test]

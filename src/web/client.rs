@@ -3,7 +3,7 @@
 
 use super::errors::Failure;
 use super::js;
-use super::transport::{self, Answer, Outgoing};
+use super::transport::{self, Answer, Outgoing, Waited};
 use crate::api::input::FromInput;
 use crate::api::retry::{RateWindow, RetryPolicy};
 use crate::api::{self, documents, messages, webhooks, BaseUrl};
@@ -19,7 +19,7 @@ use std::future::Future;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use wasm_bindgen_futures::future_to_promise;
 use web_sys::{AbortSignal, Blob};
 
 const DEFAULT_TIMEOUT_MS: u32 = 30_000;
@@ -112,15 +112,22 @@ impl Inner {
     }
 
     /// The current token, asking `getToken("initial")` the first time.
-    async fn token(&self) -> Result<Rc<str>, Failure> {
+    async fn token(&self, out: &Outgoing<'_>, deadline: Option<f64>) -> Result<Rc<str>, Failure> {
         if let Some(token) = self.token.borrow().clone() {
             return Ok(token);
         }
-        self.fetch_token("initial").await
+        self.fetch_token("initial", out, deadline).await
     }
 
-    /// Calls `getToken(reason)`, or joins a call already in progress.
-    async fn fetch_token(&self, reason: &str) -> Result<Rc<str>, Failure> {
+    /// Calls `getToken(reason)`, or joins a call already in progress; gives up when the
+    /// call's signal aborts or its deadline passes (the shared call goes on for others).
+    async fn fetch_token(
+        &self,
+        reason: &str,
+        out: &Outgoing<'_>,
+        deadline: Option<f64>,
+    ) -> Result<Rc<str>, Failure> {
+        let operation = out.request.operation;
         let Some(get_token) = &self.get_token else {
             return Err(invalid("options.token", "no token and no getToken"));
         };
@@ -137,10 +144,24 @@ impl Inner {
                 p
             }
         };
-        let outcome = JsFuture::from(promise).await;
+        let remaining = deadline.map(|d| (d - js::now_ms()).max(0.0).ceil() as u32);
+        let outcome = match transport::wait(Some(&promise), remaining, out.signal).await {
+            Waited::Done(outcome) => outcome,
+            Waited::Aborted => return Err(Error::Aborted { operation }.into()),
+            Waited::Elapsed => {
+                return Err(Error::Timeout {
+                    operation,
+                    timeout_ms: out.timeout_ms,
+                }
+                .into())
+            }
+        };
         self.pending_token.replace(None);
         let value = outcome.map_err(|e| {
-            let why = js::get(&e, "message").as_string().unwrap_or_default();
+            let why = js::get(&e, "message")
+                .as_string()
+                .or_else(|| e.as_string())
+                .unwrap_or_default();
             invalid(
                 "options.getToken",
                 &format!("failed: {}", api::response::limit(&why, 200)),
@@ -151,7 +172,7 @@ impl Inner {
                 api::check_token(&t).map_err(|_| {
                     invalid(
                         "options.getToken",
-                        "must return a non-empty token without spaces or control characters",
+                        "must return a non-empty token of visible ASCII characters",
                     )
                 })?;
                 t.into()
@@ -165,9 +186,20 @@ impl Inner {
     /// The one place a request is sent: waits for its turn under the client-side rate limit,
     /// adds the current token, after a 401 asks `getToken("unauthorized")` once (shared by
     /// concurrent calls) and repeats once, and retries safe requests on network failures and
-    /// retryable statuses with backoff. Aborting stops everything at once.
+    /// retryable statuses with backoff. `out.timeout_ms` bounds the whole call (attempts,
+    /// waits and `getToken`); aborting stops everything at once.
     async fn execute(&self, out: &Outgoing<'_>) -> Result<Answer, Failure> {
         let operation = out.request.operation;
+        let deadline = (out.timeout_ms > 0).then(|| js::now_ms() + f64::from(out.timeout_ms));
+        let remaining = || deadline.map(|d| d - js::now_ms());
+        let stopped = |error: Error, attempts: u32| Failure {
+            attempts,
+            ..Failure::from(error)
+        };
+        let timed_out = || Error::Timeout {
+            operation,
+            timeout_ms: out.timeout_ms,
+        };
         let with_attempts = |result: Result<Answer, Failure>, attempts: u32| match result {
             Ok(mut answer) => {
                 answer.attempts = attempts;
@@ -178,16 +210,12 @@ impl Inner {
                 Err(failure)
             }
         };
-        let aborted = |attempts| Failure {
-            attempts,
-            ..Failure::from(Error::Aborted { operation })
-        };
         let mut attempts = 0u32;
         let mut retries = 0u32;
         let mut refreshed = false;
         loop {
             if out.signal.is_some_and(AbortSignal::aborted) {
-                return Err(aborted(attempts));
+                return Err(stopped(Error::Aborted { operation }, attempts));
             }
             if let Some(rate) = &self.rate {
                 loop {
@@ -195,17 +223,35 @@ impl Inner {
                     if wait <= 0.0 {
                         break;
                     }
+                    if remaining().is_some_and(|r| wait >= r) {
+                        return Err(stopped(timed_out(), attempts));
+                    }
                     if !transport::delay(wait.ceil() as u32, out.signal).await {
-                        return Err(aborted(attempts));
+                        return Err(stopped(Error::Aborted { operation }, attempts));
                     }
                 }
             }
-            let token = match self.token().await {
+            let token = match self.token(out, deadline).await {
                 Ok(t) => t,
                 Err(f) => return with_attempts(Err(f), attempts),
             };
-            let result = transport::send(token.clone(), out).await;
+            let left = match remaining() {
+                Some(r) if r <= 0.0 => return Err(stopped(timed_out(), attempts)),
+                Some(r) => r.ceil() as u32,
+                None => 0,
+            };
+            let attempt = Outgoing {
+                timeout_ms: left,
+                ..*out
+            };
+            let mut result = transport::send(token.clone(), &attempt).await;
             attempts += 1;
+            if let Err(f) = &mut result {
+                // The attempt's timer is the call's deadline: report the call's timeout.
+                if let Error::Timeout { timeout_ms, .. } = &mut f.error {
+                    *timeout_ms = out.timeout_ms;
+                }
+            }
             if let Ok(answer) = &result {
                 if let Some(rate) = &self.rate {
                     rate.borrow_mut().observe(
@@ -218,8 +264,8 @@ impl Inner {
                     refreshed = true;
                     let current = self.token.borrow().clone();
                     if current.as_ref().is_none_or(|t| *t == token) {
-                        if let Err(f) = self.fetch_token("unauthorized").await {
-                            return with_attempts(Err(f), attempts);
+                        if let Err(f) = self.fetch_token("unauthorized", out, deadline).await {
+                            return Err(refresh_failed(answer, f, attempts));
                         }
                     }
                     continue;
@@ -248,10 +294,14 @@ impl Inner {
             let wait = self
                 .retry
                 .delay_ms(retries, retry_after, js_sys::Math::random());
+            if remaining().is_some_and(|r| f64::from(wait) >= r) {
+                // No retry fits before the deadline: the last answer is the result.
+                return with_attempts(result, attempts);
+            }
             retries += 1;
             self.report_retry(operation, attempts, wait, kind, status);
             if !transport::delay(wait, out.signal).await {
-                return Err(aborted(attempts));
+                return Err(stopped(Error::Aborted { operation }, attempts));
             }
         }
     }
@@ -476,6 +526,31 @@ impl Inner {
             progress: None,
         }
     }
+}
+
+/// The failure after a 401 whose token refresh failed: still `unauthorized` (something was
+/// sent), saying why the refresh failed; aborts and timeouts during the refresh stay what
+/// they are.
+fn refresh_failed(answer: &Answer, refresh: Failure, attempts: u32) -> Failure {
+    if matches!(
+        refresh.error.kind(),
+        ErrorKind::Aborted | ErrorKind::Timeout
+    ) {
+        return Failure {
+            attempts,
+            ..refresh
+        };
+    }
+    let mut failure = answer.status_failure();
+    failure.attempts = attempts;
+    if let Error::Status { message, .. } = &mut failure.error {
+        let why = refresh.error.to_string();
+        *message = Some(match message.take() {
+            Some(m) => format!("{m}; refreshing the token failed: {why}"),
+            None => format!("refreshing the token failed: {why}"),
+        });
+    }
+    failure
 }
 
 /// Rewrites a network/timeout failure of a registration: the request may have reached the

@@ -20,6 +20,7 @@ use web_sys::{
 };
 
 /// A request ready to go: its description plus what only the browser holds.
+#[derive(Clone, Copy)]
 pub struct Outgoing<'a> {
     /// The described request.
     pub request: &'a HttpRequest,
@@ -27,7 +28,7 @@ pub struct Outgoing<'a> {
     pub file: Option<(&'a Blob, &'a str)>,
     /// The caller's abort signal.
     pub signal: Option<&'a AbortSignal>,
-    /// Total timeout in milliseconds; 0 = none.
+    /// Timeout of the whole call in milliseconds (all attempts and waits); 0 = none.
     pub timeout_ms: u32,
     /// Upload progress callback; when set, the request goes through `XMLHttpRequest`.
     pub progress: Option<&'a js_sys::Function>,
@@ -51,8 +52,16 @@ pub struct Answer {
     pub body: Option<JsString>,
     /// Requests made to get this answer.
     pub attempts: u32,
-    /// Used only to redact the token from error texts.
-    secret: Rc<str>,
+}
+
+/// `text` with every occurrence of the token replaced, so that no error message, `details`
+/// or returned value can carry it (a service echoing the token is the only way it could).
+fn redact(text: &JsString, token: &str) -> JsString {
+    if !token.is_empty() && text.includes(token, 0) {
+        text.replace_all(token, "[redacted]")
+    } else {
+        text.clone()
+    }
 }
 
 impl Answer {
@@ -106,31 +115,19 @@ impl Answer {
             rate_limit_reset: self.rate_limit_reset.as_deref(),
         };
         let (body, details) = match &self.body {
-            Some(text) if text.length() > 0 => {
-                let text = self.redact(text);
-                match js::json_parse(&text) {
-                    Ok(value) => (Some(ErrorBody::read(&value)), Some(value)),
-                    Err(_) => (None, Some(JsValue::from(self.excerpt(&text, 2000)))),
-                }
-            }
+            Some(text) if text.length() > 0 => match js::json_parse(text) {
+                Ok(value) => (Some(ErrorBody::read(&value)), Some(value)),
+                Err(_) => (None, Some(JsValue::from(self.excerpt(text, 2000)))),
+            },
             _ => (None, None),
         };
         let error = response::status_error(self.operation, &head, body, js::now_ms());
         self.fail(error).with_details(details)
     }
 
-    fn redact(&self, text: &JsString) -> JsString {
-        if !self.secret.is_empty() && text.includes(&self.secret, 0) {
-            text.replace_all(&self.secret, "[redacted]")
-        } else {
-            text.clone()
-        }
-    }
-
     fn excerpt(&self, text: &JsString, max: u32) -> String {
-        let redacted = self.redact(text);
-        let cut: String = redacted.slice(0, max).into();
-        if redacted.length() > max {
+        let cut: String = text.slice(0, max).into();
+        if text.length() > max {
             format!("{cut}…")
         } else {
             cut
@@ -423,8 +420,17 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
         )
     })?;
     let signal = guard.controller.signal();
+    // Where there is no XMLHttpRequest (Node, workers of some runtimes) progress is reported
+    // once, at the end.
+    let xhr_available = !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
     let result = match out.progress {
-        Some(on_progress) => via_xhr(&token, out, &signal, on_progress).await,
+        Some(on_progress) if xhr_available => via_xhr(&token, out, &signal, on_progress).await,
+        Some(on_progress) => {
+            let result = via_fetch(&token, out, &signal).await;
+            let size = out.file.map_or(0.0, |(blob, _)| blob.size());
+            let _ = on_progress.call1(&JsValue::NULL, &progress(size, size));
+            result
+        }
         None => via_fetch(&token, out, &signal).await,
     };
     match result {
@@ -437,9 +443,9 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
             location: reply.location,
             body: FatalDecoder::utf8()
                 .and_then(|d| d.decode(&reply.buffer))
-                .ok(),
+                .ok()
+                .map(|text| redact(&text, &token)),
             attempts: 1,
-            secret: token.clone(),
         }),
         Ok(Err(error)) => Err(failure(error, 1)),
         Err(js_error) => Err(failure(
@@ -449,34 +455,71 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure>
     }
 }
 
-/// Waits `ms` milliseconds; returns `false` at once if `signal` aborts first. The timer and
-/// the listener are removed before returning.
-pub async fn delay(ms: u32, signal: Option<&AbortSignal>) -> bool {
+/// How a [`wait`] ended.
+pub enum Waited {
+    /// The awaited promise settled first (or, without a promise, the time passed).
+    Done(Result<JsValue, JsValue>),
+    /// The time limit passed first.
+    Elapsed,
+    /// The signal aborted first.
+    Aborted,
+}
+
+/// Waits for `promise` (or, without one, for `ms` to pass), giving up after `ms` or as soon as
+/// `signal` aborts. The timer and the listener are removed before returning.
+pub async fn wait(
+    promise: Option<&js_sys::Promise>,
+    ms: Option<u32>,
+    signal: Option<&AbortSignal>,
+) -> Waited {
     if signal.is_some_and(AbortSignal::aborted) {
-        return false;
+        return Waited::Aborted;
     }
-    let mut settle: Option<(js_sys::Function, js_sys::Function)> = None;
-    let promise = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
-    let Some((resolve, reject)) = settle else {
-        return false;
+    // 0 = still waiting, 1 = time passed, 2 = aborted.
+    let ended = Rc::new(Cell::new(0u8));
+    let mut settle: Option<js_sys::Function> = None;
+    let stop = js_sys::Promise::new(&mut |resolve, _| settle = Some(resolve));
+    let Some(resolve) = settle else {
+        return Waited::Aborted;
     };
+    let (flag, done) = (ended.clone(), resolve.clone());
     let on_time = Closure::<dyn FnMut()>::new(move || {
+        flag.set(1);
+        let _ = done.call0(&JsValue::NULL);
+    });
+    let flag = ended.clone();
+    let on_abort = Closure::<dyn FnMut()>::new(move || {
+        flag.set(2);
         let _ = resolve.call0(&JsValue::NULL);
     });
-    let on_abort = Closure::<dyn FnMut()>::new(move || {
-        let _ = reject.call0(&JsValue::NULL);
+    let timer = ms.map(|ms| {
+        js::set_timeout(
+            on_time.as_ref().unchecked_ref(),
+            i32::try_from(ms).unwrap_or(i32::MAX),
+        )
     });
-    let timer = js::set_timeout(
-        on_time.as_ref().unchecked_ref(),
-        i32::try_from(ms).unwrap_or(i32::MAX),
-    );
     if let Some(s) = signal {
         let _ = s.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
     }
-    let finished = JsFuture::from(promise).await.is_ok();
-    js::clear_timeout(&timer);
+    let raced = match promise {
+        Some(p) => js_sys::Promise::race(&js_sys::Array::of2(p, &stop)),
+        None => stop,
+    };
+    let result = JsFuture::from(raced).await;
+    if let Some(t) = &timer {
+        js::clear_timeout(t);
+    }
     if let Some(s) = signal {
         let _ = s.remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
     }
-    finished
+    match ended.get() {
+        2 => Waited::Aborted,
+        1 if promise.is_some() => Waited::Elapsed,
+        _ => Waited::Done(result),
+    }
+}
+
+/// Waits `ms` milliseconds; `false` when `signal` aborted first.
+pub async fn delay(ms: u32, signal: Option<&AbortSignal>) -> bool {
+    !matches!(wait(None, Some(ms), signal).await, Waited::Aborted)
 }
