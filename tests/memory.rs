@@ -67,25 +67,26 @@ async fn five_thousand_calls_keep_memory_flat() {
     let mut failures = 0u32;
     let mut after_warmup = 0.0;
     for round in 0..500u32 {
-        let mut calls = Vec::new();
-        calls.push(c.list_webhooks(live_options.clone()));
-        calls.push(c.get_document(JsValue::from_str("missing"), live_options.clone()));
-        calls.push(c.messages(
-            json(r#"{"candidateId":"cand-2"}"#),
-            json(r#"{"fields":["id","text"]}"#),
-        ));
-        calls.push(c.messages(json("{}"), JsValue::UNDEFINED));
-        calls.push(c.list_webhooks(with_signal(&aborted)));
-        calls.push(c.list_documents(JsValue::UNDEFINED, live_options.clone()));
         let input = json(r#"{"resourcePath":"units/m"}"#);
         Reflect::set(&input, &"file".into(), &blob).unwrap();
-        let options = json("{}");
-        Reflect::set(&options, &"onProgress".into(), &progress).unwrap();
-        calls.push(c.upload_document(input, options));
+        let upload_options = json("{}");
+        Reflect::set(&upload_options, &"onProgress".into(), &progress).unwrap();
         let midway = web_sys::AbortController::new().unwrap();
-        calls.push(c.list_webhooks(with_signal(&midway)));
-        calls.push(c.list_webhooks(json(r#"{"timeoutMs":1}"#)));
-        calls.push(c.list_webhooks(JsValue::UNDEFINED));
+        let calls = vec![
+            c.list_webhooks(live_options.clone()),
+            c.get_document(JsValue::from_str("missing"), live_options.clone()),
+            c.messages(
+                json(r#"{"candidateId":"cand-2"}"#),
+                json(r#"{"fields":["id","text"]}"#),
+            ),
+            c.messages(json("{}"), JsValue::UNDEFINED),
+            c.list_webhooks(with_signal(&aborted)),
+            c.list_documents(JsValue::UNDEFINED, live_options.clone()),
+            c.upload_document(input, upload_options),
+            c.list_webhooks(with_signal(&midway)),
+            c.list_webhooks(json(r#"{"timeoutMs":1}"#)),
+            c.list_webhooks(JsValue::UNDEFINED),
+        ];
         sleep(1).await;
         midway.abort();
         for p in calls {

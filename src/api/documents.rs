@@ -200,7 +200,6 @@ mod tests {
             }),
             name: Some("Protocol \"1\".pdf".into()),
             format: Some("PNG".into()),
-            ..UploadFields::default()
         };
         let r = upload_request(&base(), &input).unwrap();
         assert_eq!(r.method, Method::Post);

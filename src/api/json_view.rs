@@ -54,7 +54,7 @@ pub trait JsonView: Sized {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
+#[cfg(any(test, not(target_arch = "wasm32")))]
 impl JsonView for &serde_json::Value {
     fn kind(&self) -> Kind {
         match self {
