@@ -106,8 +106,33 @@ pub fn retry_after_ms(head: &ResponseHead<'_>, now_ms: f64) -> Option<u64> {
     head.rate_limit_reset.map(str::trim).and_then(seconds_to_ms)
 }
 
+/// A plain non-negative decimal (`12`, `1.5`), as header values carry them; no exponents,
+/// signs or special values (and no float-parsing machinery in the module).
+pub fn parse_decimal(v: &str) -> Option<f64> {
+    let (whole, fraction) = v.split_once('.').unwrap_or((v, ""));
+    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty()
+        || whole.len() > 12
+        || fraction.len() > 9
+        || !digits(whole)
+        || !digits(fraction)
+    {
+        return None;
+    }
+    let mut value = 0.0f64;
+    for b in whole.bytes() {
+        value = value * 10.0 + f64::from(b - b'0');
+    }
+    let mut scale = 0.1f64;
+    for b in fraction.bytes() {
+        value += f64::from(b - b'0') * scale;
+        scale /= 10.0;
+    }
+    Some(value)
+}
+
 fn seconds_to_ms(v: &str) -> Option<u64> {
-    let secs: f64 = v.parse().ok()?;
+    let secs = parse_decimal(v)?;
     (0.0..1e9)
         .contains(&secs)
         .then(|| (secs * 1000.0).round() as u64)
@@ -244,7 +269,7 @@ pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> 
     let reason = match excerpt {
         None => "the body is not valid UTF-8 text".to_string(),
         Some("") => "the body is empty, expected JSON".to_string(),
-        Some(t) => format!("the body is not valid JSON: {:?}", limit(t, 120)),
+        Some(t) => format!("the body is not valid JSON: \"{}\"", limit(t, 120)),
     };
     Error::Decode {
         operation,
@@ -313,6 +338,20 @@ mod tests {
         assert_eq!(retry_after_ms(&head(None, Some("7")), 0.0), Some(7000));
         assert_eq!(retry_after_ms(&head(Some("soon"), None), 0.0), None);
         assert_eq!(retry_after_ms(&head(Some("-1"), None), 0.0), None);
+        assert_eq!(parse_decimal("0.25"), Some(0.25));
+        assert_eq!(parse_decimal("12"), Some(12.0));
+        for bad in [
+            "",
+            ".5",
+            "1e3",
+            "+1",
+            "NaN",
+            "inf",
+            "1.2.3",
+            "9999999999999",
+        ] {
+            assert_eq!(parse_decimal(bad), None, "{bad}");
+        }
         let unavailable = ResponseHead {
             status: 503,
             retry_after: None,

@@ -100,13 +100,13 @@ fn host_of(authority: &str) -> Option<String> {
             None => (authority, None),
         };
         let valid = !host.is_empty()
-            && host
-                .chars()
-                .all(|c| c.is_alphanumeric() || c == '-' || c == '.' || c == '_');
+            && host.chars().all(|c| {
+                c.is_ascii_alphanumeric() || !c.is_ascii() || matches!(c, '-' | '.' | '_')
+            });
         if !valid {
             return None;
         }
-        (host.to_lowercase(), port)
+        (host.to_ascii_lowercase(), port)
     };
     if let Some(p) = port {
         if !p.is_empty() && p.parse::<u16>().is_err() {

@@ -19,7 +19,7 @@ pub(crate) fn check_enum(value: &str, allowed: &[&str], what: &str) -> Result<()
         Ok(())
     } else {
         Err(format!(
-            "unknown {what} {value:?}; expected one of {}",
+            "unknown {what} \"{value}\"; expected one of {}",
             allowed.join(", ")
         ))
     }

@@ -16,6 +16,7 @@ use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::fmt;
 use std::future::Future;
+use std::pin::Pin;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -88,11 +89,9 @@ fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
         .ok_or_else(|| invalid(field, "must be a string"))
 }
 
-/// Runs `fut` as a JavaScript promise that rejects with an `ApiError`.
-fn promise<F>(fut: F) -> Promise
-where
-    F: Future<Output = Result<JsValue, Failure>> + 'static,
-{
+/// Runs `fut` as a JavaScript promise that rejects with an `ApiError` (boxed, so that every
+/// method shares one promise adapter).
+fn promise(fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>) -> Promise {
     future_to_promise(async move { fut.await.map_err(Failure::into_js) })
 }
 
@@ -655,7 +654,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "MessagesOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.messages(filter, options).await })
+        promise(Box::pin(
+            async move { inner.messages(filter, options).await },
+        ))
     }
 
     /// Uploads a file (sent by the browser's `FormData`) with its metadata.
@@ -666,7 +667,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "UploadOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.upload_document(input, options).await })
+        promise(Box::pin(async move {
+            inner.upload_document(input, options).await
+        }))
     }
 
     /// Lists documents' metadata, filtered.
@@ -677,7 +680,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.list_documents(query, options).await })
+        promise(Box::pin(async move {
+            inner.list_documents(query, options).await
+        }))
     }
 
     /// Reads one document's metadata.
@@ -688,7 +693,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.get_document(document_id, options).await })
+        promise(Box::pin(async move {
+            inner.get_document(document_id, options).await
+        }))
     }
 
     /// Deletes a document.
@@ -699,7 +706,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.delete_document(document_id, options).await })
+        promise(Box::pin(async move {
+            inner.delete_document(document_id, options).await
+        }))
     }
 
     /// Lists the registered webhooks.
@@ -709,7 +718,7 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.list_webhooks(options).await })
+        promise(Box::pin(async move { inner.list_webhooks(options).await }))
     }
 
     /// Registers a webhook; resolves with its id. Never retried automatically.
@@ -720,7 +729,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.register_webhook(input, options).await })
+        promise(Box::pin(async move {
+            inner.register_webhook(input, options).await
+        }))
     }
 
     /// Returns the id of a webhook with this type and URL, registering one only if none exists.
@@ -731,7 +742,9 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.ensure_webhook(input, options).await })
+        promise(Box::pin(async move {
+            inner.ensure_webhook(input, options).await
+        }))
     }
 
     /// Deletes a webhook.
@@ -742,6 +755,8 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(async move { inner.delete_webhook(id, options).await })
+        promise(Box::pin(
+            async move { inner.delete_webhook(id, options).await },
+        ))
     }
 }
