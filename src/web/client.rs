@@ -82,6 +82,18 @@ fn signal_of(options: &JsValue) -> Result<Option<AbortSignal>, Failure> {
         .map_err(|_| invalid("options.signal", "must be an AbortSignal"))
 }
 
+/// An optional callback in an options object (`options.<key>`), checked.
+fn function_option(options: &JsValue, key: &str) -> Result<Option<Function>, Failure> {
+    let value = js::get(options, key);
+    if value.is_undefined() || value.is_null() {
+        return Ok(None);
+    }
+    value
+        .dyn_into::<Function>()
+        .map(Some)
+        .map_err(|_| invalid(&format!("options.{key}"), "must be a function"))
+}
+
 /// A string id argument, checked.
 fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
     value
@@ -383,16 +395,7 @@ impl Inner {
             .unwrap_or_else(|| "upload".into());
         let parsed: UploadOptions = optional("options", &options)?;
         let signal = signal_of(&options)?;
-        let on_progress = js::get(&options, "onProgress");
-        let on_progress = if on_progress.is_undefined() || on_progress.is_null() {
-            None
-        } else {
-            Some(
-                on_progress
-                    .dyn_into::<Function>()
-                    .map_err(|_| invalid("options.onProgress", "must be a function"))?,
-            )
-        };
+        let on_progress = function_option(&options, "onProgress")?;
         let out = Outgoing {
             request: &request,
             file: Some((&file, &file_name)),
@@ -572,8 +575,9 @@ fn ambiguous(error: Error) -> Error {
 
 #[wasm_bindgen]
 impl Client {
-    /// Creates a client for one account. Throws an `ApiError` (kind `invalid_input`) when
-    /// the options are invalid; nothing is sent until a method is called.
+    /// Creates a client for one account; nothing is sent until a method is called. Invalid
+    /// options throw an `ApiError` (kind `invalid_input`) once the module is initialised;
+    /// before that, the first method call rejects with it.
     #[wasm_bindgen(constructor)]
     pub fn new(
         #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
@@ -584,16 +588,7 @@ impl Client {
     fn create(options: &JsValue) -> Result<Client, Failure> {
         let opts: ClientOptions = required("options", options)?;
         let base = BaseUrl::parse(&opts.base_url)?;
-        let get_token = js::get(options, "getToken");
-        let get_token = if get_token.is_undefined() || get_token.is_null() {
-            None
-        } else {
-            Some(
-                get_token
-                    .dyn_into::<Function>()
-                    .map_err(|_| invalid("options.getToken", "must be a function"))?,
-            )
-        };
+        let get_token = function_option(options, "getToken")?;
         match (&opts.token, &get_token) {
             (Some(_), Some(_)) => {
                 return Err(invalid("options", "give token or getToken, not both"))
@@ -602,16 +597,7 @@ impl Client {
             (Some(t), None) => api::check_token(t)?,
             (None, Some(_)) => {}
         }
-        let on_retry = js::get(options, "onRetry");
-        let on_retry = if on_retry.is_undefined() || on_retry.is_null() {
-            None
-        } else {
-            Some(
-                on_retry
-                    .dyn_into::<Function>()
-                    .map_err(|_| invalid("options.onRetry", "must be a function"))?,
-            )
-        };
+        let on_retry = function_option(options, "onRetry")?;
         let defaults = RetryPolicy::default();
         let retry = opts.retry.unwrap_or_default();
         let retry = RetryPolicy {

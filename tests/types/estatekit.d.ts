@@ -337,8 +337,9 @@ export class Client {
      */
     messages(filter: MessageFilter, options?: MessagesOptions): Promise<Message[]>;
     /**
-     * Creates a client for one account. Throws an `ApiError` (kind `invalid_input`) when
-     * the options are invalid; nothing is sent until a method is called.
+     * Creates a client for one account; nothing is sent until a method is called. Invalid
+     * options throw an `ApiError` (kind `invalid_input`) once the module is initialised;
+     * before that, the first method call rejects with it.
      */
     constructor(options: ClientOptions);
     /**
