@@ -37,7 +37,8 @@ impl Kind {
 pub trait JsonView: Sized {
     /// The value's JSON type.
     fn kind(&self) -> Kind;
-    /// The member `key` of an object (`None` when absent or when this is not an object).
+    /// The member `key` of an object: `None`, or a value of kind [`Kind::Null`], when it is
+    /// absent or this is not an object (callers treat both alike).
     fn get(&self, key: &'static str) -> Option<Self>;
     /// The number of elements of an array (0 for anything else).
     fn len(&self) -> usize;

@@ -37,12 +37,27 @@ extern "C" {
     pub fn decode(this: &FatalDecoder, input: &JsValue) -> Result<JsString, JsValue>;
 }
 
+thread_local! {
+    static DECODER: std::cell::RefCell<Option<FatalDecoder>> = const { std::cell::RefCell::new(None) };
+}
+
 impl FatalDecoder {
-    /// A UTF-8 decoder that throws on invalid bytes.
+    /// The UTF-8 decoder that throws on invalid bytes (made once; decoding is stateless).
     pub fn utf8() -> Result<FatalDecoder, JsValue> {
-        let options = js_sys::Object::new();
-        js_sys::Reflect::set(&options, &"fatal".into(), &JsValue::TRUE)?;
-        FatalDecoder::new_with_options("utf-8", &options)
+        DECODER.with(|cached| {
+            let copy = |d: &FatalDecoder| -> FatalDecoder {
+                let value: &JsValue = d.as_ref();
+                value.clone().unchecked_into()
+            };
+            if let Some(d) = cached.borrow().as_ref() {
+                return Ok(copy(d));
+            }
+            let options = js_sys::Object::new();
+            js_sys::Reflect::set(&options, &"fatal".into(), &JsValue::TRUE)?;
+            let decoder = FatalDecoder::new_with_options("utf-8", &options)?;
+            cached.replace(Some(copy(&decoder)));
+            Ok(decoder)
+        })
     }
 }
 
@@ -144,30 +159,27 @@ fn key(name: &'static str) -> JsValue {
 /// single calls, and strings are copied into WebAssembly memory only when their text is used.
 impl JsonView for JsValue {
     fn kind(&self) -> Kind {
+        // Most frequent first: every test is a call into JavaScript.
         if self.is_string() {
             Kind::String
         } else if self.as_f64().is_some() {
             Kind::Number
-        } else if self.is_null() || self.is_undefined() {
-            Kind::Null
+        } else if self.is_object() {
+            if js_sys::Array::is_array(self) {
+                Kind::Array
+            } else {
+                Kind::Object
+            }
         } else if self.as_bool().is_some() {
             Kind::Bool
-        } else if js_sys::Array::is_array(self) {
-            Kind::Array
-        } else if self.is_object() {
-            Kind::Object
         } else {
             Kind::Null
         }
     }
 
     fn get(&self, name: &'static str) -> Option<JsValue> {
-        if !self.is_object() || js_sys::Array::is_array(self) {
-            return None;
-        }
-        js_sys::Reflect::get(self, &key(name))
-            .ok()
-            .filter(|v| !v.is_undefined())
+        // Throws (so `None`) on primitives; `undefined` for absent members has kind Null.
+        js_sys::Reflect::get(self, &key(name)).ok()
     }
 
     fn len(&self) -> usize {
@@ -179,8 +191,9 @@ impl JsonView for JsValue {
     }
 
     fn at(&self, index: usize) -> Option<JsValue> {
+        // Only called on values whose kind is Array.
         let index = u32::try_from(index).ok()?;
-        js_sys::Array::is_array(self).then(|| self.unchecked_ref::<js_sys::Array>().get(index))
+        Some(self.unchecked_ref::<js_sys::Array>().get(index))
     }
 
     fn text(&self) -> Option<String> {
