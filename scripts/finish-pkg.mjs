@@ -359,6 +359,8 @@ const files = ["estatekit.js", GLUE, "estatekit.d.ts", "estatekit_bg.wasm"];
 for (const name of files) {
   if (!existsSync(new URL(name, pkg))) throw new Error(`finish-pkg: pkg/${name} is missing`);
 }
+// JavaScript modules the wasm imports (js/check.js), copied by wasm-bindgen.
+if (existsSync(new URL("snippets/", pkg))) files.push("snippets/");
 const manifest = {
   name: "estatekit",
   version: field("version"),

@@ -12,7 +12,8 @@ export const FILES = ["estatekit_bg.wasm", "estatekit.js"];
 
 /** The measured files: FILES, then the other .js files of pkg/ (not .d.ts), sorted. */
 function filesOf(pkgDir) {
-  const extra = readdirSync(pkgDir)
+  const extra = readdirSync(pkgDir, { recursive: true })
+    .map(String)
     .filter((name) => name.endsWith(".js") && !FILES.includes(name))
     .sort();
   return [...FILES, ...extra];

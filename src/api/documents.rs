@@ -8,8 +8,8 @@ use super::{check_non_empty, BaseUrl, HttpRequest, Method, RequestBody};
 use crate::error::Error;
 use crate::model::check_enum;
 use crate::model::documents::{
-    DocumentMetadata, ListDocumentsQuery, UploadFields, DOCUMENT_RECORD, DOCUMENT_TYPES,
-    IMAGE_FORMATS,
+    DocumentMetadata, ListDocumentsQuery, UploadFields, DOCUMENT_LIST, DOCUMENT_RECORD,
+    DOCUMENT_TYPES, IMAGE_FORMATS,
 };
 
 const PATH: &str = "/api/file-storage/company/documents";
@@ -169,7 +169,7 @@ pub fn decode_record<V: JsonView>(
 
 /// Checks a list answer (bare array or wrapped); returns where the array was and the array.
 pub fn decode_list<V: JsonView>(status: u16, body: V) -> Result<(ListShape, V), Error> {
-    check_list(LIST, status, body, &DOCUMENT_RECORD)
+    check_list(LIST, status, body, &DOCUMENT_LIST)
 }
 
 #[cfg(test)]

@@ -247,7 +247,7 @@ pub fn decode_data<V: JsonView>(status: u16, body: &V) -> Result<V, Error> {
         status,
         &messages,
         &MESSAGE_LIST,
-        &[Step::Key("data"), Step::Key("messages")],
+        &[Step::key("data"), Step::key("messages")],
     )?;
     Ok(messages)
 }

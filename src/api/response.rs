@@ -197,12 +197,12 @@ pub enum ListShape {
 pub const LIST_KEYS: [&str; 3] = ["items", "data", "documents"];
 
 /// Finds the array of a list answer (the body itself, or the first of [`LIST_KEYS`] holding
-/// an array) and checks each element against `item`; returns where it was and the array.
+/// an array) and checks it against `list` (a [`Ty::List`]); returns where it was and the array.
 pub fn check_list<V: JsonView>(
     operation: &'static str,
     status: u16,
     body: V,
-    item: &'static Ty,
+    list: &'static Ty,
 ) -> Result<(ListShape, V), Error> {
     let (shape, array) = match body.kind() {
         Kind::Array => (ListShape::Bare, body),
@@ -228,12 +228,8 @@ pub fn check_list<V: JsonView>(
             })
         }
     };
-    let list = Ty::List {
-        item,
-        nullable_items: false,
-    };
-    let prefix: Vec<Step> = shape.key().map(Step::Key).into_iter().collect();
-    check_value(operation, status, &array, &list, &prefix)?;
+    let prefix: Vec<Step> = shape.key().map(Step::key).into_iter().collect();
+    check_value(operation, status, &array, list, &prefix)?;
     Ok((shape, array))
 }
 
@@ -253,7 +249,7 @@ pub fn check_value<V: JsonView>(
     operation: &'static str,
     status: u16,
     value: &V,
-    ty: &Ty,
+    ty: &'static Ty,
     prefix: &[Step],
 ) -> Result<(), Error> {
     check(value, ty).map_err(|m| Error::Decode {
@@ -281,7 +277,7 @@ pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::webhooks::WEBHOOK;
+    use crate::model::webhooks::WEBHOOK_LIST;
     use serde_json::{json, Value};
 
     fn body(text: &str) -> ErrorBody {
@@ -386,7 +382,7 @@ mod tests {
     }
 
     fn list(v: &Value) -> Result<(ListShape, usize), Error> {
-        check_list("list webhooks", 200, v, &WEBHOOK).map(|(s, a)| (s, a.len()))
+        check_list("list webhooks", 200, v, &WEBHOOK_LIST).map(|(s, a)| (s, a.len()))
     }
 
     #[test]

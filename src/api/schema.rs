@@ -3,6 +3,7 @@
 //! unknown fields and unknown enum values pass, and the caller receives the value untouched.
 
 use super::json_view::{JsonView, Kind};
+use std::borrow::Cow;
 use std::fmt::Write;
 
 /// The expected type of a value.
@@ -59,10 +60,10 @@ impl Field {
 }
 
 /// One step of a JSON path.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
     /// An object member.
-    Key(&'static str),
+    Key(Cow<'static, str>),
     /// An array element.
     Index(usize),
 }
@@ -118,8 +119,24 @@ fn expected(what: &str, got: Kind) -> Mismatch {
     Mismatch::new(format!("expected {what}, got {}", got.described()))
 }
 
-/// Checks `value` against `ty` (which must not be null at this level).
-pub fn check<V: JsonView>(value: &V, ty: &Ty) -> Result<(), Mismatch> {
+impl Step {
+    /// A member step with a name known at compile time.
+    pub const fn key(name: &'static str) -> Step {
+        Step::Key(Cow::Borrowed(name))
+    }
+}
+
+/// Checks `value` against `ty` (which must not be null at this level). A view may check the
+/// whole value in one go ([`JsonView::check_shape`]); otherwise the value is walked here.
+pub fn check<V: JsonView>(value: &V, ty: &'static Ty) -> Result<(), Mismatch> {
+    match value.check_shape(ty) {
+        Some(verdict) => verdict,
+        None => check_walk(value, ty),
+    }
+}
+
+/// The reference implementation of [`check`]: walks the value member by member.
+pub fn check_walk<V: JsonView>(value: &V, ty: &Ty) -> Result<(), Mismatch> {
     check_kind(value, value.kind(), ty)
 }
 
@@ -167,10 +184,10 @@ fn check_kind<V: JsonView>(value: &V, kind: Kind, ty: &Ty) -> Result<(), Mismatc
                 let member_kind = member.as_ref().map_or(Kind::Null, JsonView::kind);
                 match member {
                     Some(v) if member_kind != Kind::Null => check_kind(&v, member_kind, &field.ty)
-                        .map_err(|m| m.within(Step::Key(field.name)))?,
+                        .map_err(|m| m.within(Step::key(field.name)))?,
                     _ if field.required => {
                         return Err(Mismatch::new("is missing or null".into())
-                            .within(Step::Key(field.name)))
+                            .within(Step::key(field.name)))
                     }
                     _ => {}
                 }
@@ -199,7 +216,7 @@ mod tests {
     ];
 
     fn run(v: serde_json::Value) -> Result<(), String> {
-        check(&&v, &Ty::Record(&OUTER)).map_err(|m| m.describe(&[Step::Key("data")]))
+        check_walk(&&v, &Ty::Record(&OUTER)).map_err(|m| m.describe(&[Step::key("data")]))
     }
 
     #[test]
@@ -240,7 +257,7 @@ mod tests {
         };
         let v = json!(["a", null]);
         assert_eq!(
-            check(&&v, &strict).map_err(|m| m.describe(&[])),
+            check_walk(&&v, &strict).map_err(|m| m.describe(&[])),
             Err("at [1]: expected an element, got null".into())
         );
     }

@@ -7,7 +7,7 @@ use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpRequest, Method, RequestBody};
 use crate::error::Error;
 use crate::model::check_enum;
-use crate::model::webhooks::{RegisterWebhookInput, EVENT_TYPES, WEBHOOK};
+use crate::model::webhooks::{RegisterWebhookInput, EVENT_TYPES, WEBHOOK_LIST};
 
 const PATH: &str = "/api/external-integrations/webhooks";
 
@@ -31,7 +31,7 @@ pub fn list_request(base: &BaseUrl) -> HttpRequest {
 
 /// Checks a list answer; returns where the array was and the array.
 pub fn decode_list<V: JsonView>(status: u16, body: V) -> Result<(ListShape, V), Error> {
-    check_list(LIST, status, body, &WEBHOOK)
+    check_list(LIST, status, body, &WEBHOOK_LIST)
 }
 
 /// Validates the input of `registerWebhook`.

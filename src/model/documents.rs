@@ -165,3 +165,9 @@ pub static DOCUMENT_RECORD: Ty = Ty::Record(&[
     Field::optional("propertyGroupId", Ty::String),
     Field::optional("size", Ty::Number),
 ]);
+
+/// The list answer of `listDocuments`.
+pub static DOCUMENT_LIST: Ty = Ty::List {
+    item: &DOCUMENT_RECORD,
+    nullable_items: false,
+};

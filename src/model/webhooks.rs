@@ -77,3 +77,9 @@ pub static WEBHOOK: Ty = Ty::Record(&[
     Field::optional("updatedAt", Ty::String),
     Field::optional("deletedAt", Ty::String),
 ]);
+
+/// The list answer of `listWebhooks`.
+pub static WEBHOOK_LIST: Ty = Ty::List {
+    item: &WEBHOOK,
+    nullable_items: false,
+};

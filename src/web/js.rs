@@ -3,6 +3,7 @@
 
 use crate::api::input::InputValue;
 use crate::api::json_view::{JsonView, Kind};
+use crate::api::schema::{Mismatch, Ty};
 use js_sys::{JsString, Promise};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -202,5 +203,9 @@ impl JsonView for JsValue {
 
     fn number(&self) -> Option<f64> {
         self.as_f64()
+    }
+
+    fn check_shape(&self, ty: &'static Ty) -> Option<Result<(), Mismatch>> {
+        Some(super::shape::check(self, ty))
     }
 }

@@ -5,6 +5,7 @@
 mod client;
 mod errors;
 mod js;
+mod shape;
 mod transport;
 
 use wasm_bindgen::prelude::*;
