@@ -233,3 +233,18 @@ test.describe("free() and Symbol.dispose", () => {
     assert.equal(Client.prototype[Symbol.dispose], Client.prototype.free);
   });
 });
+
+test.describe("uploads in Node", () => {
+  test.it("onProgress without XMLHttpRequest: the upload goes through fetch, one final report", async () => {
+    assert.equal(typeof XMLHttpRequest, "undefined");
+    const reports = [];
+    const file = new Blob(["a".repeat(1000)], { type: "text/plain" });
+    const record = await client().uploadDocument(
+      { file, resourcePath: "units/node", name: "node.txt" },
+      { onProgress: (p) => reports.push(p) },
+    );
+    assert.equal(record.title, "node.txt");
+    assert.equal(record.size, 1000);
+    assert.deepEqual(reports, [{ loaded: 1000, total: 1000 }]);
+  });
+});
