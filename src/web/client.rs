@@ -404,11 +404,9 @@ impl Inner {
             timeout_ms: parsed.timeout_ms.unwrap_or(0),
             progress: on_progress.as_ref(),
         };
-        let answer = self.execute_ok(&out).await?;
-        let value = answer.json()?;
-        documents::decode_record(documents::UPLOAD, answer.status, &value)
-            .map_err(|e| answer.fail(e))?;
-        Ok(value)
+        self.execute_ok(&out).await?.decoded(|status, value| {
+            documents::decode_record(documents::UPLOAD, status, &value).map(|()| value)
+        })
     }
 
     async fn list_documents(&self, query: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -416,10 +414,7 @@ impl Inner {
         let request = documents::list_request(&self.base, &query)?;
         let call = self.call(&options)?;
         let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
-        let value = answer.json()?;
-        let (_, array) =
-            documents::decode_list(answer.status, value).map_err(|e| answer.fail(e))?;
-        Ok(array)
+        answer.decoded(|status, value| documents::decode_list(status, value).map(|(_, a)| a))
     }
 
     async fn get_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -427,10 +422,9 @@ impl Inner {
         let request = documents::get_request(&self.base, &id)?;
         let call = self.call(&options)?;
         let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
-        let value = answer.json()?;
-        documents::decode_record(documents::GET, answer.status, &value)
-            .map_err(|e| answer.fail(e))?;
-        Ok(value)
+        answer.decoded(|status, value| {
+            documents::decode_record(documents::GET, status, &value).map(|()| value)
+        })
     }
 
     async fn delete_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -450,9 +444,7 @@ impl Inner {
     async fn webhook_list(&self, call: &Call) -> Result<JsValue, Failure> {
         let request = webhooks::list_request(&self.base);
         let answer = self.execute_ok(&self.outgoing(&request, call)).await?;
-        let value = answer.json()?;
-        let (_, array) = webhooks::decode_list(answer.status, value).map_err(|e| answer.fail(e))?;
-        Ok(array)
+        answer.decoded(|status, value| webhooks::decode_list(status, value).map(|(_, a)| a))
     }
 
     async fn register_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {

@@ -96,6 +96,16 @@ impl Answer {
         })
     }
 
+    /// The body parsed and checked by `decode` (given the status and the parsed value); a
+    /// failure of either step carries this answer's status and attempts.
+    pub fn decoded<T>(
+        &self,
+        decode: impl FnOnce(u16, JsValue) -> Result<T, Error>,
+    ) -> Result<T, Failure> {
+        let value = self.json()?;
+        decode(self.status, value).map_err(|e| self.fail(e))
+    }
+
     /// How long the answer asks to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
         let head = ResponseHead {
