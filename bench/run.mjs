@@ -9,13 +9,12 @@
 // Environment: ESTATEKIT_EMULATOR_BIN (default: target/bench-emulator/estatekit-emulator, then
 // target/release/..., then target/debug/...), BENCH_SCALE (multiplies the run counts, default 1),
 // BENCH_ONLY (comma list of scenario ids to run, e.g. "listWebhooks,coldStart").
-import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { chromium } from "playwright-core";
+import { launchChromium, startEmulator } from "../scripts/local.mjs";
 import { measure as measureSize } from "../scripts/size.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -35,12 +34,8 @@ const PLAN = [
 ];
 const MEMORY_BUDGET = 1024 * 1024; // wasm linear memory growth during the upload
 
-const CHROMIUM_ARGS = [
-  "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync", "--disable-quic", "--no-first-run",
-  // gc() between samples (outside the timing), so one sample's garbage is not collected in the next.
-  "--js-flags=--expose-gc",
-];
+// gc() between samples (outside the timing), so one sample's garbage is not collected in the next.
+const EXTRA_CHROMIUM_ARGS = ["--js-flags=--expose-gc"];
 
 function emulatorBin() {
   if (process.env.ESTATEKIT_EMULATOR_BIN) return process.env.ESTATEKIT_EMULATOR_BIN;
@@ -52,7 +47,7 @@ function emulatorBin() {
 }
 
 const PKG_SNAPSHOT = join("target", "bench", "pkg");
-const EMULATOR_FLAGS = ["--port", "0", "--quiet", "--rate-limit", "0", "--seed-messages", "20000",
+const EMULATOR_FLAGS = ["--rate-limit", "0", "--seed-messages", "20000",
   "--seed-documents", "10000", "--static", "bench", "--static", `/pkg=${PKG_SNAPSHOT}`];
 
 function snapshotPkg() {
@@ -62,28 +57,6 @@ function snapshotPkg() {
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
   return createHash("sha256").update(readFileSync(join(to, "estatekit_bg.wasm"))).digest("hex");
-}
-
-function startEmulator(bin) {
-  const child = spawn(bin, EMULATOR_FLAGS, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-  let stderr = "";
-  child.stderr.on("data", (d) => (stderr += d));
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`emulator did not start in 60 s\n${stderr}`)), 60_000);
-    child.stdout.on("data", (d) => {
-      out += d;
-      const m = out.match(/listening on (\S+)/);
-      if (m) {
-        clearTimeout(timer);
-        resolve({ child, url: m[1] });
-      }
-    });
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`emulator exited (${code}) before listening\n${stderr}`));
-    });
-  });
 }
 
 // --- statistics ---------------------------------------------------------------------------
@@ -206,7 +179,7 @@ async function main() {
   const load = { start: loadavg() };
   const wasmSha256 = snapshotPkg();
   const bin = emulatorBin();
-  const { child, url } = await startEmulator(bin);
+  const { child, url } = await startEmulator(EMULATOR_FLAGS, { bin });
   const stopEmulator = () => {
     if (child.exitCode === null) child.kill("SIGTERM");
   };
@@ -214,7 +187,7 @@ async function main() {
   for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => { stopEmulator(); process.exit(130); });
   console.error(`bench: emulator ${bin} at ${url}`);
 
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+  const browser = await launchChromium(EXTRA_CHROMIUM_ARGS);
   const chromiumVersion = browser.version();
   const results = [];
   try {

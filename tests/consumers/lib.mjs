@@ -1,11 +1,10 @@
 // Helpers of the consumer smoke tests: the packed tarball, installing it into a consumer
 // project, the emulator, and headless Chromium.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { once } from "node:events";
-import { fileURLToPath } from "node:url";
+import { launchChromium, root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
 
-export const root = fileURLToPath(new URL("../../", import.meta.url));
+export { root };
 export const pkgDir = `${root}pkg`;
 const packDir = `${root}target/consumers`;
 /** Where the consumer projects' package.json files expect the tarball. */
@@ -48,35 +47,8 @@ export function installPacked(dir) {
   );
 }
 
-/** Starts the built emulator on a free loopback port; `stop()` ends it. */
-export async function startEmulator(args = []) {
-  const bin = process.env.ESTATEKIT_EMULATOR_BIN ?? `${root}target/debug/estatekit-emulator`;
-  const child = spawn(bin, ["--port", "0", "--quiet", "--rate-limit", "0", ...args], {
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  let seen = "";
-  const url = await new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error("emulator did not start in 30 s")), 30_000);
-    child.once("exit", (code) => reject(new Error(`emulator exited early (${code})`)));
-    child.stdout.on("data", (chunk) => {
-      seen += chunk;
-      const match = seen.match(/listening on (\S+)/);
-      if (match) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  child.stdout.resume();
-  return {
-    url,
-    async stop() {
-      if (child.exitCode !== null) return;
-      child.kill("SIGTERM");
-      await once(child, "exit");
-    },
-  };
-}
+/** Starts the built emulator on a free loopback port, rate limit off; `stop()` ends it. */
+export const startEmulator = (args = []) => startLocalEmulator(["--rate-limit", "0", ...args]);
 
 /** Registers a webhook directly over HTTP (what the pages then list). */
 export async function registerWebhook(url, body, token = "dev-token") {
@@ -94,20 +66,7 @@ export async function registerWebhook(url, body, token = "dev-token") {
  * (JSON). Returns it with the console messages, page errors and failed requests seen.
  */
 export async function runPage(url, timeoutMs = 30_000) {
-  const { chromium } = await import("playwright-core");
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  const browser = await launchChromium();
   try {
     const page = await browser.newPage();
     const consoleMessages = [];

@@ -2,14 +2,12 @@
 // Run: make test-e2e   (or: node --test tests/e2e/ after `make pkg emulator`)
 import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
-import { chromium } from "playwright-core";
+import { launchChromium, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const EMULATOR = path.join(ROOT, "target/debug/estatekit-emulator");
 const SHOTS = path.join(ROOT, "target/e2e-screenshots");
 const TOKEN = "dev-token";
 const DESKTOP = { width: 1280, height: 800 };
@@ -20,29 +18,10 @@ let base;
 let browser;
 const contexts = [];
 
-/** Starts the emulator on a free port and resolves with its URL (from its one startup line). */
+/** Starts the emulator on a free port serving www/ and pkg/ (`url`, `stop()`). */
 function startEmulator() {
-  assert.ok(existsSync(EMULATOR), `${EMULATOR} is missing: run \`make emulator\` first`);
   assert.ok(existsSync(path.join(ROOT, "pkg/estatekit.js")), "pkg/ is missing: run `make pkg` first");
-  const child = spawn(
-    EMULATOR,
-    ["--port", "0", "--quiet", "--rate-limit", "0", "--static", "www", "--static", "/pkg=pkg"],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "inherit"] },
-  );
-  return new Promise((resolve, reject) => {
-    let out = "";
-    const timer = setTimeout(() => reject(new Error(`emulator did not start: ${out}`)), 20000);
-    child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`emulator exited with ${code}: ${out}`)));
-    child.stdout.on("data", (chunk) => {
-      out += chunk;
-      const match = /listening on (\S+)/.exec(out);
-      if (match) {
-        clearTimeout(timer);
-        resolve({ child, url: match[1] });
-      }
-    });
-  });
+  return startLocalEmulator(["--rate-limit", "0", "--static", "www", "--static", "/pkg=pkg"]);
 }
 
 /** Calls the emulator from the test (admin API or the service API with the dev token). */
@@ -120,22 +99,9 @@ async function showMessages(page, candidateId) {
 }
 
 before(async () => {
-  const started = await startEmulator();
-  emulator = started.child;
-  base = started.url;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-dev-shm-usage",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--disable-quic",
-      "--no-first-run",
-    ],
-  });
+  emulator = await startEmulator();
+  base = emulator.url;
+  browser = await launchChromium();
 });
 
 beforeEach(async () => {
@@ -145,10 +111,7 @@ beforeEach(async () => {
 
 after(async () => {
   await browser?.close();
-  if (emulator && emulator.exitCode === null) {
-    emulator.removeAllListeners("exit");
-    emulator.kill("SIGTERM");
-  }
+  await emulator?.stop();
 });
 
 test("the page connects to the emulator with the defaults; the token stays out of the URL and localStorage", async () => {

@@ -1,0 +1,75 @@
+// What the JavaScript tests and the benchmark start on this machine, in one place: the
+// emulator on a free loopback port, and Debian's headless Chromium without network chatter.
+import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { once } from "node:events";
+import { fileURLToPath } from "node:url";
+
+/** The repository root, with a trailing slash. */
+export const root = fileURLToPath(new URL("../", import.meta.url));
+
+/** The emulator binary: `ESTATEKIT_EMULATOR_BIN`, else the debug build (`make emulator`). */
+export const emulatorBin = () =>
+  process.env.ESTATEKIT_EMULATOR_BIN ?? `${root}target/debug/estatekit-emulator`;
+
+/**
+ * Starts the emulator with `--port 0 --quiet` plus `args`, from the repository root, and waits
+ * for its `listening on <url>` line. Returns `{ url, child, stop() }`; `stop()` ends it.
+ */
+export async function startEmulator(args = [], { bin = emulatorBin(), timeoutMs = 60_000 } = {}) {
+  if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`make emulator\` first`);
+  const child = spawn(bin, ["--port", "0", "--quiet", ...args], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  let err = "";
+  child.stderr.on("data", (d) => (err += d));
+  const url = await new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`emulator did not start in ${timeoutMs} ms\n${err}`)),
+      timeoutMs,
+    );
+    child.on("error", reject);
+    child.once("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`emulator exited (${code}) before listening\n${err}`));
+    });
+    child.stdout.on("data", (chunk) => {
+      out += chunk;
+      const match = out.match(/listening on (\S+)/);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]);
+      }
+    });
+  });
+  child.stdout.resume();
+  return {
+    url,
+    child,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
+
+/** Chromium flags: headless as root, and no background connections (the network is closed). */
+export const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-dev-shm-usage",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--disable-quic",
+  "--no-first-run",
+];
+
+/** Launches Debian's Chromium through playwright-core (never a downloaded browser). */
+export async function launchChromium(extraArgs = []) {
+  const { chromium } = await import("playwright-core");
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: [...CHROMIUM_ARGS, ...extraArgs] });
+}
