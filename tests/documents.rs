@@ -315,12 +315,18 @@ async fn wrapped_and_odd_list_answers() {
     let token = new_account().await;
     let c = client(&token);
     let path = "/api/file-storage/company/documents/metadata";
-    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"{{\"total\":1,\"documents\":[{{\"id\":\"d1\",\"type\":\"NEW_KIND\",\"mystery\":[1,2]}}]}}","contentType":"application/json"}}"#)).await;
+    fault_on("GET", path, &token, r#","status":200,"body":"{\"total\":1,\"documents\":[{\"id\":\"d1\",\"type\":\"NEW_KIND\",\"mystery\":[1,2]}]}","contentType":"application/json""#).await;
     let list = items(&ok(c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED)).await);
     assert_eq!(get_str(&list[0], "type").as_deref(), Some("NEW_KIND"));
     assert_eq!(stringify(&get(&list[0], "mystery")), "[1,2]");
 
-    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"{{\"rows\":[]}}","contentType":"application/json"}}"#)).await;
+    fault_on(
+        "GET",
+        path,
+        &token,
+        r#","status":200,"body":"{\"rows\":[]}","contentType":"application/json""#,
+    )
+    .await;
     err_kind(
         c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
         "decode",
@@ -328,10 +334,7 @@ async fn wrapped_and_odd_list_answers() {
     )
     .await;
 
-    fault(&format!(
-        r#"{{"method":"GET","path":"{path}","token":"{token}","truncate":true}}"#
-    ))
-    .await;
+    fault_on("GET", path, &token, r#","truncate":true"#).await;
     err_kind(
         c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
         "decode",
@@ -395,19 +398,13 @@ async fn upload_progress_ends_with_loaded_equal_total() {
     assert_eq!(get_str(&e, "code").as_deref(), Some("bad_request"));
 
     let docs = "/api/file-storage/company/documents";
-    fault(&format!(
-        r#"{{"method":"POST","path":"{docs}","token":"{token}","delayMs":3000}}"#
-    ))
-    .await;
+    fault_on("POST", docs, &token, r#","delayMs":3000"#).await;
     let (options, _) = progress_options(r#""timeoutMs":200"#);
     let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
     err_kind(c.upload_document(input, options), "timeout", None).await;
 
     admin("DELETE", "/_emulator/faults", None).await;
-    fault(&format!(
-        r#"{{"method":"POST","path":"{docs}","token":"{token}","delayMs":3000}}"#
-    ))
-    .await;
+    fault_on("POST", docs, &token, r#","delayMs":3000"#).await;
     let (options, _) = progress_options("");
     let controller = web_sys::AbortController::new().unwrap();
     Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
@@ -440,9 +437,12 @@ async fn progress_uploads_never_follow_a_redirect_with_the_token() {
     let second = get_str(&info, "secondOrigin").expect("emulator started with --second-origin");
     admin("DELETE", "/_emulator/requests", None).await;
     let docs = "/api/file-storage/company/documents";
-    fault(&format!(
-        r#"{{"method":"POST","path":"{docs}","token":"{token}","status":307,"body":"","headers":{{"Location":"{second}{docs}"}}}}"#
-    ))
+    fault_on(
+        "POST",
+        docs,
+        &token,
+        &format!(r#","status":307,"body":"","headers":{{"Location":"{second}{docs}"}}"#),
+    )
     .await;
     let (options, _) = progress_options("");
     let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/r"}"#);

@@ -39,10 +39,6 @@ fn quoted(body: &str) -> String {
     out
 }
 
-fn fault_json(method: &str, path: &str, token: &str, extra: &str) -> String {
-    format!(r#"{{"method":"{method}","path":"{path}","token":"{token}"{extra}}}"#)
-}
-
 fn body(status: u16, text: &str) -> String {
     format!(
         r#","status":{status},"body":{},"contentType":"application/json""#,
@@ -86,11 +82,11 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
     );
 
     use Call::*;
-    let g = |s: &str| fault_json("GET", WEBHOOKS, &token, s);
-    let p = |s: &str| fault_json("POST", WEBHOOKS, &token, s);
-    let q = |s: &str| fault_json("POST", GRAPHQL, &token, s);
-    let d = |s: &str| fault_json("GET", DOC, &token, s);
-    let u = |s: &str| fault_json("POST", DOCS, &token, s);
+    let g = |s: &str| fault_spec("GET", WEBHOOKS, &token, s);
+    let p = |s: &str| fault_spec("POST", WEBHOOKS, &token, s);
+    let q = |s: &str| fault_spec("POST", GRAPHQL, &token, s);
+    let d = |s: &str| fault_spec("GET", DOC, &token, s);
+    let u = |s: &str| fault_spec("POST", DOCS, &token, s);
     let cases: Vec<(&str, String, Call, &str, Option<u16>)> = vec![
         (
             "HTML 502 page",

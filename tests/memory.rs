@@ -51,9 +51,12 @@ async fn five_thousand_calls_keep_memory_flat() {
         emulator()
     ));
     // Every list-documents call meets two 503s (one retry), exercising the backoff wait.
-    fault(&format!(
-        r#"{{"method":"GET","path":"/api/file-storage/company/documents/metadata","token":"{token}","status":503,"times":100000}}"#
-    ))
+    fault_on(
+        "GET",
+        "/api/file-storage/company/documents/metadata",
+        &token,
+        r#","status":503,"times":100000"#,
+    )
     .await;
     let live = web_sys::AbortController::new().unwrap();
     let attached = count_listeners(&live.signal());

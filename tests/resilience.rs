@@ -55,10 +55,7 @@ async fn safe_requests_are_retried_then_succeed() {
         &token,
         r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":5}"#,
     );
-    fault(&format!(
-        r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":2}}"#
-    ))
-    .await;
+    fault_on("GET", WEBHOOKS, &token, r#","status":503,"times":2"#).await;
     ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 3.0);
     let ev = events.borrow().clone();
@@ -112,24 +109,24 @@ async fn gives_up_after_the_limit_and_reports_attempts() {
         &token,
         r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
-    fault(&format!(
-        r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":500,"times":10}}"#
-    ))
-    .await;
+    fault_on("GET", WEBHOOKS, &token, r#","status":500,"times":10"#).await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", Some(500)).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(3.0));
     assert_eq!(events.borrow().len(), 2);
     admin("DELETE", "/_emulator/faults", None).await;
 
     for status in [408, 429, 504] {
-        fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":{status},"headers":{{"Retry-After":"0"}}}}"#)).await;
+        fault_on(
+            "GET",
+            WEBHOOKS,
+            &token,
+            &format!(r#","status":{status},"headers":{{"Retry-After":"0"}}"#),
+        )
+        .await;
         ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     }
     for status in [400, 401, 403, 404, 501] {
-        fault(&format!(
-            r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":{status}}}"#
-        ))
-        .await;
+        fault_on("GET", WEBHOOKS, &token, &format!(r#","status":{status}"#)).await;
         let e = err(c.list_webhooks(JsValue::UNDEFINED)).await;
         assert_eq!(
             get(&e, "attempts").as_f64(),
@@ -147,10 +144,7 @@ async fn writes_are_never_retried() {
         &token,
         r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
-    fault(&format!(
-        r#"{{"method":"POST","path":"{WEBHOOKS}","token":"{token}","status":503,"times":3}}"#
-    ))
-    .await;
+    fault_on("POST", WEBHOOKS, &token, r#","status":503,"times":3"#).await;
     let e = err_kind(
         c.register_webhook(
             json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com"}"#),
@@ -164,10 +158,7 @@ async fn writes_are_never_retried() {
     assert_eq!(route_count(&token, &format!("POST {WEBHOOKS}")).await, 1.0);
 
     let docs = "/api/file-storage/company/documents";
-    fault(&format!(
-        r#"{{"method":"POST","path":"{docs}","token":"{token}","status":503,"times":3}}"#
-    ))
-    .await;
+    fault_on("POST", docs, &token, r#","status":503,"times":3"#).await;
     let input = json(r#"{"resourcePath":"units/1"}"#);
     let blob = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
     js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
@@ -209,10 +200,7 @@ async fn retry_after_and_rate_limit_reset_are_honoured_and_capped() {
         } else {
             f.to_string()
         };
-        fault(&format!(
-            r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}",{f}}}"#
-        ))
-        .await;
+        fault_on("GET", WEBHOOKS, &token, &format!(r#",{f}"#)).await;
         ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     }
     let d = delays(&events);
@@ -238,7 +226,13 @@ async fn the_timeout_bounds_the_whole_call() {
         &token,
         r#","timeoutMs":500,"retry":{"limit":5,"maxDelayMs":5000}"#,
     );
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":10,"headers":{{"Retry-After":"1"}}}}"#)).await;
+    fault_on(
+        "GET",
+        WEBHOOKS,
+        &token,
+        r#","status":503,"times":10,"headers":{"Retry-After":"1"}"#,
+    )
+    .await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", Some(503)).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
     assert!(events.borrow().is_empty());
@@ -281,7 +275,13 @@ async fn abort_during_backoff_is_immediate_and_final() {
         &token,
         r#","retry":{"limit":1,"maxDelayMs":60000}"#,
     );
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","status":503,"times":5,"headers":{{"Retry-After":"30"}}}}"#)).await;
+    fault_on(
+        "GET",
+        WEBHOOKS,
+        &token,
+        r#","status":503,"times":5,"headers":{"Retry-After":"30"}"#,
+    )
+    .await;
     let controller = web_sys::AbortController::new().unwrap();
     let options = with_signal(&controller);
     js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
@@ -307,10 +307,7 @@ async fn timeouts_are_not_retried() {
         &token,
         r#","timeoutMs":150,"retry":{"limit":3,"baseDelayMs":1}"#,
     );
-    fault(&format!(
-        r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","delayMs":2000}}"#
-    ))
-    .await;
+    fault_on("GET", WEBHOOKS, &token, r#","delayMs":2000"#).await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
     assert!(events.borrow().is_empty());
@@ -349,7 +346,13 @@ async fn client_side_rate_limit_queues_requests() {
 
     // The service's own headers: remaining 0 for 1 second blocks the next request.
     let (c, _) = recording_client(emulator(), &token, r#","rateLimit":{"perMinute":300}"#);
-    fault(&format!(r#"{{"method":"GET","path":"{WEBHOOKS}","token":"{token}","headers":{{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1"}}}}"#)).await;
+    fault_on(
+        "GET",
+        WEBHOOKS,
+        &token,
+        r#","headers":{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1"}"#,
+    )
+    .await;
     ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     let next = c.list_webhooks(JsValue::UNDEFINED);
     sleep(300).await;

@@ -196,15 +196,16 @@ async fn an_echoed_token_is_redacted_everywhere() {
         assert!(!text.contains(&token), "{text}");
     }
     // In a 2xx answer that does not decode, and in one that does.
-    fault(&format!(
-        r#"{{"method":"GET","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"contentType":"text/plain","body":"token={token}"}}"#
-    ))
+    fault_on(
+        "GET",
+        "/api/external-integrations/webhooks",
+        &token,
+        &format!(r#","status":200,"contentType":"text/plain","body":"token={token}""#),
+    )
     .await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
     assert!(!message(&e).contains(&token), "{}", message(&e));
-    fault(&format!(
-        r#"{{"method":"GET","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"contentType":"application/json","body":"[{{\"id\":\"w\",\"type\":\"UNIT_CREATED\",\"url\":\"https://h/{token}\"}}]"}}"#
-    ))
+    fault_on("GET", "/api/external-integrations/webhooks", &token, &format!(r#","status":200,"contentType":"application/json","body":"[{{\"id\":\"w\",\"type\":\"UNIT_CREATED\",\"url\":\"https://h/{token}\"}}]""#))
     .await;
     let list = ok(c.list_webhooks(JsValue::UNDEFINED)).await;
     assert_eq!(
@@ -218,9 +219,12 @@ async fn id_falls_back_to_body_then_to_the_list() {
     let token = new_account().await;
     let c = client(&token);
     // No Location: the client lists webhooks and matches type + url.
-    fault(&format!(
-        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","removeHeaders":["Location"]}}"#
-    ))
+    fault_on(
+        "POST",
+        "/api/external-integrations/webhooks",
+        &token,
+        r#","removeHeaders":["Location"]"#,
+    )
     .await;
     let id = ok(c.register_webhook(
         input("OWNER_CREATED", "https://h.example.com/o"),
@@ -233,9 +237,12 @@ async fn id_falls_back_to_body_then_to_the_list() {
     assert_eq!(get_str(&listed[0], "id"), Some(id));
 
     // No Location but an id in the body.
-    fault(&format!(
-        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"body":"{{\"id\":\"from-body\"}}","contentType":"application/json"}}"#
-    ))
+    fault_on(
+        "POST",
+        "/api/external-integrations/webhooks",
+        &token,
+        r#","status":200,"body":"{\"id\":\"from-body\"}","contentType":"application/json""#,
+    )
     .await;
     let id = ok(c.register_webhook(
         input("OWNER_UPDATED", "https://h.example.com/o"),
@@ -245,9 +252,7 @@ async fn id_falls_back_to_body_then_to_the_list() {
     assert_eq!(id.as_string().as_deref(), Some("from-body"));
 
     // A Location that is a URL: its last segment is the id.
-    fault(&format!(
-        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","status":200,"body":"","headers":{{"Location":"/api/external-integrations/webhooks/abc-9"}}}}"#
-    ))
+    fault_on("POST", "/api/external-integrations/webhooks", &token, r#","status":200,"body":"","headers":{"Location":"/api/external-integrations/webhooks/abc-9"}"#)
     .await;
     let id = ok(c.register_webhook(
         input("OWNER_DELETED", "https://h.example.com/o"),
@@ -284,9 +289,12 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
     let c = client(&token);
     // times 2: Chrome silently repeats a request once when a reused connection closes
     // without any reply, so the connection must drop twice for the page to see it.
-    fault(&format!(
-        r#"{{"method":"POST","path":"/api/external-integrations/webhooks","token":"{token}","drop":true,"times":2}}"#
-    ))
+    fault_on(
+        "POST",
+        "/api/external-integrations/webhooks",
+        &token,
+        r#","drop":true,"times":2"#,
+    )
     .await;
     let e = err_kind(
         c.register_webhook(
@@ -312,10 +320,7 @@ async fn service_errors_map_to_kinds() {
     let token = new_account().await;
     let c = client(&token);
     let path = "/api/external-integrations/webhooks";
-    fault(&format!(
-        r#"{{"method":"POST","path":"{path}","token":"{token}","status":500}}"#
-    ))
-    .await;
+    fault_on("POST", path, &token, r#","status":500"#).await;
     let e = err_kind(
         c.register_webhook(
             input("UNIT_CREATED", "https://h.example.com"),
@@ -327,16 +332,28 @@ async fn service_errors_map_to_kinds() {
     .await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
 
-    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"<html>oops</html>","contentType":"text/html"}}"#)).await;
+    fault_on(
+        "GET",
+        path,
+        &token,
+        r#","status":200,"body":"<html>oops</html>","contentType":"text/html""#,
+    )
+    .await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
     assert!(message(&e).contains("not valid JSON"), "{}", message(&e));
 
-    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"[{{\"id\":1}}]","contentType":"application/json"}}"#)).await;
+    fault_on(
+        "GET",
+        path,
+        &token,
+        r#","status":200,"body":"[{\"id\":1}]","contentType":"application/json""#,
+    )
+    .await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
     assert!(message(&e).contains("[0].id"), "{}", message(&e));
 
     // Wrapped lists and unknown event types pass.
-    fault(&format!(r#"{{"method":"GET","path":"{path}","token":"{token}","status":200,"body":"{{\"items\":[{{\"id\":\"w\",\"type\":\"FUTURE_EVENT\",\"url\":\"https://x\",\"newField\":true}}]}}","contentType":"application/json"}}"#)).await;
+    fault_on("GET", path, &token, r#","status":200,"body":"{\"items\":[{\"id\":\"w\",\"type\":\"FUTURE_EVENT\",\"url\":\"https://x\",\"newField\":true}]}","contentType":"application/json""#).await;
     let list = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
     assert_eq!(get_str(&list[0], "type").as_deref(), Some("FUTURE_EVENT"));
     assert_eq!(get(&list[0], "newField").as_bool(), Some(true));
@@ -376,10 +393,7 @@ async fn timeout_and_abort_are_distinct() {
     let token = new_account().await;
     let c = client(&token);
     let path = "/api/external-integrations/webhooks";
-    fault(&format!(
-        r#"{{"method":"GET","path":"{path}","token":"{token}","delayMs":3000}}"#
-    ))
-    .await;
+    fault_on("GET", path, &token, r#","delayMs":3000"#).await;
     let e = err_kind(
         c.list_webhooks(json(r#"{"timeoutMs":200}"#)),
         "timeout",
@@ -388,10 +402,7 @@ async fn timeout_and_abort_are_distinct() {
     .await;
     assert!(message(&e).contains("200 ms"), "{}", message(&e));
 
-    fault(&format!(
-        r#"{{"method":"GET","path":"{path}","token":"{token}","delayMs":3000}}"#
-    ))
-    .await;
+    fault_on("GET", path, &token, r#","delayMs":3000"#).await;
     let controller = web_sys::AbortController::new().unwrap();
     let pending = c.list_webhooks(with_signal(&controller));
     sleep(100).await;
@@ -411,9 +422,7 @@ async fn redirects_are_not_followed() {
     let c = client(&token);
     let info = admin("GET", "/_emulator/info", None).await;
     let second = get_str(&info, "secondOrigin").expect("emulator started with --second-origin");
-    fault(&format!(
-        r#"{{"method":"GET","path":"/api/external-integrations/webhooks","token":"{token}","status":307,"body":"","headers":{{"Location":"{second}/api/external-integrations/webhooks"}}}}"#
-    ))
+    fault_on("GET", "/api/external-integrations/webhooks", &token, &format!(r#","status":307,"body":"","headers":{{"Location":"{second}/api/external-integrations/webhooks"}}"#))
     .await;
     let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", None).await;
     assert!(message(&e).contains("redirect"), "{}", message(&e));

@@ -83,6 +83,17 @@ pub async fn fault(spec: &str) {
     admin("POST", "/_emulator/faults", Some(spec)).await;
 }
 
+/// The JSON of a fault for `method path` requests made with `token`; `rest` holds the fault's
+/// other members, each preceded by a comma (e.g. `,"status":503,"times":2`).
+pub fn fault_spec(method: &str, path: &str, token: &str, rest: &str) -> String {
+    format!(r#"{{"method":"{method}","path":"{path}","token":"{token}"{rest}}}"#)
+}
+
+/// Schedules one fault for `method path` requests made with `token` (see [`fault_spec`]).
+pub async fn fault_on(method: &str, path: &str, token: &str, rest: &str) {
+    fault(&fault_spec(method, path, token, rest)).await;
+}
+
 /// A fresh seeded account with its own token, so tests never share state.
 pub async fn new_account() -> String {
     let token = format!("test-{}", (js_sys::Math::random() * 1e15) as u64);
