@@ -3,7 +3,7 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
-PKG_SOURCES := $(shell find src -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh scripts/finish-pkg.mjs
+PKG_SOURCES := $(shell find src -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh scripts/finish-pkg.mjs scripts/minify-pkg.mjs
 
 # Browser tests: wasm-bindgen-test in Debian's headless Chromium (see webdriver.json).
 BROWSER_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \

@@ -4,6 +4,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { transformSync } from "esbuild";
 import { pkgDir, root, tarball } from "./lib.mjs";
 
 const tgz = tarball();
@@ -37,8 +38,8 @@ test.it("has complete npm metadata", () => {
 test.it("has no top-level await and imports nothing from Node", () => {
   for (const file of ["estatekit.js", "estatekit_wasm.js"]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
-    const topLevel = js.split("\n").filter((line) => /^\S/.test(line) && /\bawait\b/.test(line));
-    assert.deepEqual(topLevel, [], file);
+    // esbuild refuses to turn a module with top-level await into CommonJS.
+    assert.doesNotThrow(() => transformSync(js, { format: "cjs", logLevel: "silent" }), file);
     assert.doesNotMatch(js, /from ["']node:|import\(["']node:|require\(/, file);
   }
 });

@@ -4,6 +4,7 @@
 // node --test runs each file in its own process, and the tests below run in order).
 import test from "node:test";
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { root, startEmulator } from "./lib.mjs";
 
 const pkg = `${root}pkg/`;
@@ -45,12 +46,17 @@ async function rejection(promise) {
   );
 }
 
+// The (minified) module name under which estatekit's wasm takes its imports.
+const WASM_IMPORT_MODULE = WebAssembly.Module.imports(
+  new WebAssembly.Module(readFileSync(`${pkg}estatekit_bg.wasm`)),
+)[0].module;
+
 test.before(async () => {
   emulator = await startEmulator(["--seed-documents", String(DOCS), "--seed-messages", String(BULK_MESSAGES)]);
   const instantiate = WebAssembly.instantiate;
   WebAssembly.instantiate = function (...args) {
     // Only estatekit's module (Node's fetch instantiates its own HTTP parser too).
-    if (args[1] && "./estatekit_bg.js" in args[1]) instantiations += 1;
+    if (args[1] && WASM_IMPORT_MODULE in args[1]) instantiations += 1;
     return instantiate.apply(this, args);
   };
 });
