@@ -9,7 +9,8 @@
 // - adds the async iterables `documents` and `messagesAll`, `isApiError` (a pure check that needs
 //   no module) and EVENT_TYPES / DOCUMENT_TYPES.
 // The public estatekit.d.ts is wasm-bindgen's, untouched except that InitOutput's raw exports are
-// hidden; the wrapper's additions are appended to it. Running this twice gives the same result.
+// hidden; the wrapper's additions are appended to it. It runs on wasm-pack's fresh output, before
+// scripts/minify-pkg.mjs (scripts/build-pkg.sh runs all steps; rerun that, not this alone).
 import { existsSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -25,17 +26,18 @@ const DTS_MARK = "// estatekit constants";
 
 // 1. The glue: wasm-pack's estatekit.js, unless it is already our wrapper (second run).
 let glue = read("estatekit.js");
-if (glue.includes(WRAPPER_MARK)) {
-  glue = read(GLUE);
-} else {
-  renameSync(new URL("estatekit.js", pkg), new URL(GLUE, pkg));
-}
+const ownWrapper = glue.includes(WRAPPER_MARK);
+if (ownWrapper) glue = read(GLUE);
 glue = glue
   .replace(/^\/\* @ts-self-types="[^"]*" \*\/\n/, "") // its declarations are estatekit.d.ts's
   .split(`\n${DTS_MARK}\n`)[0]; // constants appended by an older version of this script
 if (!/export class Client\b/.test(glue) || !/__wbg_init as default/.test(glue)) {
-  throw new Error(`finish-pkg: ${GLUE} does not look like wasm-bindgen's --target web glue`);
+  throw new Error(
+    `finish-pkg: ${ownWrapper ? GLUE : "estatekit.js"} does not look like wasm-bindgen's --target web glue ` +
+      "(already minified? rebuild with scripts/build-pkg.sh)",
+  );
 }
+if (!ownWrapper) renameSync(new URL("estatekit.js", pkg), new URL(GLUE, pkg));
 write(GLUE, glue);
 
 // 2. The public declarations.
