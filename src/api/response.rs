@@ -140,7 +140,11 @@ fn seconds_to_ms(v: &str) -> Option<u64> {
 
 /// Parses an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`) into milliseconds since 1970.
 pub fn parse_http_date(v: &str) -> Option<f64> {
-    let rest = v.split_once(", ").map_or(v, |(_, r)| r);
+    // The weekday is optional; when present it is followed by ", ".
+    let rest = match v.split_once(',') {
+        Some((_, r)) => r.strip_prefix(' ')?,
+        None => v,
+    };
     let mut it = rest.split(' ');
     let day: i64 = it.next()?.parse::<u8>().ok()?.into();
     let month = match it.next()? {

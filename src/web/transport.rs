@@ -306,7 +306,11 @@ async fn via_fetch(
 
 /// The origin (`scheme://host[:port]`) of an absolute URL.
 fn origin_of(url: &str) -> &str {
-    let after_scheme = url.find("://").map_or(0, |i| i + 3);
+    let after_scheme = url
+        .as_bytes()
+        .windows(3)
+        .position(|w| w == b"://")
+        .map_or(0, |i| i + 3);
     let end = url
         .get(after_scheme..)
         .and_then(|rest| rest.find('/'))
