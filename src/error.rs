@@ -10,6 +10,8 @@
 
 use std::fmt;
 
+use crate::text::{concat, decimal, join};
+
 /// The `kind` of an `ApiError`, as JavaScript sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ErrorKind {
@@ -78,10 +80,9 @@ impl fmt::Display for ErrorKind {
 }
 
 /// Everything that can go wrong in a call.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum Error {
     /// The caller's input was rejected before sending; `field` names the offending input.
-    #[error("invalid {field}: {reason}")]
     InvalidInput {
         /// Path of the offending input, e.g. `filter.candidateId` or `options.baseUrl`.
         field: String,
@@ -89,7 +90,6 @@ pub enum Error {
         reason: String,
     },
     /// The service answered with a non-2xx status.
-    #[error("{}", status_message(*.status, .code.as_deref(), .message.as_deref(), .operation))]
     Status {
         /// What the call was doing, e.g. `list webhooks`.
         operation: &'static str,
@@ -103,7 +103,6 @@ pub enum Error {
         retry_after_ms: Option<u64>,
     },
     /// The GraphQL answer carried an `errors` array.
-    #[error("{operation} failed: the service returned GraphQL errors: {}", .messages.join("; "))]
     Graphql {
         /// What the call was doing.
         operation: &'static str,
@@ -114,13 +113,11 @@ pub enum Error {
     },
     /// The service answered with a redirect, which API calls never follow (the token must
     /// not reach another address).
-    #[error("{operation} failed: the service answered with a redirect, which is not followed so that the token never reaches another address")]
     Redirected {
         /// What the call was doing.
         operation: &'static str,
     },
     /// No HTTP answer: connection refused, DNS failure, CORS refusal, dropped connection.
-    #[error("{operation} failed: network error ({reason})")]
     Network {
         /// What the call was doing.
         operation: &'static str,
@@ -128,7 +125,6 @@ pub enum Error {
         reason: String,
     },
     /// The call exceeded its timeout and was aborted.
-    #[error("{operation} timed out after {timeout_ms} ms")]
     Timeout {
         /// What the call was doing.
         operation: &'static str,
@@ -136,13 +132,11 @@ pub enum Error {
         timeout_ms: u32,
     },
     /// The caller aborted the call.
-    #[error("{operation} was aborted by the caller")]
     Aborted {
         /// What the call was doing.
         operation: &'static str,
     },
     /// A 2xx answer whose body does not match the interface.
-    #[error("{operation} failed: unexpected response from the service (HTTP {status}): {reason}")]
     Decode {
         /// What the call was doing.
         operation: &'static str,
@@ -159,22 +153,86 @@ fn status_message(
     message: Option<&str>,
     operation: &str,
 ) -> String {
+    let number;
     let what = match status {
-        401 => "the token was rejected (HTTP 401 unauthorized)".to_string(),
-        403 => "the token is not allowed to do this (HTTP 403 forbidden)".to_string(),
-        404 => "not found (HTTP 404)".to_string(),
-        429 => "too many requests (HTTP 429 rate limited)".to_string(),
-        _ => format!("the service answered HTTP {status}"),
+        401 => "the token was rejected (HTTP 401 unauthorized)",
+        403 => "the token is not allowed to do this (HTTP 403 forbidden)",
+        404 => "not found (HTTP 404)",
+        429 => "too many requests (HTTP 429 rate limited)",
+        _ => {
+            number = concat(&["the service answered HTTP ", &decimal(status.into())]);
+            &number
+        }
     };
-    let mut text = format!("{operation} failed: {what}");
-    match (code, message) {
-        (Some(c), Some(m)) => text.push_str(&format!(" [{c}: {m}]")),
-        (Some(c), None) => text.push_str(&format!(" [{c}]")),
-        (None, Some(m)) => text.push_str(&format!(" [{m}]")),
-        (None, None) => {}
-    }
-    text
+    let detail = match (code, message) {
+        (Some(c), Some(m)) => concat(&[" [", c, ": ", m, "]"]),
+        (Some(c), None) | (None, Some(c)) => concat(&[" [", c, "]"]),
+        (None, None) => String::new(),
+    };
+    concat(&[operation, " failed: ", what, &detail])
 }
+
+impl Error {
+    /// The human-readable message (what `Display` writes and JavaScript's `error.message` is).
+    pub fn message(&self) -> String {
+        match self {
+            Error::InvalidInput { field, reason } => concat(&["invalid ", field, ": ", reason]),
+            Error::Status {
+                operation,
+                status,
+                code,
+                message,
+                ..
+            } => status_message(*status, code.as_deref(), message.as_deref(), operation),
+            Error::Graphql {
+                operation,
+                messages,
+                ..
+            } => concat(&[
+                operation,
+                " failed: the service returned GraphQL errors: ",
+                &join(messages, "; "),
+            ]),
+            Error::Redirected { operation } => concat(&[
+                operation,
+                " failed: the service answered with a redirect, which is not followed so that the \
+                 token never reaches another address",
+            ]),
+            Error::Network { operation, reason } => {
+                concat(&[operation, " failed: network error (", reason, ")"])
+            }
+            Error::Timeout {
+                operation,
+                timeout_ms,
+            } => concat(&[
+                operation,
+                " timed out after ",
+                &decimal((*timeout_ms).into()),
+                " ms",
+            ]),
+            Error::Aborted { operation } => concat(&[operation, " was aborted by the caller"]),
+            Error::Decode {
+                operation,
+                status,
+                reason,
+            } => concat(&[
+                operation,
+                " failed: unexpected response from the service (HTTP ",
+                &decimal((*status).into()),
+                "): ",
+                reason,
+            ]),
+        }
+    }
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message())
+    }
+}
+
+impl std::error::Error for Error {}
 
 impl Error {
     /// Shorthand for an [`Error::InvalidInput`].

@@ -8,6 +8,7 @@
 pub mod api;
 pub mod error;
 pub mod model;
+pub mod text;
 
 #[cfg(target_arch = "wasm32")]
 mod web;

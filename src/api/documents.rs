@@ -11,6 +11,7 @@ use crate::model::documents::{
     DocumentMetadata, ListDocumentsQuery, UploadFields, DOCUMENT_LIST, DOCUMENT_RECORD,
     DOCUMENT_TYPES, IMAGE_FORMATS,
 };
+use crate::text::{concat, decimal};
 
 const PATH: &str = "/api/file-storage/company/documents";
 
@@ -117,12 +118,12 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
         qs.push("types", t);
     }
     qs.push_opt("title", q.title.as_deref());
-    qs.push_opt("skip", q.skip.map(|n| n.to_string()).as_deref());
-    qs.push_opt("take", q.take.map(|n| n.to_string()).as_deref());
+    qs.push_opt("skip", q.skip.map(|n| decimal(n.into())).as_deref());
+    qs.push_opt("take", q.take.map(|n| decimal(n.into())).as_deref());
     Ok(HttpRequest {
         operation: LIST,
         method: Method::Get,
-        url: base.join(&format!("{PATH}/metadata"), &qs),
+        url: base.join(&concat(&[PATH, "/metadata"]), &qs),
         body: RequestBody::None,
         retry_safe: true,
     })
@@ -135,7 +136,7 @@ pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         operation: GET,
         method: Method::Get,
         url: base.join(
-            &format!("{PATH}/{}/metadata", encode_component(id)),
+            &concat(&[PATH, "/", &encode_component(id), "/metadata"]),
             &QueryString::default(),
         ),
         body: RequestBody::None,
@@ -150,7 +151,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         operation: DELETE,
         method: Method::Delete,
         url: base.join(
-            &format!("{PATH}/{}", encode_component(id)),
+            &concat(&[PATH, "/", &encode_component(id)]),
             &QueryString::default(),
         ),
         body: RequestBody::None,

@@ -4,6 +4,7 @@
 //! so misspelt options are reported instead of silently ignored).
 
 use crate::error::Error;
+use crate::text::{concat, index, join};
 
 /// A JavaScript value as caller input.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,20 +50,20 @@ impl InputValue {
         let InputValue::Object(entries) = self else {
             return Err(Error::invalid(
                 path,
-                format!("must be an object, got {}", self.described()),
+                concat(&["must be an object, got ", self.described()]),
             ));
         };
         if let Some((key, _)) = entries.iter().find(|(k, _)| !known.contains(&k.as_str())) {
             return Err(Error::invalid(
-                format!("{path}.{key}"),
-                format!(
-                    "is not a known option; expected one of {}",
-                    known.join(", ")
-                ),
+                concat(&[path, ".", key]),
+                concat(&[
+                    "is not a known option; expected one of ",
+                    &join(known, ", "),
+                ]),
             ));
         }
         Ok(Fields {
-            path: path.to_string(),
+            path: path.to_owned(),
             entries,
         })
     }
@@ -78,7 +79,7 @@ pub struct Fields<'a> {
 impl<'a> Fields<'a> {
     /// The field name of member `key`, e.g. `options.paging.take`.
     pub fn path_of(&self, key: &str) -> String {
-        format!("{}.{key}", self.path)
+        concat(&[&self.path, ".", key])
     }
 
     /// Member `key`, `None` when absent, `undefined` or `null`.
@@ -93,7 +94,7 @@ impl<'a> Fields<'a> {
     fn wrong(&self, key: &str, expected: &str, got: &InputValue) -> Error {
         Error::invalid(
             self.path_of(key),
-            format!("must be {expected}, got {}", got.described()),
+            concat(&["must be ", expected, ", got ", got.described()]),
         )
     }
 
@@ -135,8 +136,8 @@ impl<'a> Fields<'a> {
                 .map(|(i, item)| match item {
                     InputValue::String(s) => Ok(s.clone()),
                     other => Err(Error::invalid(
-                        format!("{}[{i}]", self.path_of(key)),
-                        format!("must be a string, got {}", other.described()),
+                        concat(&[&self.path_of(key), &index(i)]),
+                        concat(&["must be a string, got ", other.described()]),
                     )),
                 })
                 .collect::<Result<Vec<_>, _>>()

@@ -1,6 +1,8 @@
 //! A tiny JSON *writer* for request bodies. Parsing is left to the browser's own `JSON.parse`
 //! (and serde_json in native tests), so the module carries no second JSON parser.
 
+use crate::text::decimal;
+
 /// Appends `s` to `out` as a JSON string literal (with quotes).
 pub fn write_str(out: &mut String, s: &str) {
     out.push('"');
@@ -12,7 +14,12 @@ pub fn write_str(out: &mut String, s: &str) {
             '\r' => out.push_str("\\r"),
             '\t' => out.push_str("\\t"),
             c if (c as u32) < 0x20 || c == '\u{2028}' || c == '\u{2029}' => {
-                out.push_str(&format!("\\u{:04x}", c as u32));
+                out.push_str("\\u");
+                let hex = b"0123456789abcdef";
+                for shift in [12, 8, 4, 0] {
+                    let nibble = ((c as usize) >> shift) & 0xf;
+                    out.push(hex.get(nibble).map_or('0', |&b| char::from(b)));
+                }
             }
             c => out.push(c),
         }
@@ -69,7 +76,7 @@ impl ObjectWriter {
     /// Adds an unsigned integer member.
     pub fn number(&mut self, key: &str, value: u32) -> &mut Self {
         self.key(key);
-        self.out.push_str(&value.to_string());
+        self.out.push_str(&decimal(value.into()));
         self
     }
 

@@ -13,6 +13,7 @@ use crate::model::messages::{
     MessageFilter, MessagesOptions, ATTACHMENT_FIELDS, MESSAGE_FIELDS, MESSAGE_LIST,
     SORT_DIRECTIONS,
 };
+use crate::text::{concat, index, join};
 
 const PATH: &str = "/api/reporting/graphql";
 
@@ -46,7 +47,7 @@ fn selection(options: &MessagesOptions) -> Result<String, Error> {
             ));
         }
         check_enum(f, &MESSAGE_FIELDS, "Message field")
-            .map_err(|r| Error::invalid(format!("options.fields[{i}]"), r))?;
+            .map_err(|r| Error::invalid(concat(&["options.fields", &index(i)]), r))?;
         if fields.get(..i).is_some_and(|before| before.contains(f)) {
             continue;
         }
@@ -54,7 +55,7 @@ fn selection(options: &MessagesOptions) -> Result<String, Error> {
         out.push_str(f);
         if *f == "attachments" {
             out.push_str(" { ");
-            out.push_str(&ATTACHMENT_FIELDS.join(" "));
+            out.push_str(&join(&ATTACHMENT_FIELDS, " "));
             out.push_str(" }");
         }
     }
@@ -69,7 +70,7 @@ fn selection(options: &MessagesOptions) -> Result<String, Error> {
         for (i, f) in user_fields.iter().enumerate() {
             if !is_graphql_name(f) {
                 return Err(Error::invalid(
-                    format!("options.userFields[{i}]"),
+                    concat(&["options.userFields", &index(i)]),
                     "must be a GraphQL field name (letters, digits, _)",
                 ));
             }
@@ -95,7 +96,7 @@ pub fn request(
         ("externalContactId", filter.external_contact_id.as_deref()),
     ];
     for (name, value) in filters {
-        check_non_empty(&format!("filter.{name}"), value)?;
+        check_non_empty(&concat(&["filter.", name]), value)?;
     }
     if filters.iter().take(3).all(|(_, v)| v.is_none()) {
         return Err(Error::invalid(
@@ -108,7 +109,7 @@ pub fn request(
         for (name, value) in [("skip", p.skip), ("take", p.take)] {
             if value.is_some_and(|n| n > i32::MAX as u32) {
                 return Err(Error::invalid(
-                    format!("options.paging.{name}"),
+                    concat(&["options.paging.", name]),
                     "must be at most 2147483647 (GraphQL Int)",
                 ));
             }
@@ -133,12 +134,12 @@ pub fn request(
     let mut variables = ObjectWriter::new();
     for (name, value) in filters {
         if let Some(v) = value {
-            declared.push(format!("${name}: String"));
-            in_filter.push(format!("{name}: ${name}"));
+            declared.push(concat(&["$", name, ": String"]));
+            in_filter.push(concat(&[name, ": $", name]));
             variables.string(name, v);
         }
     }
-    let mut input = vec![format!("filter: {{ {} }}", in_filter.join(", "))];
+    let mut input = vec![concat(&["filter: { ", &join(&in_filter, ", "), " }"])];
     if let Some(p) = &options.paging {
         let mut paging = ObjectWriter::new();
         if let Some(s) = p.skip {
@@ -159,11 +160,15 @@ pub fn request(
         input.push("sort: $sort".into());
         variables.raw("sort", &sort.finish());
     }
-    let query = format!(
-        "query Messages({}) {{ messages(input: {{ {} }}) {{{selection} }} }}",
-        declared.join(", "),
-        input.join(", ")
-    );
+    let query = concat(&[
+        "query Messages(",
+        &join(&declared, ", "),
+        ") { messages(input: { ",
+        &join(&input, ", "),
+        " }) {",
+        &selection,
+        " } }",
+    ]);
     let mut body = ObjectWriter::new();
     body.string("query", &query)
         .raw("variables", &variables.finish());
@@ -222,16 +227,16 @@ pub fn decode_data<V: JsonView>(status: u16, body: &V) -> Result<V, Error> {
     let missing = |what: &str| Error::Decode {
         operation: QUERY,
         status,
-        reason: format!("{what} is missing or null"),
+        reason: concat(&[what, " is missing or null"]),
     };
     if body.kind() != Kind::Object {
         return Err(Error::Decode {
             operation: QUERY,
             status,
-            reason: format!(
-                "expected a GraphQL response object, got {}",
-                body.kind().described()
-            ),
+            reason: concat(&[
+                "expected a GraphQL response object, got ",
+                body.kind().described(),
+            ]),
         });
     }
     let data = body

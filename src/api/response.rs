@@ -4,6 +4,7 @@
 use super::json_view::{JsonView, Kind};
 use super::schema::{check, Step, Ty};
 use crate::error::Error;
+use crate::text::{concat, join, signed_decimal};
 
 /// What the transport read from an answer, apart from the body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -45,14 +46,14 @@ pub fn lenient_text<V: JsonView>(v: &V) -> Option<String> {
         Kind::Number => v
             .number()
             .filter(|n| n.fract() == 0.0 && n.abs() < 1e15)
-            .map(|n| format!("{}", n as i64)),
+            .map(|n| signed_decimal(n as i64)),
         Kind::Array => {
             let parts: Vec<String> = (0..v.len().min(10))
                 .filter_map(|i| v.at(i))
                 .filter(|e| e.kind() == Kind::String)
                 .filter_map(|e| e.text().map(|t| limit(&t, 500)))
                 .collect();
-            (!parts.is_empty()).then(|| parts.join("; "))
+            (!parts.is_empty()).then(|| join(&parts, "; "))
         }
         _ => None,
     }
@@ -61,8 +62,8 @@ pub fn lenient_text<V: JsonView>(v: &V) -> Option<String> {
 /// `s` cut to at most `max` characters (with an ellipsis when cut).
 pub fn limit(s: &str, max: usize) -> String {
     match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", s.get(..i).unwrap_or("")),
-        None => s.to_string(),
+        Some((i, _)) => concat(&[s.get(..i).unwrap_or(""), "…"]),
+        None => s.to_owned(),
     }
 }
 
@@ -228,7 +229,7 @@ pub fn check_list<V: JsonView>(
             return Err(Error::Decode {
                 operation,
                 status,
-                reason: format!("expected a list, got {}", other.described()),
+                reason: concat(&["expected a list, got ", other.described()]),
             })
         }
     };
@@ -267,9 +268,9 @@ pub fn check_value<V: JsonView>(
 /// UTF-8). `excerpt` is the start of the body as text, if it was text.
 pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> Error {
     let reason = match excerpt {
-        None => "the body is not valid UTF-8 text".to_string(),
-        Some("") => "the body is empty, expected JSON".to_string(),
-        Some(t) => format!("the body is not valid JSON: \"{}\"", limit(t, 120)),
+        None => "the body is not valid UTF-8 text".to_owned(),
+        Some("") => "the body is empty, expected JSON".to_owned(),
+        Some(t) => concat(&["the body is not valid JSON: \"", &limit(t, 120), "\""]),
     };
     Error::Decode {
         operation,

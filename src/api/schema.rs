@@ -3,8 +3,8 @@
 //! unknown fields and unknown enum values pass, and the caller receives the value untouched.
 
 use super::json_view::{JsonView, Kind};
+use crate::text::{concat, index};
 use std::borrow::Cow;
-use std::fmt::Write;
 
 /// The expected type of a value.
 #[derive(Debug)]
@@ -103,20 +103,20 @@ impl Mismatch {
                     path.push_str(k);
                 }
                 Step::Index(i) => {
-                    let _ = write!(path, "[{i}]");
+                    path.push_str(&index(*i));
                 }
             }
         }
         if path.is_empty() {
             self.reason.clone()
         } else {
-            format!("at {path}: {}", self.reason)
+            concat(&["at ", &path, ": ", &self.reason])
         }
     }
 }
 
 fn expected(what: &str, got: Kind) -> Mismatch {
-    Mismatch::new(format!("expected {what}, got {}", got.described()))
+    Mismatch::new(concat(&["expected ", what, ", got ", got.described()]))
 }
 
 impl Step {

@@ -1,6 +1,7 @@
 //! Base URL validation, path-segment encoding and query strings.
 
 use crate::error::Error;
+use crate::text::concat;
 
 /// A validated service base URL: absolute http(s), https unless the host is loopback, no
 /// credentials, query or fragment; kept without trailing slash.
@@ -54,7 +55,7 @@ impl BaseUrl {
         let default_port = if scheme == "https" { ":443" } else { ":80" };
         let authority = authority.strip_suffix(default_port).unwrap_or(&authority);
         Ok(BaseUrl {
-            text: format!("{scheme}://{authority}{path}"),
+            text: concat(&[scheme, "://", authority, path]),
         })
     }
 
@@ -93,7 +94,7 @@ fn host_of(authority: &str) -> Option<String> {
         {
             return None;
         }
-        (format!("[{}]", host.to_ascii_lowercase()), port)
+        (concat(&["[", &host.to_ascii_lowercase(), "]"]), port)
     } else {
         let (host, port) = match authority.rsplit_once(':') {
             Some((h, p)) => (h, Some(p)),

@@ -8,6 +8,7 @@ use super::{BaseUrl, HttpRequest, Method, RequestBody};
 use crate::error::Error;
 use crate::model::check_enum;
 use crate::model::webhooks::{RegisterWebhookInput, EVENT_TYPES, WEBHOOK_LIST};
+use crate::text::concat;
 
 const PATH: &str = "/api/external-integrations/webhooks";
 
@@ -115,7 +116,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         operation: DELETE,
         method: Method::Delete,
         url: base.join(
-            &format!("{PATH}/{}", encode_component(id)),
+            &concat(&[PATH, "/", &encode_component(id)]),
             &QueryString::default(),
         ),
         body: RequestBody::None,

@@ -6,6 +6,8 @@
 //! decoders check the documented fields have the documented types, and the caller receives
 //! the browser's own object, so every field the service sends (known or not) is kept.
 
+use crate::text::{concat, join};
+
 pub mod client;
 /// The public TypeScript declarations (added to `pkg/estatekit.d.ts` by the browser layer).
 pub const TYPESCRIPT_DECLARATIONS: &str = include_str!("estatekit.d.ts");
@@ -18,10 +20,14 @@ pub(crate) fn check_enum(value: &str, allowed: &[&str], what: &str) -> Result<()
     if allowed.contains(&value) {
         Ok(())
     } else {
-        Err(format!(
-            "unknown {what} \"{value}\"; expected one of {}",
-            allowed.join(", ")
-        ))
+        Err(concat(&[
+            "unknown ",
+            what,
+            " \"",
+            value,
+            "\"; expected one of ",
+            &join(allowed, ", "),
+        ]))
     }
 }
 

@@ -6,12 +6,13 @@ use super::js;
 use super::transport::{self, Answer, Outgoing, Waited};
 use crate::api::input::FromInput;
 use crate::api::retry::{RateWindow, RetryPolicy};
-use crate::api::{self, documents, messages, webhooks, BaseUrl};
+use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
 use crate::error::{Error, ErrorKind};
 use crate::model::client::{CallOptions, ClientOptions};
 use crate::model::documents::{ListDocumentsQuery, UploadFields, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::RegisterWebhookInput;
+use crate::text::concat;
 use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::fmt;
@@ -91,7 +92,7 @@ fn function_option(options: &JsValue, key: &str) -> Result<Option<Function>, Fai
     value
         .dyn_into::<Function>()
         .map(Some)
-        .map_err(|_| invalid(&format!("options.{key}"), "must be a function"))
+        .map_err(|_| invalid(&concat(&["options.", key]), "must be a function"))
 }
 
 /// A string id argument, checked.
@@ -106,6 +107,9 @@ fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
 fn promise(fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>) -> Promise {
     future_to_promise(async move { fut.await.map_err(Failure::into_js) })
 }
+
+/// How the checked JSON body of a 2xx answer becomes a call's result.
+type Decode = fn(u16, JsValue) -> Result<JsValue, Error>;
 
 /// Per-call settings taken from an options object.
 struct Call {
@@ -175,7 +179,7 @@ impl Inner {
                 .unwrap_or_default();
             invalid(
                 "options.getToken",
-                &format!("failed: {}", api::response::limit(&why, 200)),
+                &concat(&["failed: ", &api::response::limit(&why, 200)]),
             )
         })?;
         let token: Rc<str> = match value.as_string() {
@@ -409,37 +413,6 @@ impl Inner {
         })
     }
 
-    async fn list_documents(&self, query: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let query: ListDocumentsQuery = optional("query", &query)?;
-        let request = documents::list_request(&self.base, &query)?;
-        let call = self.call(&options)?;
-        let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
-        answer.decoded(|status, value| documents::decode_list(status, value).map(|(_, a)| a))
-    }
-
-    async fn get_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let id = id_arg("documentId", &id)?;
-        let request = documents::get_request(&self.base, &id)?;
-        let call = self.call(&options)?;
-        let answer = self.execute_ok(&self.outgoing(&request, &call)).await?;
-        answer.decoded(|status, value| {
-            documents::decode_record(documents::GET, status, &value).map(|()| value)
-        })
-    }
-
-    async fn delete_document(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let id = id_arg("documentId", &id)?;
-        let request = documents::delete_request(&self.base, &id)?;
-        let call = self.call(&options)?;
-        self.execute_ok(&self.outgoing(&request, &call)).await?;
-        Ok(JsValue::UNDEFINED)
-    }
-
-    async fn list_webhooks(&self, options: JsValue) -> Result<JsValue, Failure> {
-        let call = self.call(&options)?;
-        self.webhook_list(&call).await
-    }
-
     /// Lists webhooks; returns the checked array.
     async fn webhook_list(&self, call: &Call) -> Result<JsValue, Failure> {
         let request = webhooks::list_request(&self.base);
@@ -503,15 +476,7 @@ impl Inner {
             .map(|id| JsValue::from_str(&id))
     }
 
-    async fn delete_webhook(&self, id: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let id = id_arg("id", &id)?;
-        let request = webhooks::delete_request(&self.base, &id)?;
-        let call = self.call(&options)?;
-        self.execute_ok(&self.outgoing(&request, &call)).await?;
-        Ok(JsValue::UNDEFINED)
-    }
-
-    fn outgoing<'a>(&self, request: &'a crate::api::HttpRequest, call: &'a Call) -> Outgoing<'a> {
+    fn outgoing<'a>(&self, request: &'a HttpRequest, call: &'a Call) -> Outgoing<'a> {
         Outgoing {
             request,
             file: None,
@@ -538,10 +503,10 @@ fn refresh_failed(answer: &Answer, refresh: Failure, attempts: u32) -> Failure {
     let mut failure = answer.status_failure();
     failure.attempts = attempts;
     if let Error::Status { message, .. } = &mut failure.error {
-        let why = refresh.error.to_string();
+        let why = refresh.error.message();
         *message = Some(match message.take() {
-            Some(m) => format!("{m}; refreshing the token failed: {why}"),
-            None => format!("refreshing the token failed: {why}"),
+            Some(m) => concat(&[&m, "; refreshing the token failed: ", &why]),
+            None => concat(&["refreshing the token failed: ", &why]),
         });
     }
     failure
@@ -553,9 +518,11 @@ fn ambiguous(error: Error) -> Error {
     match error {
         Error::Network { reason, .. } => Error::Network {
             operation: webhooks::REGISTER,
-            reason: format!(
-                "{reason}; the webhook may have been created: call ensureWebhook({{type, url}}) to find it or register it without a duplicate"
-            ),
+            reason: concat(&[
+                &reason,
+                "; the webhook may have been created: call ensureWebhook({type, url}) to find it \
+                 or register it without a duplicate",
+            ]),
         },
         Error::Timeout { timeout_ms, .. } => Error::Timeout {
             operation: "register webhook (the webhook may have been created: call ensureWebhook({type, url}) to find it or register it without a duplicate)",
@@ -618,10 +585,36 @@ impl Client {
         })
     }
 
+    /// A call of one request whose 2xx answer only needs `decode`: `prepare` reads the
+    /// arguments (its errors reject the promise, like every later failure). All such methods
+    /// share this one asynchronous body, which keeps the module small.
+    fn simple(
+        &self,
+        prepare: impl FnOnce(&Inner) -> Result<(HttpRequest, Call), Failure>,
+        decode: Decode,
+    ) -> Promise {
+        self.run_simple(prepare(&self.inner), decode)
+    }
+
+    /// The non-generic part of [`Client::simple`], so that its future exists once.
+    #[inline(never)]
+    fn run_simple(
+        &self,
+        prepared: Result<(HttpRequest, Call), Failure>,
+        decode: Decode,
+    ) -> Promise {
+        let inner = self.inner.clone();
+        promise(Box::pin(async move {
+            let (request, call) = prepared?;
+            let answer = inner.execute_ok(&inner.outgoing(&request, &call)).await?;
+            answer.decoded(decode)
+        }))
+    }
+
     /// The base URL the client talks to (normalised, without trailing slash).
     #[wasm_bindgen(getter, js_name = baseUrl)]
     pub fn base_url(&self) -> String {
-        self.inner.base.as_str().to_string()
+        self.inner.base.as_str().to_owned()
     }
 
     /// Reads the messages of a conversation (GraphQL `messages`).
@@ -657,10 +650,16 @@ impl Client {
         #[wasm_bindgen(unchecked_optional_param_type = "ListDocumentsQuery")] query: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let inner = self.inner.clone();
-        promise(Box::pin(async move {
-            inner.list_documents(query, options).await
-        }))
+        self.simple(
+            |inner| {
+                let query: ListDocumentsQuery = optional("query", &query)?;
+                Ok((
+                    documents::list_request(&inner.base, &query)?,
+                    inner.call(&options)?,
+                ))
+            },
+            |status, value| documents::decode_list(status, value).map(|(_, list)| list),
+        )
     }
 
     /// Reads one document's metadata.
@@ -670,10 +669,18 @@ impl Client {
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let inner = self.inner.clone();
-        promise(Box::pin(async move {
-            inner.get_document(document_id, options).await
-        }))
+        self.simple(
+            |inner| {
+                let id = id_arg("documentId", &document_id)?;
+                Ok((
+                    documents::get_request(&inner.base, &id)?,
+                    inner.call(&options)?,
+                ))
+            },
+            |status, value| {
+                documents::decode_record(documents::GET, status, &value).map(|()| value)
+            },
+        )
     }
 
     /// Deletes a document.
@@ -683,10 +690,16 @@ impl Client {
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let inner = self.inner.clone();
-        promise(Box::pin(async move {
-            inner.delete_document(document_id, options).await
-        }))
+        self.simple(
+            |inner| {
+                let id = id_arg("documentId", &document_id)?;
+                Ok((
+                    documents::delete_request(&inner.base, &id)?,
+                    inner.call(&options)?,
+                ))
+            },
+            |_, _| Ok(JsValue::UNDEFINED),
+        )
     }
 
     /// Lists the registered webhooks.
@@ -695,8 +708,10 @@ impl Client {
         &self,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let inner = self.inner.clone();
-        promise(Box::pin(async move { inner.list_webhooks(options).await }))
+        self.simple(
+            |inner| Ok((webhooks::list_request(&inner.base), inner.call(&options)?)),
+            |status, value| webhooks::decode_list(status, value).map(|(_, list)| list),
+        )
     }
 
     /// Registers a webhook; resolves with its id. Never retried automatically.
@@ -732,9 +747,15 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        let inner = self.inner.clone();
-        promise(Box::pin(
-            async move { inner.delete_webhook(id, options).await },
-        ))
+        self.simple(
+            |inner| {
+                let id = id_arg("id", &id)?;
+                Ok((
+                    webhooks::delete_request(&inner.base, &id)?,
+                    inner.call(&options)?,
+                ))
+            },
+            |_, _| Ok(JsValue::UNDEFINED),
+        )
     }
 }

@@ -38,7 +38,7 @@ impl Failure {
 
     /// The JavaScript `ApiError`.
     pub fn into_js(self) -> JsValue {
-        let e = js_sys::Error::new(&self.error.to_string());
+        let e = js_sys::Error::new(&self.error.message());
         e.set_name("ApiError");
         let obj: &JsValue = e.as_ref();
         js::set(obj, "kind", &JsValue::from_str(self.error.kind().as_str()));

@@ -7,6 +7,7 @@ use super::js::{self, FatalDecoder};
 use crate::api::response::{self, ErrorBody, ResponseHead};
 use crate::api::{HttpRequest, RequestBody};
 use crate::error::Error;
+use crate::text::concat;
 use js_sys::JsString;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -138,7 +139,7 @@ impl Answer {
     fn excerpt(&self, text: &JsString, max: u32) -> String {
         let cut: String = text.slice(0, max).into();
         if text.length() > max {
-            format!("{cut}…")
+            concat(&[&cut, "…"])
         } else {
             cut
         }
@@ -276,7 +277,7 @@ async fn via_fetch(
     let init = RequestInit::new();
     init.set_method(out.request.method.as_str());
     let headers = Headers::new()?;
-    headers.set("Authorization", &format!("Bearer {token}"))?;
+    headers.set("Authorization", &concat(&["Bearer ", token]))?;
     let (body, json) = body_of(out)?;
     if json {
         headers.set("Content-Type", "application/json")?;
@@ -329,7 +330,7 @@ async fn via_xhr(
 ) -> Result<Result<Reply, Error>, JsValue> {
     let xhr = XmlHttpRequest::new()?;
     xhr.open_with_async(out.request.method.as_str(), &out.request.url, true)?;
-    xhr.set_request_header("Authorization", &format!("Bearer {token}"))?;
+    xhr.set_request_header("Authorization", &concat(&["Bearer ", token]))?;
     let (body, json) = body_of(out)?;
     if json {
         xhr.set_request_header("Content-Type", "application/json")?;
