@@ -342,6 +342,8 @@ export class Client {
       }
       Object.defineProperty(Client.prototype, key, member);
     }
+    // Its name survives minification (scripts/minify-pkg.mjs does not keep local names).
+    Object.defineProperty(Client, "name", { value: "Client", configurable: true });
     if (typeof Symbol.dispose === "symbol") {
       Object.defineProperty(Client.prototype, Symbol.dispose, {
         configurable: true,

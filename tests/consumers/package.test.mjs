@@ -66,4 +66,5 @@ test.it("the module exports exactly the values its declarations declare, and eve
   assert.ok(members.includes("listWebhooks") && members.includes("documents") && members.includes("baseUrl"));
   for (const name of members) assert.ok(name in mod.Client.prototype, `Client.prototype.${name}`);
   assert.equal(typeof mod.Client.prototype[Symbol.dispose], "function");
+  assert.equal(mod.Client.name, "Client", "the class keeps its name through minification");
 });
