@@ -51,10 +51,14 @@ pub trait JsonView: Sized {
     /// The value of a number.
     fn number(&self) -> Option<f64>;
 
-    /// Checks the whole value against `ty` in one go, when the view can do that faster than
-    /// a walk member by member (the browser's view can); `None` to let the caller walk.
-    fn check_shape(&self, _ty: &'static Ty) -> Option<Result<(), Mismatch>> {
-        None
+    /// Checks the whole value against `ty`: by default a walk member by member
+    /// ([`crate::api::schema::check_walk`]); a view that can do it in one go overrides this
+    /// (the browser's view does, and then the walk is not even compiled into the module).
+    fn check_shape(&self, ty: &'static Ty) -> Result<(), Mismatch>
+    where
+        Self: Sized,
+    {
+        crate::api::schema::check_walk(self, ty)
     }
 
     /// Whether this is an array with no elements (or not an array).

@@ -126,13 +126,10 @@ impl Step {
     }
 }
 
-/// Checks `value` against `ty` (which must not be null at this level). A view may check the
-/// whole value in one go ([`JsonView::check_shape`]); otherwise the value is walked here.
+/// Checks `value` against `ty` (which must not be null at this level), the view's way
+/// ([`JsonView::check_shape`]: a walk, or one call into JavaScript in the browser).
 pub fn check<V: JsonView>(value: &V, ty: &'static Ty) -> Result<(), Mismatch> {
-    match value.check_shape(ty) {
-        Some(verdict) => verdict,
-        None => check_walk(value, ty),
-    }
+    value.check_shape(ty)
 }
 
 /// The reference implementation of [`check`]: walks the value member by member.

@@ -205,7 +205,7 @@ impl JsonView for JsValue {
         self.as_f64()
     }
 
-    fn check_shape(&self, ty: &'static Ty) -> Option<Result<(), Mismatch>> {
-        Some(super::shape::check(self, ty))
+    fn check_shape(&self, ty: &'static Ty) -> Result<(), Mismatch> {
+        super::shape::check(self, ty)
     }
 }
