@@ -66,7 +66,7 @@ test-e2e: pkg emulator
 	@[ -d node_modules/playwright-core ] || npm ci
 	node --test tests/e2e/
 
-test: setup lint test-native pkg test-types test-golden test-consumers test-browser test-e2e
+test: setup lint test-native pkg size-check test-types test-golden test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:

@@ -108,8 +108,9 @@ fn promise(fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>) -> Prom
     future_to_promise(async move { fut.await.map_err(Failure::into_js) })
 }
 
-/// How the checked JSON body of a 2xx answer becomes a call's result.
-type Decode = fn(u16, JsValue) -> Result<JsValue, Error>;
+/// How the checked JSON body of a 2xx answer becomes a call's result; `None` for calls whose
+/// answer has no body to read (deletions resolve with `undefined`).
+type Decode = Option<fn(u16, JsValue) -> Result<JsValue, Error>>;
 
 /// Per-call settings taken from an options object.
 struct Call {
@@ -607,7 +608,10 @@ impl Client {
         promise(Box::pin(async move {
             let (request, call) = prepared?;
             let answer = inner.execute_ok(&inner.outgoing(&request, &call)).await?;
-            answer.decoded(decode)
+            match decode {
+                Some(decode) => answer.decoded(decode),
+                None => Ok(JsValue::UNDEFINED),
+            }
         }))
     }
 
@@ -658,7 +662,7 @@ impl Client {
                     inner.call(&options)?,
                 ))
             },
-            |status, value| documents::decode_list(status, value).map(|(_, list)| list),
+            Some(|status, value| documents::decode_list(status, value).map(|(_, list)| list)),
         )
     }
 
@@ -677,9 +681,9 @@ impl Client {
                     inner.call(&options)?,
                 ))
             },
-            |status, value| {
+            Some(|status, value| {
                 documents::decode_record(documents::GET, status, &value).map(|()| value)
-            },
+            }),
         )
     }
 
@@ -698,7 +702,7 @@ impl Client {
                     inner.call(&options)?,
                 ))
             },
-            |_, _| Ok(JsValue::UNDEFINED),
+            None,
         )
     }
 
@@ -710,7 +714,7 @@ impl Client {
     ) -> Promise {
         self.simple(
             |inner| Ok((webhooks::list_request(&inner.base), inner.call(&options)?)),
-            |status, value| webhooks::decode_list(status, value).map(|(_, list)| list),
+            Some(|status, value| webhooks::decode_list(status, value).map(|(_, list)| list)),
         )
     }
 
@@ -755,7 +759,7 @@ impl Client {
                     inner.call(&options)?,
                 ))
             },
-            |_, _| Ok(JsValue::UNDEFINED),
+            None,
         )
     }
 }

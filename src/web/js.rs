@@ -10,9 +10,9 @@ use wasm_bindgen::JsCast;
 
 #[wasm_bindgen]
 extern "C" {
-    /// The global `fetch`.
+    /// The global `fetch(url, init)` (no `Request` object: fetch would copy it again).
     #[wasm_bindgen(catch, js_name = fetch)]
-    pub fn fetch(request: &web_sys::Request) -> Result<Promise, JsValue>;
+    pub fn fetch(url: &str, init: &web_sys::RequestInit) -> Result<Promise, JsValue>;
 
     /// The global `setTimeout`.
     #[wasm_bindgen(js_name = setTimeout)]

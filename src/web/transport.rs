@@ -15,8 +15,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, AbortSignal, Blob, FormData, Headers, ProgressEvent, Request,
-    RequestCredentials, RequestInit, RequestRedirect, Response, ResponseType, XmlHttpRequest,
+    AbortController, AbortSignal, Blob, FormData, Headers, ProgressEvent, RequestCredentials,
+    RequestInit, RequestRedirect, Response, ResponseType, XmlHttpRequest,
     XmlHttpRequestResponseType,
 };
 
@@ -289,8 +289,9 @@ async fn via_fetch(
     init.set_signal(Some(signal));
     init.set_redirect(RequestRedirect::Manual);
     init.set_credentials(RequestCredentials::Omit);
-    let request = Request::new_with_str_and_init(&out.request.url, &init)?;
-    let response: Response = JsFuture::from(js::fetch(&request)?).await?.dyn_into()?;
+    let response: Response = JsFuture::from(js::fetch(&out.request.url, &init)?)
+        .await?
+        .dyn_into()?;
     if response.type_() == ResponseType::Opaqueredirect {
         return Ok(Err(Error::Redirected {
             operation: out.request.operation,
