@@ -1,4 +1,9 @@
 # estatekit: `make demo` and `make test` are all a newcomer needs (both install what is missing).
+
+# A recipe that fails half-way (e.g. pkg/ rewritten by wasm-opt, then a later step fails)
+# must not leave a target that looks up to date.
+.DELETE_ON_ERROR:
+
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787

@@ -80,13 +80,16 @@ if (leftover) fail(`${leftover[0]} was not renamed`);
 function minify(file) {
   const url = new URL(file, pkg);
   const source = file === GLUE ? glue : readFileSync(url, "utf8");
+  // esbuild drops every comment; the wrapper's `@ts-self-types` pragma (how Deno and other
+  // URL importers find the declarations) is put back in front.
+  const pragma = source.match(/^\/\* @ts-self-types="[^"]*" \*\/\n/)?.[0] ?? "";
   const { code } = transformSync(source, {
     format: "esm",
     minify: true,
     legalComments: "none",
     sourcefile: file,
   });
-  writeFileSync(url, code);
+  writeFileSync(url, pragma + code);
 }
 const snippets = readdirSync(new URL("snippets/", pkg), { recursive: true })
   .filter((f) => f.endsWith(".js"))

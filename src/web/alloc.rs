@@ -72,10 +72,14 @@ impl State {
     fn carve(&mut self, size: usize) -> *mut u8 {
         let align = size.min(PAGE);
         loop {
-            let start = (self.next + align - 1) & !(align - 1);
-            if let Some(stop) = start.checked_add(size).filter(|&stop| stop <= self.end) {
+            // Checked: at the top of a 4 GiB memory these sums would wrap.
+            let start = self.next.checked_add(align - 1).map(|n| n & !(align - 1));
+            if let Some(stop) = start
+                .and_then(|start| start.checked_add(size))
+                .filter(|&stop| stop <= self.end)
+            {
                 self.next = stop;
-                return start as *mut u8;
+                return (stop - size) as *mut u8;
             }
             // Whole pages: enough for this block wherever it starts, and at least GROW_PAGES so
             // that small blocks do not grow memory (and detach the JS views of it) one page at a
@@ -85,12 +89,17 @@ impl State {
             if previous == usize::MAX {
                 return ptr::null_mut();
             }
-            let base = previous * PAGE;
+            let Some((base, end)) = previous
+                .checked_mul(PAGE)
+                .and_then(|base| Some((base, base.checked_add(pages.checked_mul(PAGE)?)?)))
+            else {
+                return ptr::null_mut();
+            };
             if base != self.end {
                 // Not a continuation of the current region (the first growth): start afresh.
                 self.next = base;
             }
-            self.end = base + pages * PAGE;
+            self.end = end;
         }
     }
 }

@@ -44,6 +44,11 @@ test.it("has no top-level await and imports nothing from Node", () => {
   }
 });
 
+test.it("estatekit.js names its declarations for URL importers (@ts-self-types)", () => {
+  const js = execFileSync("tar", ["-xzOf", tgz, "package/estatekit.js"], { encoding: "utf8" });
+  assert.match(js, /^\/\* @ts-self-types="\.\/estatekit\.d\.ts" \*\/\n/);
+});
+
 test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
   const out = execFileSync(
     `${root}node_modules/.bin/attw`,
