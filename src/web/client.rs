@@ -112,6 +112,21 @@ fn promise(fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>) -> Prom
 /// answer has no body to read (deletions resolve with `undefined`).
 type Decode = Option<fn(u16, JsValue) -> Result<JsValue, Error>>;
 
+/// The checked webhook list of a 2xx answer.
+fn webhook_list(status: u16, value: JsValue) -> Result<JsValue, Error> {
+    webhooks::decode_list(status, value).map(|(_, list)| list)
+}
+
+/// The checked document list of a 2xx answer.
+fn document_list(status: u16, value: JsValue) -> Result<JsValue, Error> {
+    documents::decode_list(status, value).map(|(_, list)| list)
+}
+
+/// The checked document record of a 2xx `getDocument` answer.
+fn document_record(status: u16, value: JsValue) -> Result<JsValue, Error> {
+    documents::decode_record(documents::GET, status, &value).map(|()| value)
+}
+
 /// Per-call settings taken from an options object.
 struct Call {
     signal: Option<AbortSignal>,
@@ -418,7 +433,7 @@ impl Inner {
     async fn webhook_list(&self, call: &Call) -> Result<JsValue, Failure> {
         let request = webhooks::list_request(&self.base);
         let answer = self.execute_ok(&self.outgoing(&request, call)).await?;
-        answer.decoded(|status, value| webhooks::decode_list(status, value).map(|(_, a)| a))
+        answer.decoded(webhook_list)
     }
 
     async fn register_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
@@ -597,6 +612,24 @@ impl Client {
         self.run_simple(prepare(&self.inner), decode)
     }
 
+    /// [`Client::simple`] for a request on one resource named by a string id argument
+    /// (`(argument name, value)`).
+    fn by_id(
+        &self,
+        (field, id): (&str, &JsValue),
+        request: fn(&BaseUrl, &str) -> Result<HttpRequest, Error>,
+        options: &JsValue,
+        decode: Decode,
+    ) -> Promise {
+        self.simple(
+            |inner| {
+                let id = id_arg(field, id)?;
+                Ok((request(&inner.base, &id)?, inner.call(options)?))
+            },
+            decode,
+        )
+    }
+
     /// The non-generic part of [`Client::simple`], so that its future exists once.
     #[inline(never)]
     fn run_simple(
@@ -662,7 +695,7 @@ impl Client {
                     inner.call(&options)?,
                 ))
             },
-            Some(|status, value| documents::decode_list(status, value).map(|(_, list)| list)),
+            Some(document_list),
         )
     }
 
@@ -673,17 +706,11 @@ impl Client {
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        self.simple(
-            |inner| {
-                let id = id_arg("documentId", &document_id)?;
-                Ok((
-                    documents::get_request(&inner.base, &id)?,
-                    inner.call(&options)?,
-                ))
-            },
-            Some(|status, value| {
-                documents::decode_record(documents::GET, status, &value).map(|()| value)
-            }),
+        self.by_id(
+            ("documentId", &document_id),
+            documents::get_request,
+            &options,
+            Some(document_record),
         )
     }
 
@@ -694,14 +721,10 @@ impl Client {
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        self.simple(
-            |inner| {
-                let id = id_arg("documentId", &document_id)?;
-                Ok((
-                    documents::delete_request(&inner.base, &id)?,
-                    inner.call(&options)?,
-                ))
-            },
+        self.by_id(
+            ("documentId", &document_id),
+            documents::delete_request,
+            &options,
             None,
         )
     }
@@ -714,7 +737,7 @@ impl Client {
     ) -> Promise {
         self.simple(
             |inner| Ok((webhooks::list_request(&inner.base), inner.call(&options)?)),
-            Some(|status, value| webhooks::decode_list(status, value).map(|(_, list)| list)),
+            Some(webhook_list),
         )
     }
 
@@ -751,15 +774,6 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
     ) -> Promise {
-        self.simple(
-            |inner| {
-                let id = id_arg("id", &id)?;
-                Ok((
-                    webhooks::delete_request(&inner.base, &id)?,
-                    inner.call(&options)?,
-                ))
-            },
-            None,
-        )
+        self.by_id(("id", &id), webhooks::delete_request, &options, None)
     }
 }
