@@ -1,14 +1,14 @@
 # estatekit: `make demo` and `make test` are all a newcomer needs (both install what is missing).
 
-# A recipe that fails half-way (e.g. pkg/ rewritten by wasm-opt, then a later step fails)
-# must not leave a target that looks up to date.
+# A recipe that fails half-way (e.g. wasm-pack done, then wasm-opt fails) must not leave a target
+# that looks up to date.
 .DELETE_ON_ERROR:
 
 SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
-PKG_SOURCES := $(shell find src -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh scripts/finish-pkg.mjs scripts/minify-pkg.mjs
+PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh
 
 # Browser tests: wasm-bindgen-test in Debian's headless Chromium (see webdriver.json).
 BROWSER_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
@@ -22,9 +22,11 @@ setup:
 emulator:
 	cargo build -p estatekit-emulator
 
-pkg: pkg/estatekit_bg.wasm
+# pkg/: wasm-bindgen's output as emitted (glue estatekit_wasm.js/.d.ts), the module after
+# wasm-opt -Oz, and the wrapper js/estatekit.js, js/estatekit.d.ts, js/package.json copied as is.
+pkg: pkg/estatekit_wasm_bg.wasm
 
-pkg/estatekit_bg.wasm: $(PKG_SOURCES)
+pkg/estatekit_wasm_bg.wasm: $(PKG_SOURCES)
 	scripts/build-pkg.sh
 
 demo: setup emulator pkg

@@ -56,7 +56,7 @@ function snapshotPkg() {
   const to = join(root, PKG_SNAPSHOT);
   rmSync(to, { recursive: true, force: true });
   cpSync(from, to, { recursive: true });
-  return createHash("sha256").update(readFileSync(join(to, "estatekit_bg.wasm"))).digest("hex");
+  return createHash("sha256").update(readFileSync(join(to, "estatekit_wasm_bg.wasm"))).digest("hex");
 }
 
 // --- statistics ---------------------------------------------------------------------------

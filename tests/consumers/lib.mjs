@@ -20,7 +20,7 @@ export function pack() {
   });
   const [info] = JSON.parse(out);
   const files = info.files.map((f) => f.path).sort();
-  if (!files.includes("estatekit_wasm.js")) {
+  if (!files.includes("estatekit.js")) {
     rmSync(`${packDir}/${info.filename}`);
     throw new Error(`pkg/ is not a finished build (packed ${files.join(", ")}): run make pkg`);
   }

@@ -17,7 +17,7 @@ const FAILING_CALL = `
   import { readFile } from "node:fs/promises";
   const client = new Client({ baseUrl: process.env.ESTATEKIT_EMULATOR_URL, token: "dev-token" });
   const error = await client.listWebhooks().then(() => null, (e) => e);
-  const bytes = await readFile(new URL(import.meta.resolve("estatekit/estatekit_bg.wasm")));
+  const bytes = await readFile(new URL(import.meta.resolve("estatekit/estatekit_wasm_bg.wasm")));
   await init({ module_or_path: bytes });
   const hooks = await client.listWebhooks();
   console.log(JSON.stringify({ isApiError: isApiError(error), kind: error?.kind, message: error?.message, hooks: hooks.length }));

@@ -46,9 +46,9 @@ async function rejection(promise) {
   );
 }
 
-// The (minified) module name under which estatekit's wasm takes its imports.
+// A module name under which estatekit's wasm takes its imports (wasm-bindgen's glue module).
 const WASM_IMPORT_MODULE = WebAssembly.Module.imports(
-  new WebAssembly.Module(readFileSync(`${pkg}estatekit_bg.wasm`)),
+  new WebAssembly.Module(readFileSync(`${pkg}estatekit_wasm_bg.wasm`)),
 )[0].module;
 
 test.before(async () => {

@@ -200,10 +200,13 @@ void kind;
 
 // --- initialisation, constants, free ---
 expect<Equal<Awaited<ReturnType<typeof init>>, InitOutput>>();
+expect<Equal<ReturnType<typeof initSync>, InitOutput>>();
+// the module's raw exports (typed with `any` by wasm-bindgen) stay hidden
+expect<Equal<keyof InitOutput, "memory">>();
 init();
-init({ module_or_path: "/assets/estatekit_bg.wasm" });
-init({ module_or_path: new URL("https://cdn.example.com/estatekit_bg.wasm") });
-init({ module_or_path: fetch("/estatekit_bg.wasm") });
+init({ module_or_path: "/assets/estatekit_wasm_bg.wasm" });
+init({ module_or_path: new URL("https://cdn.example.com/estatekit_wasm_bg.wasm") });
+init({ module_or_path: fetch("/estatekit_wasm_bg.wasm") });
 declare const bytes: ArrayBuffer;
 initSync({ module: bytes });
 expect<Equal<typeof EVENT_TYPES, readonly EventType[]>>();

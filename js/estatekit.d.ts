@@ -1,0 +1,100 @@
+// The declarations of estatekit.js: what the wrapper adds to wasm-bindgen's module. Every type
+// that comes from Rust (ClientOptions, Message, Webhook, ApiError, EventType, ...) is declared once,
+// by wasm-bindgen, in ./estatekit_wasm.d.ts, and re-exported from there unchanged.
+import type {
+    ApiError,
+    CallOptions,
+    Client as WasmClient,
+    ClientOptions,
+    DocumentRecord,
+    DocumentType,
+    EventType,
+    InitInput,
+    ListDocumentsQuery,
+    Message,
+    MessageFilter,
+    MessagesOptions,
+    SyncInitInput,
+} from "./estatekit_wasm.js";
+
+export * from "./estatekit_wasm.js";
+
+/**
+ * What `init` and `initSync` give: the module's memory. (wasm-bindgen's own `InitOutput` also
+ * lists the module's raw exports, which are internal.)
+ */
+export interface InitOutput {
+    readonly memory: WebAssembly.Memory;
+}
+
+/**
+ * Loads and instantiates the WebAssembly module. Optional: the first method call does it. Give
+ * `{ module_or_path }` (a URL, Response, bytes or WebAssembly.Module) when the .wasm file is
+ * hosted elsewhere, and call it before the first method call; later calls are no-ops.
+ */
+export default function init(
+    module_or_path?: { module_or_path: InitInput | Promise<InitInput> } | InitInput | Promise<InitInput>,
+): Promise<InitOutput>;
+
+/** Instantiates the module synchronously from bytes or a WebAssembly.Module (`{ module }`). */
+export function initSync(module: { module: SyncInitInput } | SyncInitInput): InitOutput;
+
+/** Every event type a webhook can subscribe to, in the interface's order. */
+export declare const EVENT_TYPES: readonly EventType[];
+/** Every document type, in the interface's order. */
+export declare const DOCUMENT_TYPES: readonly DocumentType[];
+
+/** Whether `e` is an error thrown by estatekit (a type guard in TypeScript). */
+export function isApiError(e: unknown): e is ApiError;
+
+/** How `documents` and `messagesAll` page through results. */
+export interface PageOptions {
+    /** Items asked for per request (`take`), a positive integer; default 100. A shorter page ends the iteration. */
+    pageSize?: number;
+    /** Stops after this many items in all (a non-negative integer); default: no limit. */
+    limit?: number;
+}
+
+/** Filters of `documents`: those of `listDocuments` except `skip` and `take`, which the iterator sets. */
+export type DocumentsQuery = Omit<ListDocumentsQuery, "skip" | "take">;
+
+/** Options of `documents`: paging, and the call options every page's request gets. */
+export interface DocumentsOptions extends PageOptions, CallOptions {}
+
+/** Options of `messagesAll`: paging, and the options of `messages` except `paging`, which the iterator sets. */
+export interface MessagesAllOptions extends PageOptions, Omit<MessagesOptions, "paging"> {}
+
+/**
+ * A client for one account of the service: every member of the Rust `Client` (see
+ * `estatekit_wasm.d.ts`), forwarded, plus the iterators below. Nothing is loaded before the first
+ * method call, which initialises the module; accessors (`baseUrl`) throw an `ApiError`
+ * (`invalid_input`) until the module is initialised.
+ */
+export declare class Client {
+    /**
+     * Creates a client; nothing is sent until a method is called. Invalid options throw an
+     * `ApiError` (kind `invalid_input`) once the module is initialised; before that, the first
+     * method call rejects with it.
+     */
+    constructor(options: ClientOptions);
+    /** Frees the WebAssembly memory of this client; its calls then reject with `invalid_input`. */
+    free(): void;
+    /** The same as `free()` (`using client = new Client(...)`). */
+    [Symbol.dispose](): void;
+    /**
+     * Every document matching `query`, fetched page by page with `listDocuments` (`skip`/`take`)
+     * as the loop asks for them. Returns at once; nothing is sent before the first `next()`.
+     * Concurrent `next()` calls are queued, never raced. A failed page rejects that `next()`
+     * with its `ApiError` and ends the iteration.
+     */
+    documents(query?: DocumentsQuery, options?: DocumentsOptions): AsyncGenerator<DocumentRecord, void, undefined>;
+    /**
+     * Every message of a conversation, fetched page by page with `messages` (`paging.skip`/`take`)
+     * as the loop asks for them. Returns at once; nothing is sent before the first `next()`.
+     * Concurrent `next()` calls are queued, never raced. A failed page rejects that `next()`
+     * with its `ApiError` and ends the iteration.
+     */
+    messagesAll(filter: MessageFilter, options?: MessagesAllOptions): AsyncGenerator<Message, void, undefined>;
+}
+/** The members of the Rust `Client`, which the wrapper forwards. */
+export interface Client extends WasmClient {}
