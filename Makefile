@@ -46,9 +46,13 @@ test-browser: emulator
 	  env $(BROWSER_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --test '*'
 
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
+# test-types: the type tests of the public API, the wrapper's JavaScript type-checked (checkJs)
+# against the declarations, and EVENT_TYPES/DOCUMENT_TYPES equal to the Rust unions.
 .PHONY: test-golden golden test-consumers docs
 test-types: pkg
 	tsc -p tests/types/tsconfig.json --strict --noEmit
+	tsc -p tests/types/tsconfig.wrapper.json
+	node --test tests/types/constants.test.mjs
 
 test-golden: pkg
 	node tests/types/golden.mjs
