@@ -85,6 +85,7 @@ clean:
 	rm -rf pkg node_modules
 
 # Benchmark and size budget (issue 6; see bench/README.md). Timings are printed, never asserted.
+# size: gzip -9 of the .wasm + every .js of pkg/ minified in memory by esbuild (scripts/size.mjs).
 .PHONY: bench bench-emulator size size-check
 BENCH_EMULATOR := target/bench-emulator/estatekit-emulator
 
