@@ -94,7 +94,7 @@ export declare class Client {
      * Concurrent `next()` calls are queued, never raced. A failed page rejects that `next()`
      * with its `ApiError` and ends the iteration.
      */
-    messagesAll(filter: MessageFilter, options?: MessagesAllOptions): AsyncGenerator<Message, void, undefined>;
+    messagesAll(filter: MessageFilter, options?: MessagesAllOptions): AsyncGenerator<Message | null, void, undefined>;
 }
 /** The members of the Rust `Client`, which the wrapper forwards. */
 export interface Client extends WasmClient {}

@@ -293,7 +293,7 @@ export class Client {
    * Every message of a conversation, page by page with `messages`.
    * @param {MessageFilter} filter
    * @param {MessagesAllOptions} [options]
-   * @returns {AsyncGenerator<Message, void, undefined>}
+   * @returns {AsyncGenerator<Message | null, void, undefined>}
    */
   messagesAll(filter, options) {
     const { pageSize, limit, ...messagesOptions } = options ?? {};

@@ -2,7 +2,7 @@
 # Builds pkg/, the npm package:
 # 1. wasm-pack (release, --target web, out-name estatekit_wasm): wasm-bindgen's glue
 #    estatekit_wasm.js + estatekit_wasm.d.ts, kept exactly as emitted, the module
-#    estatekit_wasm_bg.wasm, and snippets/ (JavaScript the module imports, e.g. js/check.js);
+#    estatekit_wasm_bg.wasm;
 # 2. wasm-opt -Oz (pinned npm binaryen) on the module, in place; imports and exports keep their
 #    names, so the glue needs no change;
 # 3. the public wrapper js/estatekit.js, its declarations js/estatekit.d.ts and js/package.json,

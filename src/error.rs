@@ -1,21 +1,22 @@
 //! The one error type of estatekit.
 //!
 //! Variants say *where* a call failed: before sending (`InvalidInput`), on the way
-//! (`Network`, `Timeout`, `Aborted`), at the service (`Status`, `Graphql`) or while reading
-//! its answer (`Decode`). The browser layer turns an [`Error`] into a JavaScript `ApiError`
-//! whose `kind` is [`Error::kind`].
+//! (`Network`, `Timeout`, `Aborted`), at the service (`Status`, `Graphql`, `Redirected`) or while
+//! reading its answer (`Decode`). The browser layer turns an [`Error`] into a JavaScript
+//! `ApiError` carrying [`ApiErrorInfo`].
 //!
 //! No variant ever holds the bearer token: requests are described without it and response
 //! bodies are redacted before they reach an error (see `web::transport`).
 
-use std::fmt;
+use serde::{Deserialize, Serialize};
+use tsify::Tsify;
+use wasm_bindgen::JsValue;
 
-use crate::text::{concat, decimal, join};
-
-/// The `kind` of an `ApiError`, as JavaScript sees it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ErrorKind {
-    /// The call was rejected before anything was sent.
+/// What went wrong, in `ApiError.kind`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum ApiErrorKind {
+    /// The call was rejected before anything was sent; the message names the field.
     InvalidInput,
     /// HTTP 401.
     Unauthorized,
@@ -25,9 +26,9 @@ pub enum ErrorKind {
     NotFound,
     /// HTTP 429.
     RateLimited,
-    /// Any other non-2xx status (and redirects, which are never followed).
+    /// Any other non-2xx status, and redirects (never followed).
     Http,
-    /// The GraphQL response carried `errors`.
+    /// The GraphQL answer carried `errors`.
     Graphql,
     /// The request never got an HTTP answer.
     Network,
@@ -39,50 +40,11 @@ pub enum ErrorKind {
     Decode,
 }
 
-impl ErrorKind {
-    /// The string JavaScript sees in `error.kind`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            ErrorKind::InvalidInput => "invalid_input",
-            ErrorKind::Unauthorized => "unauthorized",
-            ErrorKind::Forbidden => "forbidden",
-            ErrorKind::NotFound => "not_found",
-            ErrorKind::RateLimited => "rate_limited",
-            ErrorKind::Http => "http",
-            ErrorKind::Graphql => "graphql",
-            ErrorKind::Network => "network",
-            ErrorKind::Timeout => "timeout",
-            ErrorKind::Aborted => "aborted",
-            ErrorKind::Decode => "decode",
-        }
-    }
-
-    /// Every kind, in declaration order (used to keep the TypeScript union in sync).
-    pub const ALL: [ErrorKind; 11] = [
-        ErrorKind::InvalidInput,
-        ErrorKind::Unauthorized,
-        ErrorKind::Forbidden,
-        ErrorKind::NotFound,
-        ErrorKind::RateLimited,
-        ErrorKind::Http,
-        ErrorKind::Graphql,
-        ErrorKind::Network,
-        ErrorKind::Timeout,
-        ErrorKind::Aborted,
-        ErrorKind::Decode,
-    ];
-}
-
-impl fmt::Display for ErrorKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Everything that can go wrong in a call.
-#[derive(Clone, Debug, PartialEq)]
+/// Everything that can go wrong in a call; `Display` is the message JavaScript sees.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Error {
     /// The caller's input was rejected before sending; `field` names the offending input.
+    #[error("invalid {field}: {reason}")]
     InvalidInput {
         /// Path of the offending input, e.g. `filter.candidateId` or `options.baseUrl`.
         field: String,
@@ -90,6 +52,7 @@ pub enum Error {
         reason: String,
     },
     /// The service answered with a non-2xx status.
+    #[error("{operation} failed: {}{}", status_text(*.status), service_detail(.code, .message))]
     Status {
         /// What the call was doing, e.g. `list webhooks`.
         operation: &'static str,
@@ -103,21 +66,27 @@ pub enum Error {
         retry_after_ms: Option<u64>,
     },
     /// The GraphQL answer carried an `errors` array.
+    #[error("{operation} failed: the service returned GraphQL errors: {}", .messages.join("; "))]
     Graphql {
         /// What the call was doing.
         operation: &'static str,
-        /// The `message` of each error (at most a few, for the text).
+        /// The `message` of each error (at most five).
         messages: Vec<String>,
         /// HTTP status of the answer (usually 200).
         status: u16,
     },
-    /// The service answered with a redirect, which API calls never follow (the token must
-    /// not reach another address).
+    /// The service answered with a redirect, which API calls never follow (the token must not
+    /// reach another address).
+    #[error(
+        "{operation} failed: the service answered with a redirect, which is not followed so that \
+         the token never reaches another address"
+    )]
     Redirected {
         /// What the call was doing.
         operation: &'static str,
     },
     /// No HTTP answer: connection refused, DNS failure, CORS refusal, dropped connection.
+    #[error("{operation} failed: network error ({reason})")]
     Network {
         /// What the call was doing.
         operation: &'static str,
@@ -125,6 +94,7 @@ pub enum Error {
         reason: String,
     },
     /// The call exceeded its timeout and was aborted.
+    #[error("{operation} timed out after {timeout_ms} ms")]
     Timeout {
         /// What the call was doing.
         operation: &'static str,
@@ -132,11 +102,13 @@ pub enum Error {
         timeout_ms: u32,
     },
     /// The caller aborted the call.
+    #[error("{operation} was aborted by the caller")]
     Aborted {
         /// What the call was doing.
         operation: &'static str,
     },
     /// A 2xx answer whose body does not match the interface.
+    #[error("{operation} failed: unexpected response from the service (HTTP {status}): {reason}")]
     Decode {
         /// What the call was doing.
         operation: &'static str,
@@ -147,92 +119,23 @@ pub enum Error {
     },
 }
 
-fn status_message(
-    status: u16,
-    code: Option<&str>,
-    message: Option<&str>,
-    operation: &str,
-) -> String {
-    let number;
-    let what = match status {
-        401 => "the token was rejected (HTTP 401 unauthorized)",
-        403 => "the token is not allowed to do this (HTTP 403 forbidden)",
-        404 => "not found (HTTP 404)",
-        429 => "too many requests (HTTP 429 rate limited)",
-        _ => {
-            number = concat(&["the service answered HTTP ", &decimal(status.into())]);
-            &number
-        }
-    };
-    let detail = match (code, message) {
-        (Some(c), Some(m)) => concat(&[" [", c, ": ", m, "]"]),
-        (Some(c), None) | (None, Some(c)) => concat(&[" [", c, "]"]),
+fn status_text(status: u16) -> String {
+    match status {
+        401 => "the token was rejected (HTTP 401 unauthorized)".into(),
+        403 => "the token is not allowed to do this (HTTP 403 forbidden)".into(),
+        404 => "not found (HTTP 404)".into(),
+        429 => "too many requests (HTTP 429 rate limited)".into(),
+        _ => format!("the service answered HTTP {status}"),
+    }
+}
+
+fn service_detail(code: &Option<String>, message: &Option<String>) -> String {
+    match (code, message) {
+        (Some(c), Some(m)) => format!(" [{c}: {m}]"),
+        (Some(one), None) | (None, Some(one)) => format!(" [{one}]"),
         (None, None) => String::new(),
-    };
-    concat(&[operation, " failed: ", what, &detail])
-}
-
-impl Error {
-    /// The human-readable message (what `Display` writes and JavaScript's `error.message` is).
-    pub fn message(&self) -> String {
-        match self {
-            Error::InvalidInput { field, reason } => concat(&["invalid ", field, ": ", reason]),
-            Error::Status {
-                operation,
-                status,
-                code,
-                message,
-                ..
-            } => status_message(*status, code.as_deref(), message.as_deref(), operation),
-            Error::Graphql {
-                operation,
-                messages,
-                ..
-            } => concat(&[
-                operation,
-                " failed: the service returned GraphQL errors: ",
-                &join(messages, "; "),
-            ]),
-            Error::Redirected { operation } => concat(&[
-                operation,
-                " failed: the service answered with a redirect, which is not followed so that the \
-                 token never reaches another address",
-            ]),
-            Error::Network { operation, reason } => {
-                concat(&[operation, " failed: network error (", reason, ")"])
-            }
-            Error::Timeout {
-                operation,
-                timeout_ms,
-            } => concat(&[
-                operation,
-                " timed out after ",
-                &decimal((*timeout_ms).into()),
-                " ms",
-            ]),
-            Error::Aborted { operation } => concat(&[operation, " was aborted by the caller"]),
-            Error::Decode {
-                operation,
-                status,
-                reason,
-            } => concat(&[
-                operation,
-                " failed: unexpected response from the service (HTTP ",
-                &decimal((*status).into()),
-                "): ",
-                reason,
-            ]),
-        }
     }
 }
-
-impl fmt::Display for Error {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.message())
-    }
-}
-
-impl std::error::Error for Error {}
 
 impl Error {
     /// Shorthand for an [`Error::InvalidInput`].
@@ -244,22 +147,22 @@ impl Error {
     }
 
     /// The JavaScript-visible kind of this error.
-    pub fn kind(&self) -> ErrorKind {
+    pub fn kind(&self) -> ApiErrorKind {
         match self {
-            Error::InvalidInput { .. } => ErrorKind::InvalidInput,
+            Error::InvalidInput { .. } => ApiErrorKind::InvalidInput,
             Error::Status { status, .. } => match status {
-                401 => ErrorKind::Unauthorized,
-                403 => ErrorKind::Forbidden,
-                404 => ErrorKind::NotFound,
-                429 => ErrorKind::RateLimited,
-                _ => ErrorKind::Http,
+                401 => ApiErrorKind::Unauthorized,
+                403 => ApiErrorKind::Forbidden,
+                404 => ApiErrorKind::NotFound,
+                429 => ApiErrorKind::RateLimited,
+                _ => ApiErrorKind::Http,
             },
-            Error::Graphql { .. } => ErrorKind::Graphql,
-            Error::Redirected { .. } => ErrorKind::Http,
-            Error::Network { .. } => ErrorKind::Network,
-            Error::Timeout { .. } => ErrorKind::Timeout,
-            Error::Aborted { .. } => ErrorKind::Aborted,
-            Error::Decode { .. } => ErrorKind::Decode,
+            Error::Graphql { .. } => ApiErrorKind::Graphql,
+            Error::Redirected { .. } => ApiErrorKind::Http,
+            Error::Network { .. } => ApiErrorKind::Network,
+            Error::Timeout { .. } => ApiErrorKind::Timeout,
+            Error::Aborted { .. } => ApiErrorKind::Aborted,
+            Error::Decode { .. } => ApiErrorKind::Decode,
         }
     }
 
@@ -290,40 +193,79 @@ impl Error {
     }
 }
 
+/// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
+/// so it has a stack).
+#[derive(Clone, Debug, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct ApiErrorInfo {
+    /// What went wrong.
+    pub kind: ApiErrorKind,
+    /// HTTP status, when the service answered.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub status: Option<u16>,
+    /// The service's error `code`, when its body had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub code: Option<String>,
+    /// The parsed error body, the GraphQL `errors`, or a text excerpt.
+    #[serde(
+        default,
+        with = "serde_wasm_bindgen::preserve",
+        skip_serializing_if = "JsValue::is_undefined"
+    )]
+    #[tsify(optional, type = "unknown")]
+    pub details: JsValue,
+    /// Partial GraphQL `data` that came with `errors`.
+    #[serde(
+        default,
+        with = "serde_wasm_bindgen::preserve",
+        skip_serializing_if = "JsValue::is_undefined"
+    )]
+    #[tsify(optional, type = "unknown")]
+    pub data: JsValue,
+    /// How long the service asked to wait before trying again (kind `rate_limited`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub retry_after_ms: Option<f64>,
+    /// How many requests the call made.
+    pub attempts: u32,
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn kinds_follow_status() {
-        let e = |status| Error::Status {
+    fn status(status: u16, code: Option<&str>) -> Error {
+        Error::Status {
             operation: "list webhooks",
             status,
-            code: None,
+            code: code.map(Into::into),
             message: None,
             retry_after_ms: None,
-        };
-        assert_eq!(e(401).kind(), ErrorKind::Unauthorized);
-        assert_eq!(e(403).kind(), ErrorKind::Forbidden);
-        assert_eq!(e(404).kind(), ErrorKind::NotFound);
-        assert_eq!(e(429).kind(), ErrorKind::RateLimited);
-        assert_eq!(e(500).kind(), ErrorKind::Http);
-        assert_eq!(e(302).kind(), ErrorKind::Http);
-        assert_eq!(e(500).status(), Some(500));
+        }
+    }
+
+    #[test]
+    fn kinds_follow_status() {
+        assert_eq!(status(401, None).kind(), ApiErrorKind::Unauthorized);
+        assert_eq!(status(403, None).kind(), ApiErrorKind::Forbidden);
+        assert_eq!(status(404, None).kind(), ApiErrorKind::NotFound);
+        assert_eq!(status(429, None).kind(), ApiErrorKind::RateLimited);
+        assert_eq!(status(500, None).kind(), ApiErrorKind::Http);
+        assert_eq!(status(302, None).kind(), ApiErrorKind::Http);
+        assert_eq!(status(500, None).status(), Some(500));
     }
 
     #[test]
     fn messages_are_clear() {
-        let e = Error::Status {
-            operation: "list webhooks",
-            status: 403,
-            code: Some("server_error".into()),
-            message: None,
-            retry_after_ms: None,
-        };
         assert_eq!(
-            e.to_string(),
+            status(403, Some("server_error")).to_string(),
             "list webhooks failed: the token is not allowed to do this (HTTP 403 forbidden) [server_error]"
+        );
+        assert_eq!(
+            status(502, None).to_string(),
+            "list webhooks failed: the service answered HTTP 502"
         );
         assert_eq!(
             Error::invalid(
@@ -333,8 +275,7 @@ mod tests {
             .to_string(),
             "invalid filter: give at least one of candidateId, contactId, listingId"
         );
-        let kinds: Vec<&str> = ErrorKind::ALL.iter().map(|k| k.as_str()).collect();
-        assert_eq!(kinds.len(), 11);
-        assert!(kinds.contains(&"rate_limited"));
+        let kind = serde_json::to_value(ApiErrorKind::RateLimited).unwrap();
+        assert_eq!(kind, "rate_limited");
     }
 }

@@ -20,7 +20,7 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 fn construct_error(options: JsValue) -> JsValue {
     let shown = stringify(&options);
-    match Client::new(options) {
+    match Client::new(ts(options)) {
         Ok(_) => panic!("expected the constructor to throw for {shown}"),
         Err(e) => {
             assert!(is_api_error(&e));
@@ -103,7 +103,7 @@ fn is_api_error_is_a_precise_guard() {
 #[wasm_bindgen_test]
 async fn network_failure_then_recovery() {
     let c = client_with(r#"{"baseUrl":"http://127.0.0.1:9","token":"t","retry":{"limit":0}}"#);
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "network", None).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "network", None).await;
     assert!(
         message(&e).contains("list webhooks failed: network error"),
         "{}",
@@ -134,19 +134,19 @@ async fn get_token_initial_and_refresh_on_401() {
     let (get_token, reasons) = token_source(vec!["expired-token", leaked]);
     let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
     js_sys::Reflect::set(&options, &"getToken".into(), &get_token).unwrap();
-    let c = Client::new(options).unwrap();
+    let c = Client::new(ts(options)).unwrap();
 
     // Three concurrent calls: one initial token, one shared refresh.
     let calls = [
-        c.list_webhooks(JsValue::UNDEFINED),
-        c.list_webhooks(JsValue::UNDEFINED),
-        c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
     ];
     for p in calls {
         ok(p).await;
     }
     assert_eq!(*reasons.borrow(), ["initial", "unauthorized"]);
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     assert_eq!(reasons.borrow().len(), 2, "the fresh token is reused");
 }
 
@@ -155,8 +155,13 @@ async fn get_token_failures_are_clear() {
     let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
     let thrower = js_sys::Function::new_no_args("throw new Error('backend down')");
     js_sys::Reflect::set(&options, &"getToken".into(), &thrower).unwrap();
-    let c = Client::new(options).unwrap();
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "invalid_input", None).await;
+    let c = Client::new(ts(options)).unwrap();
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "invalid_input",
+        None,
+    )
+    .await;
     assert!(message(&e).contains("backend down"), "{}", message(&e));
 
     let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
@@ -166,7 +171,12 @@ async fn get_token_failures_are_clear() {
         &js_sys::Function::new_no_args("return 42"),
     )
     .unwrap();
-    let c = Client::new(options).unwrap();
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "invalid_input", None).await;
+    let c = Client::new(ts(options)).unwrap();
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "invalid_input",
+        None,
+    )
+    .await;
     assert!(message(&e).contains("options.getToken"), "{}", message(&e));
 }

@@ -55,7 +55,7 @@ async fn upload_get_list_delete() {
         r#"{"resourcePath":"properties/prop-7","name":"Lease 2026.pdf",
             "metadata":{"type":"CONTRACT","propertyId":"prop-7","propertyGroupId":"pg-1"}}"#,
     );
-    let rec = ok(c.upload_document(input, JsValue::UNDEFINED)).await;
+    let rec = ok(c.upload_document(ts(input), opt(JsValue::UNDEFINED))).await;
     let id = get_str(&rec, "id").expect("id");
     assert_eq!(get_str(&rec, "title").as_deref(), Some("Lease 2026.pdf"));
     assert_eq!(get_str(&rec, "type").as_deref(), Some("CONTRACT"));
@@ -73,38 +73,45 @@ async fn upload_get_list_delete() {
         "extra fields are kept"
     );
 
-    let same = ok(c.get_document(JsValue::from_str(&id), JsValue::UNDEFINED)).await;
+    let same = ok(c.get_document(JsValue::from_str(&id), opt(JsValue::UNDEFINED))).await;
     assert_eq!(stringify(&same), stringify(&rec));
 
     let by_type = items(
         &ok(c.list_documents(
-            json(r#"{"propertyId":"prop-7","types":["CONTRACT","PRE-MOVE_IN"]}"#),
-            JsValue::UNDEFINED,
+            opt(json(
+                r#"{"propertyId":"prop-7","types":["CONTRACT","PRE-MOVE_IN"]}"#,
+            )),
+            opt(JsValue::UNDEFINED),
         ))
         .await,
     );
     assert_eq!(by_type.len(), 1);
     let none = items(
         &ok(c.list_documents(
-            json(r#"{"propertyId":"prop-7","types":["SELLING"]}"#),
-            JsValue::UNDEFINED,
+            opt(json(r#"{"propertyId":"prop-7","types":["SELLING"]}"#)),
+            opt(JsValue::UNDEFINED),
         ))
         .await,
     );
     assert!(none.is_empty());
-    let by_title =
-        items(&ok(c.list_documents(json(r#"{"title":"lease 2026"}"#), JsValue::UNDEFINED)).await);
+    let by_title = items(
+        &ok(c.list_documents(
+            opt(json(r#"{"title":"lease 2026"}"#)),
+            opt(JsValue::UNDEFINED),
+        ))
+        .await,
+    );
     assert_eq!(by_title.len(), 1);
 
-    ok(c.delete_document(JsValue::from_str(&id), JsValue::UNDEFINED)).await;
+    ok(c.delete_document(JsValue::from_str(&id), opt(JsValue::UNDEFINED))).await;
     err_kind(
-        c.get_document(JsValue::from_str(&id), JsValue::UNDEFINED),
+        c.get_document(JsValue::from_str(&id), opt(JsValue::UNDEFINED)),
         "not_found",
         Some(404),
     )
     .await;
     err_kind(
-        c.delete_document(JsValue::from_str(&id), JsValue::UNDEFINED),
+        c.delete_document(JsValue::from_str(&id), opt(JsValue::UNDEFINED)),
         "not_found",
         Some(404),
     )
@@ -123,7 +130,7 @@ async fn multi_megabyte_upload_and_paging() {
                 r#"{{"resourcePath":"units/u-{i}","name":"scan-{i}.bin","metadata":{{"unitId":"u-9"}}}}"#
             ),
         );
-        let rec = ok(c.upload_document(input, JsValue::UNDEFINED)).await;
+        let rec = ok(c.upload_document(ts(input), opt(JsValue::UNDEFINED))).await;
         assert_eq!(get(&rec, "size").as_f64(), Some(big.len() as f64));
         assert_eq!(
             get_str(&rec, "type").as_deref(),
@@ -131,12 +138,14 @@ async fn multi_megabyte_upload_and_paging() {
             "default type"
         );
     }
-    let all = items(&ok(c.list_documents(json(r#"{"unitId":"u-9"}"#), JsValue::UNDEFINED)).await);
+    let all = items(
+        &ok(c.list_documents(opt(json(r#"{"unitId":"u-9"}"#)), opt(JsValue::UNDEFINED))).await,
+    );
     assert_eq!(all.len(), 3);
     let page = items(
         &ok(c.list_documents(
-            json(r#"{"unitId":"u-9","skip":1,"take":1}"#),
-            JsValue::UNDEFINED,
+            opt(json(r#"{"unitId":"u-9","skip":1,"take":1}"#)),
+            opt(JsValue::UNDEFINED),
         ))
         .await,
     );
@@ -152,7 +161,7 @@ async fn image_conversion_with_format() {
         &blob(JPEG_2X2, "image/jpeg"),
         r#"{"resourcePath":"tenants/t-1","format":"PNG","metadata":{"tenantId":"t-1","type":"MOVE_IN"}}"#,
     );
-    let rec = ok(c.upload_document(input, JsValue::UNDEFINED)).await;
+    let rec = ok(c.upload_document(ts(input), opt(JsValue::UNDEFINED))).await;
     assert_eq!(
         get_str(&rec, "mimeType").as_deref(),
         Some("image/png"),
@@ -166,7 +175,7 @@ async fn image_conversion_with_format() {
         r#"{"resourcePath":"tenants/t-1","format":"JPEG"}"#,
     );
     let e = err_kind(
-        c.upload_document(text, JsValue::UNDEFINED),
+        c.upload_document(ts(text), opt(JsValue::UNDEFINED)),
         "http",
         Some(400),
     )
@@ -182,7 +191,7 @@ async fn file_name_comes_from_the_file() {
     let parts = Array::of1(&Uint8Array::from(&b"hello"[..]));
     let file = web_sys::File::new_with_u8_array_sequence(&parts, "notes.txt").unwrap();
     let input = upload_input(&file, r#"{"resourcePath":"/protocols/12"}"#);
-    let rec = ok(c.upload_document(input, JsValue::UNDEFINED)).await;
+    let rec = ok(c.upload_document(ts(input), opt(JsValue::UNDEFINED))).await;
     assert_eq!(get_str(&rec, "title").as_deref(), Some("notes.txt"));
 }
 
@@ -228,7 +237,7 @@ async fn invalid_input_sends_nothing() {
     ];
     for (input, field) in cases {
         let e = err_kind(
-            c.upload_document(input, JsValue::UNDEFINED),
+            c.upload_document(ts(input), opt(JsValue::UNDEFINED)),
             "invalid_input",
             None,
         )
@@ -247,7 +256,7 @@ async fn invalid_input_sends_nothing() {
         (r#"{"tenant":"t"}"#, "query"),
     ] {
         let e = err_kind(
-            c.list_documents(json(query), JsValue::UNDEFINED),
+            c.list_documents(opt(json(query)), opt(JsValue::UNDEFINED)),
             "invalid_input",
             None,
         )
@@ -264,7 +273,7 @@ async fn invalid_input_sends_nothing() {
         JsValue::NULL,
     ] {
         err_kind(
-            c.get_document(bad, JsValue::UNDEFINED),
+            c.get_document(bad, opt(JsValue::UNDEFINED)),
             "invalid_input",
             None,
         )
@@ -287,8 +296,8 @@ async fn ids_stay_one_path_segment() {
     ] {
         // Unknown (404) or refused by the emulator's id rules (400), never another endpoint.
         for p in [
-            c.get_document(JsValue::from_str(id), JsValue::UNDEFINED),
-            c.delete_document(JsValue::from_str(id), JsValue::UNDEFINED),
+            c.get_document(JsValue::from_str(id), opt(JsValue::UNDEFINED)),
+            c.delete_document(JsValue::from_str(id), opt(JsValue::UNDEFINED)),
         ] {
             let e = err(p).await;
             let status = get(&e, "status").as_f64();
@@ -316,7 +325,7 @@ async fn wrapped_and_odd_list_answers() {
     let c = client(&token);
     let path = "/api/file-storage/company/documents/metadata";
     fault_on("GET", path, &token, r#","status":200,"body":"{\"total\":1,\"documents\":[{\"id\":\"d1\",\"type\":\"NEW_KIND\",\"mystery\":[1,2]}]}","contentType":"application/json""#).await;
-    let list = items(&ok(c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED)).await);
+    let list = items(&ok(c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED))).await);
     assert_eq!(get_str(&list[0], "type").as_deref(), Some("NEW_KIND"));
     assert_eq!(stringify(&get(&list[0], "mystery")), "[1,2]");
 
@@ -328,7 +337,7 @@ async fn wrapped_and_odd_list_answers() {
     )
     .await;
     err_kind(
-        c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
+        c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
         "decode",
         Some(200),
     )
@@ -336,12 +345,12 @@ async fn wrapped_and_odd_list_answers() {
 
     fault_on("GET", path, &token, r#","truncate":true"#).await;
     err_kind(
-        c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
+        c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
         "decode",
         Some(200),
     )
     .await;
-    ok(c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED)).await;
+    ok(c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED))).await;
 }
 
 /// Progress reports seen, as (loaded, total).
@@ -373,7 +382,7 @@ async fn upload_progress_ends_with_loaded_equal_total() {
         &blob(&big, "application/octet-stream"),
         r#"{"resourcePath":"units/p","name":"p.bin"}"#,
     );
-    let rec = ok(c.upload_document(input, options)).await;
+    let rec = ok(c.upload_document(ts(input), opt(options))).await;
     assert_eq!(get(&rec, "size").as_f64(), Some(big.len() as f64));
     let seen = seen.borrow().clone();
     assert!(!seen.is_empty());
@@ -394,14 +403,14 @@ async fn upload_progress_ends_with_loaded_equal_total() {
         &blob(b"not an image", "text/plain"),
         r#"{"resourcePath":"units/p","format":"PNG"}"#,
     );
-    let e = err_kind(c.upload_document(text, options), "http", Some(400)).await;
+    let e = err_kind(c.upload_document(ts(text), opt(options)), "http", Some(400)).await;
     assert_eq!(get_str(&e, "code").as_deref(), Some("bad_request"));
 
     let docs = "/api/file-storage/company/documents";
     fault_on("POST", docs, &token, r#","delayMs":3000"#).await;
     let (options, _) = progress_options(r#""timeoutMs":200"#);
     let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
-    err_kind(c.upload_document(input, options), "timeout", None).await;
+    err_kind(c.upload_document(ts(input), opt(options)), "timeout", None).await;
 
     admin("DELETE", "/_emulator/faults", None).await;
     fault_on("POST", docs, &token, r#","delayMs":3000"#).await;
@@ -409,7 +418,7 @@ async fn upload_progress_ends_with_loaded_equal_total() {
     let controller = web_sys::AbortController::new().unwrap();
     Reflect::set(&options, &"signal".into(), &controller.signal()).unwrap();
     let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
-    let pending = c.upload_document(input, options);
+    let pending = c.upload_document(ts(input), opt(options));
     sleep(200).await;
     controller.abort();
     err_kind(pending, "aborted", None).await;
@@ -417,7 +426,7 @@ async fn upload_progress_ends_with_loaded_equal_total() {
 
     let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/p"}"#);
     let e = err_kind(
-        c.upload_document(input, json(r#"{"onProgress":true}"#)),
+        c.upload_document(ts(input), opt(json(r#"{"onProgress":true}"#))),
         "invalid_input",
         None,
     )
@@ -446,7 +455,7 @@ async fn progress_uploads_never_follow_a_redirect_with_the_token() {
     .await;
     let (options, _) = progress_options("");
     let input = upload_input(&blob(b"abc", "text/plain"), r#"{"resourcePath":"units/r"}"#);
-    let e = err(c.upload_document(input, options)).await;
+    let e = err(c.upload_document(ts(input), opt(options))).await;
     assert_eq!(
         get_str(&e, "kind").as_deref(),
         Some("http"),

@@ -34,9 +34,9 @@ enum Call {
 
 /// JSON text as a JSON string literal (for embedding a body in a fault).
 fn quoted(body: &str) -> String {
-    let mut out = String::new();
-    estatekit::api::json::write_str(&mut out, body);
-    out
+    js_sys::JSON::stringify(&JsValue::from_str(body))
+        .map(String::from)
+        .unwrap_or_default()
 }
 
 fn body(status: u16, text: &str) -> String {
@@ -48,19 +48,24 @@ fn body(status: u16, text: &str) -> String {
 
 async fn run(c: &Client, call: Call) -> Result<JsValue, JsValue> {
     let p = match call {
-        Call::ListWebhooks => c.list_webhooks(JsValue::UNDEFINED),
+        Call::ListWebhooks => c.list_webhooks(opt(JsValue::UNDEFINED)),
         Call::Register => c.register_webhook(
-            json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com/x"}"#),
-            JsValue::UNDEFINED,
+            ts(json(
+                r#"{"type":"UNIT_CREATED","url":"https://h.example.com/x"}"#,
+            )),
+            opt(JsValue::UNDEFINED),
         ),
-        Call::Messages => c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
-        Call::GetDocument => c.get_document(JsValue::from_str("d-1"), JsValue::UNDEFINED),
+        Call::Messages => c.messages(
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(JsValue::UNDEFINED),
+        ),
+        Call::GetDocument => c.get_document(JsValue::from_str("d-1"), opt(JsValue::UNDEFINED)),
         Call::Upload => {
             let input = json(r#"{"resourcePath":"units/1"}"#);
             let blob =
                 web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
             js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
-            c.upload_document(input, JsValue::UNDEFINED)
+            c.upload_document(ts(input), opt(JsValue::UNDEFINED))
         }
     };
     wasm_bindgen_futures::JsFuture::from(p).await
@@ -524,7 +529,7 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
         );
         assert!(message(&e).len() < 2_000, "{name}: message stays short");
         admin("DELETE", "/_emulator/faults", None).await;
-        ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+        ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     }
 
     // Tolerated oddities: still a success.

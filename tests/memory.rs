@@ -76,19 +76,19 @@ async fn five_thousand_calls_keep_memory_flat() {
         Reflect::set(&upload_options, &"onProgress".into(), &progress).unwrap();
         let midway = web_sys::AbortController::new().unwrap();
         let calls = vec![
-            c.list_webhooks(live_options.clone()),
-            c.get_document(JsValue::from_str("missing"), live_options.clone()),
+            c.list_webhooks(opt(live_options.clone())),
+            c.get_document(JsValue::from_str("missing"), opt(live_options.clone())),
             c.messages(
-                json(r#"{"candidateId":"cand-2"}"#),
-                json(r#"{"fields":["id","text"]}"#),
+                ts(json(r#"{"candidateId":"cand-2"}"#)),
+                opt(json(r#"{"fields":["id","text"]}"#)),
             ),
-            c.messages(json("{}"), JsValue::UNDEFINED),
-            c.list_webhooks(with_signal(&aborted)),
-            c.list_documents(JsValue::UNDEFINED, live_options.clone()),
-            c.upload_document(input, upload_options),
-            c.list_webhooks(with_signal(&midway)),
-            c.list_webhooks(json(r#"{"timeoutMs":1}"#)),
-            c.list_webhooks(JsValue::UNDEFINED),
+            c.messages(ts(json("{}")), opt(JsValue::UNDEFINED)),
+            c.list_webhooks(opt(with_signal(&aborted))),
+            c.list_documents(opt(JsValue::UNDEFINED), opt(live_options.clone())),
+            c.upload_document(ts(input), opt(upload_options)),
+            c.list_webhooks(opt(with_signal(&midway))),
+            c.list_webhooks(opt(json(r#"{"timeoutMs":1}"#))),
+            c.list_webhooks(opt(JsValue::UNDEFINED)),
         ];
         sleep(1).await;
         midway.abort();

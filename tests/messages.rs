@@ -27,8 +27,13 @@ fn keys(v: &JsValue) -> Vec<String> {
 async fn conversation_of_a_candidate() {
     let token = new_account().await;
     let c = client(&token);
-    let list =
-        items(&ok(c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED)).await);
+    let list = items(
+        &ok(c.messages(
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(JsValue::UNDEFINED),
+        ))
+        .await,
+    );
     assert!(
         list.len() >= 8,
         "seeded conversation has >= 8 messages, got {}",
@@ -88,13 +93,15 @@ async fn filters_fields_paging_and_sorting() {
         r#"{"listingId":"listing-1"}"#,
         r#"{"candidateId":"cand-2","externalContactId":"x"}"#,
     ] {
-        let list = items(&ok(c.messages(json(filter), JsValue::UNDEFINED)).await);
+        let list = items(&ok(c.messages(ts(json(filter)), opt(JsValue::UNDEFINED))).await);
         assert!(!list.is_empty(), "{filter}");
     }
     let list = items(
         &ok(c.messages(
-            json(r#"{"candidateId":"cand-1"}"#),
-            json(r#"{"fields":["id","text"],"userFields":["id","firstName"]}"#),
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(json(
+                r#"{"fields":["id","text"],"userFields":["id","firstName"]}"#,
+            )),
         ))
         .await,
     );
@@ -110,15 +117,19 @@ async fn filters_fields_paging_and_sorting() {
     }
     let all = items(
         &ok(c.messages(
-            json(r#"{"candidateId":"cand-1"}"#),
-            json(r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"}}"#),
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(json(
+                r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"}}"#,
+            )),
         ))
         .await,
     );
     let desc = items(
         &ok(c.messages(
-            json(r#"{"candidateId":"cand-1"}"#),
-            json(r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"DESC"}}"#),
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(json(
+                r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"DESC"}}"#,
+            )),
         ))
         .await,
     );
@@ -130,7 +141,7 @@ async fn filters_fields_paging_and_sorting() {
     let mut reversed = ids(&desc);
     reversed.reverse();
     assert_eq!(ids(&all), reversed);
-    let page = items(&ok(c.messages(json(r#"{"candidateId":"cand-1"}"#), json(r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"},"paging":{"skip":2,"take":3}}"#))).await);
+    let page = items(&ok(c.messages(ts(json(r#"{"candidateId":"cand-1"}"#)), opt(json(r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"},"paging":{"skip":2,"take":3}}"#)))).await);
     assert_eq!(ids(&page), ids(&all)[2..5].to_vec());
 }
 
@@ -160,7 +171,7 @@ async fn missing_filter_is_rejected_before_sending() {
         ),
     ] {
         let e = err_kind(
-            c.messages(json(filter), json(options)),
+            c.messages(ts(json(filter)), opt(json(options))),
             "invalid_input",
             None,
         )
@@ -172,7 +183,7 @@ async fn missing_filter_is_rejected_before_sending() {
         );
     }
     err_kind(
-        c.messages(JsValue::UNDEFINED, JsValue::UNDEFINED),
+        c.messages(ts(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
         "invalid_input",
         None,
     )
@@ -186,8 +197,8 @@ async fn graphql_errors_carry_details() {
     let c = client(&token);
     let e = err_kind(
         c.messages(
-            json(r#"{"candidateId":"cand-1"}"#),
-            json(r#"{"sort":{"fieldName":"noSuchField"}}"#),
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(json(r#"{"sort":{"fieldName":"noSuchField"}}"#)),
         ),
         "graphql",
         Some(200),
@@ -201,7 +212,10 @@ async fn graphql_errors_carry_details() {
     let path = "/api/reporting/graphql";
     fault(&format!(r#"{{"path":"{path}","token":"{token}","status":400,"body":"{{\"errors\":[{{\"message\":\"filter required\"}}],\"data\":{{\"messages\":[]}}}}","contentType":"application/json"}}"#)).await;
     let e = err_kind(
-        c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+        c.messages(
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(JsValue::UNDEFINED),
+        ),
         "graphql",
         Some(400),
     )
@@ -216,8 +230,13 @@ async fn tolerant_and_strict_decoding() {
     let c = client(&token);
     let path = "/api/reporting/graphql";
     fault(&format!(r#"{{"path":"{path}","token":"{token}","status":200,"body":"{{\"data\":{{\"messages\":[{{\"id\":\"m\",\"sentBy\":\"SYSTEM\"}}]}}}}","contentType":"application/json"}}"#)).await;
-    let list =
-        items(&ok(c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED)).await);
+    let list = items(
+        &ok(c.messages(
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(JsValue::UNDEFINED),
+        ))
+        .await,
+    );
     assert_eq!(
         get_str(&list[0], "sentBy").as_deref(),
         Some("SYSTEM"),
@@ -226,7 +245,10 @@ async fn tolerant_and_strict_decoding() {
 
     fault(&format!(r#"{{"path":"{path}","token":"{token}","status":200,"body":"{{\"data\":{{\"messages\":[{{\"id\":\"m\",\"isRead\":\"no\"}}]}}}}","contentType":"application/json"}}"#)).await;
     let e = err_kind(
-        c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+        c.messages(
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(JsValue::UNDEFINED),
+        ),
         "decode",
         Some(200),
     )
@@ -236,5 +258,9 @@ async fn tolerant_and_strict_decoding() {
         "{}",
         message(&e)
     );
-    ok(c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED)).await;
+    ok(c.messages(
+        ts(json(r#"{"candidateId":"cand-1"}"#)),
+        opt(JsValue::UNDEFINED),
+    ))
+    .await;
 }

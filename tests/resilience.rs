@@ -31,7 +31,7 @@ fn recording_client(base: &str, token: &str, extra: &str) -> (Client, Rc<RefCell
         r#"{{"baseUrl":"{base}","token":"{token}"{extra}}}"#
     ));
     js_sys::Reflect::set(&options, &"onRetry".into(), &on_retry.into_js_value()).unwrap();
-    (Client::new(options).unwrap(), events)
+    (Client::new(ts(options)).unwrap(), events)
 }
 
 fn delays(events: &Rc<RefCell<Vec<JsValue>>>) -> Vec<f64> {
@@ -56,7 +56,7 @@ async fn safe_requests_are_retried_then_succeed() {
         r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":5}"#,
     );
     fault_on("GET", WEBHOOKS, &token, r#","status":503,"times":2"#).await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 3.0);
     let ev = events.borrow().clone();
     assert_eq!(ev.len(), 2);
@@ -85,9 +85,12 @@ async fn safe_requests_are_retried_then_succeed() {
         ))
         .await;
         let p = match call {
-            0 => c.list_documents(JsValue::UNDEFINED, JsValue::UNDEFINED),
-            1 => c.delete_webhook(JsValue::from_str("nope"), JsValue::UNDEFINED),
-            _ => c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+            0 => c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
+            1 => c.delete_webhook(JsValue::from_str("nope"), opt(JsValue::UNDEFINED)),
+            _ => c.messages(
+                ts(json(r#"{"candidateId":"cand-1"}"#)),
+                opt(JsValue::UNDEFINED),
+            ),
         };
         match call {
             1 => {
@@ -110,7 +113,7 @@ async fn gives_up_after_the_limit_and_reports_attempts() {
         r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
     fault_on("GET", WEBHOOKS, &token, r#","status":500,"times":10"#).await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", Some(500)).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "http", Some(500)).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(3.0));
     assert_eq!(events.borrow().len(), 2);
     admin("DELETE", "/_emulator/faults", None).await;
@@ -123,11 +126,11 @@ async fn gives_up_after_the_limit_and_reports_attempts() {
             &format!(r#","status":{status},"headers":{{"Retry-After":"0"}}"#),
         )
         .await;
-        ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+        ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     }
     for status in [400, 401, 403, 404, 501] {
         fault_on("GET", WEBHOOKS, &token, &format!(r#","status":{status}"#)).await;
-        let e = err(c.list_webhooks(JsValue::UNDEFINED)).await;
+        let e = err(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
         assert_eq!(
             get(&e, "attempts").as_f64(),
             Some(1.0),
@@ -147,8 +150,10 @@ async fn writes_are_never_retried() {
     fault_on("POST", WEBHOOKS, &token, r#","status":503,"times":3"#).await;
     let e = err_kind(
         c.register_webhook(
-            json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com"}"#),
-            JsValue::UNDEFINED,
+            ts(json(
+                r#"{"type":"UNIT_CREATED","url":"https://h.example.com"}"#,
+            )),
+            opt(JsValue::UNDEFINED),
         ),
         "http",
         Some(503),
@@ -163,7 +168,7 @@ async fn writes_are_never_retried() {
     let blob = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
     js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
     let e = err_kind(
-        c.upload_document(input, JsValue::UNDEFINED),
+        c.upload_document(ts(input), opt(JsValue::UNDEFINED)),
         "http",
         Some(503),
     )
@@ -201,7 +206,7 @@ async fn retry_after_and_rate_limit_reset_are_honoured_and_capped() {
             f.to_string()
         };
         fault_on("GET", WEBHOOKS, &token, &format!(r#",{f}"#)).await;
-        ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+        ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     }
     let d = delays(&events);
     assert_eq!(
@@ -233,7 +238,7 @@ async fn the_timeout_bounds_the_whole_call() {
         r#","status":503,"times":10,"headers":{"Retry-After":"1"}"#,
     )
     .await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", Some(503)).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "http", Some(503)).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
     assert!(events.borrow().is_empty());
     admin("DELETE", "/_emulator/faults", None).await;
@@ -244,7 +249,7 @@ async fn the_timeout_bounds_the_whole_call() {
             {{"method":"GET","path":"{WEBHOOKS}","token":"{token}","delayMs":3000}}]"#
     ))
     .await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "timeout", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(2.0));
     assert!(message(&e).contains("500 ms"), "{}", message(&e));
     admin("DELETE", "/_emulator/faults", None).await;
@@ -257,7 +262,7 @@ async fn network_failures_are_retried() {
         "t",
         r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "network", None).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "network", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(3.0));
     let kinds: Vec<String> = events
         .borrow()
@@ -285,7 +290,7 @@ async fn abort_during_backoff_is_immediate_and_final() {
     let controller = web_sys::AbortController::new().unwrap();
     let options = with_signal(&controller);
     js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
-    let pending = c.list_webhooks(options);
+    let pending = c.list_webhooks(opt(options));
     sleep(300).await;
     assert_eq!(delays(&events), [30_000.0], "the client is waiting 30 s");
     controller.abort();
@@ -308,23 +313,23 @@ async fn timeouts_are_not_retried() {
         r#","timeoutMs":150,"retry":{"limit":3,"baseDelayMs":1}"#,
     );
     fault_on("GET", WEBHOOKS, &token, r#","delayMs":2000"#).await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "timeout", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
     assert!(events.borrow().is_empty());
     // The per-call timeout overrides the client's.
-    ok(c.list_webhooks(json(r#"{"timeoutMs":5000}"#))).await;
+    ok(c.list_webhooks(opt(json(r#"{"timeoutMs":5000}"#)))).await;
 }
 
 #[wasm_bindgen_test]
 async fn client_side_rate_limit_queues_requests() {
     let token = new_account().await;
     let (c, _) = recording_client(emulator(), &token, r#","rateLimit":{"perMinute":2}"#);
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     let controller = web_sys::AbortController::new().unwrap();
     let options = with_signal(&controller);
     js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
-    let third = c.list_webhooks(options);
+    let third = c.list_webhooks(opt(options));
     sleep(400).await;
     assert_eq!(
         route_count(&token, &format!("GET {WEBHOOKS}")).await,
@@ -337,7 +342,7 @@ async fn client_side_rate_limit_queues_requests() {
     assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 2.0);
     // With a timeout, a call that cannot get a slot in time says so at once.
     let e = err_kind(
-        c.list_webhooks(json(r#"{"timeoutMs":1000}"#)),
+        c.list_webhooks(opt(json(r#"{"timeoutMs":1000}"#))),
         "timeout",
         None,
     )
@@ -353,8 +358,8 @@ async fn client_side_rate_limit_queues_requests() {
         r#","headers":{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1"}"#,
     )
     .await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
-    let next = c.list_webhooks(JsValue::UNDEFINED);
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
+    let next = c.list_webhooks(opt(JsValue::UNDEFINED));
     sleep(300).await;
     assert_eq!(
         route_count(&token, &format!("GET {WEBHOOKS}")).await,
@@ -381,7 +386,7 @@ async fn invalid_resilience_options_are_rejected() {
             r#"{{"baseUrl":"{}","token":"t"{extra}}}"#,
             emulator()
         ));
-        let e = Client::new(options).err().expect("constructor throws");
+        let e = Client::new(ts(options)).err().expect("constructor throws");
         assert!(
             message(&e).starts_with(&format!("invalid {field}")),
             "{} / {field}",
@@ -402,13 +407,13 @@ async fn get_token_is_bounded_by_abort_and_timeout() {
         emulator()
     ));
     js_sys::Reflect::set(&options, &"getToken".into(), &hanging_get_token()).unwrap();
-    let c = Client::new(options).unwrap();
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "timeout", None).await;
+    let c = Client::new(ts(options)).unwrap();
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "timeout", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
 
     let controller = web_sys::AbortController::new().unwrap();
-    let pending = c.list_webhooks(json(r#"{"timeoutMs":0}"#));
-    let aborting = c.list_webhooks(with_signal(&controller));
+    let pending = c.list_webhooks(opt(json(r#"{"timeoutMs":0}"#)));
+    let aborting = c.list_webhooks(opt(with_signal(&controller)));
     sleep(50).await;
     controller.abort();
     err_kind(aborting, "aborted", None).await;
@@ -423,9 +428,9 @@ async fn a_failed_refresh_stays_unauthorized() {
         "if (reason === 'initial') return 'expired-token'; throw new Error('refresh endpoint down');",
     );
     js_sys::Reflect::set(&options, &"getToken".into(), &calls).unwrap();
-    let c = Client::new(options).unwrap();
+    let c = Client::new(ts(options)).unwrap();
     let e = err_kind(
-        c.list_webhooks(JsValue::UNDEFINED),
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
         "unauthorized",
         Some(401),
     )
@@ -450,9 +455,9 @@ async fn a_failed_refresh_stays_unauthorized() {
     .unwrap();
     let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
     js_sys::Reflect::set(&options, &"getToken".into(), &count).unwrap();
-    let c = Client::new(options).unwrap();
+    let c = Client::new(ts(options)).unwrap();
     let e = err_kind(
-        c.list_webhooks(JsValue::UNDEFINED),
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
         "unauthorized",
         Some(401),
     )

@@ -23,18 +23,18 @@ fn input(t: &str, url: &str) -> JsValue {
 async fn register_list_delete() {
     let token = new_account().await;
     let c = client(&token);
-    assert!(items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await).is_empty());
+    assert!(items(&ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await).is_empty());
 
     let id = ok(c.register_webhook(
-        input("UNIT_CREATED", "https://hooks.example.com/a"),
-        JsValue::UNDEFINED,
+        ts(input("UNIT_CREATED", "https://hooks.example.com/a")),
+        opt(JsValue::UNDEFINED),
     ))
     .await
     .as_string()
     .expect("id is a string");
     assert!(!id.is_empty());
 
-    let list = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
+    let list = items(&ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await);
     assert_eq!(list.len(), 1);
     let w = &list[0];
     assert_eq!(get_str(w, "id").as_deref(), Some(id.as_str()));
@@ -54,11 +54,11 @@ async fn register_list_delete() {
     }
     assert!(get(w, "deletedAt").is_null());
 
-    let done = ok(c.delete_webhook(JsValue::from_str(&id), JsValue::UNDEFINED)).await;
+    let done = ok(c.delete_webhook(JsValue::from_str(&id), opt(JsValue::UNDEFINED))).await;
     assert!(done.is_undefined());
-    assert!(items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await).is_empty());
+    assert!(items(&ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await).is_empty());
     let e = err_kind(
-        c.delete_webhook(JsValue::from_str(&id), JsValue::UNDEFINED),
+        c.delete_webhook(JsValue::from_str(&id), opt(JsValue::UNDEFINED)),
         "not_found",
         Some(404),
     )
@@ -88,7 +88,7 @@ async fn invalid_input_sends_nothing() {
     ];
     for (value, field) in cases {
         let e = err_kind(
-            c.register_webhook(value, JsValue::UNDEFINED),
+            c.register_webhook(ts(value), opt(JsValue::UNDEFINED)),
             "invalid_input",
             None,
         )
@@ -101,26 +101,26 @@ async fn invalid_input_sends_nothing() {
         assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
     }
     err_kind(
-        c.delete_webhook(JsValue::from_str(""), JsValue::UNDEFINED),
+        c.delete_webhook(JsValue::from_str(""), opt(JsValue::UNDEFINED)),
         "invalid_input",
         None,
     )
     .await;
     err_kind(
-        c.delete_webhook(JsValue::from_f64(5.0), JsValue::UNDEFINED),
+        c.delete_webhook(JsValue::from_f64(5.0), opt(JsValue::UNDEFINED)),
         "invalid_input",
         None,
     )
     .await;
     let e = err_kind(
-        c.list_webhooks(json(r#"{"timeoutMs":-1}"#)),
+        c.list_webhooks(opt(json(r#"{"timeoutMs":-1}"#))),
         "invalid_input",
         None,
     )
     .await;
     assert!(message(&e).contains("options.timeoutMs"), "{}", message(&e));
     err_kind(
-        c.list_webhooks(json(r#"{"signal":"stop"}"#)),
+        c.list_webhooks(opt(json(r#"{"signal":"stop"}"#))),
         "invalid_input",
         None,
     )
@@ -131,13 +131,18 @@ async fn invalid_input_sends_nothing() {
 #[wasm_bindgen_test]
 async fn readonly_token_is_forbidden() {
     let c = client("readonly-token");
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "forbidden", Some(403)).await;
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "forbidden",
+        Some(403),
+    )
+    .await;
     assert_eq!(get_str(&e, "code").as_deref(), Some("server_error"));
     assert_eq!(get(&get(&e, "details"), "statusCode").as_f64(), Some(403.0));
     err_kind(
         c.register_webhook(
-            input("UNIT_CREATED", "https://h.example.com"),
-            JsValue::UNDEFINED,
+            ts(input("UNIT_CREATED", "https://h.example.com")),
+            opt(JsValue::UNDEFINED),
         ),
         "forbidden",
         Some(403),
@@ -150,7 +155,7 @@ async fn wrong_token_is_unauthorized_and_never_echoed() {
     let secret = "not-a-valid-token-SECRET123";
     let c = client(secret);
     let e = err_kind(
-        c.list_webhooks(JsValue::UNDEFINED),
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
         "unauthorized",
         Some(401),
     )
@@ -163,7 +168,7 @@ async fn wrong_token_is_unauthorized_and_never_echoed() {
     ))
     .await;
     let e = err_kind(
-        c.list_webhooks(JsValue::UNDEFINED),
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
         "unauthorized",
         Some(401),
     )
@@ -183,7 +188,10 @@ async fn an_echoed_token_is_redacted_everywhere() {
     ))
     .await;
     let e = err_kind(
-        c.messages(json(r#"{"candidateId":"cand-1"}"#), JsValue::UNDEFINED),
+        c.messages(
+            ts(json(r#"{"candidateId":"cand-1"}"#)),
+            opt(JsValue::UNDEFINED),
+        ),
         "graphql",
         Some(200),
     )
@@ -203,11 +211,16 @@ async fn an_echoed_token_is_redacted_everywhere() {
         &format!(r#","status":200,"contentType":"text/plain","body":"token={token}""#),
     )
     .await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "decode",
+        Some(200),
+    )
+    .await;
     assert!(!message(&e).contains(&token), "{}", message(&e));
     fault_on("GET", "/api/external-integrations/webhooks", &token, &format!(r#","status":200,"contentType":"application/json","body":"[{{\"id\":\"w\",\"type\":\"UNIT_CREATED\",\"url\":\"https://h/{token}\"}}]""#))
     .await;
-    let list = ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    let list = ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     assert_eq!(
         stringify(&list),
         r#"[{"id":"w","type":"UNIT_CREATED","url":"https://h/[redacted]"}]"#
@@ -227,13 +240,13 @@ async fn id_falls_back_to_body_then_to_the_list() {
     )
     .await;
     let id = ok(c.register_webhook(
-        input("OWNER_CREATED", "https://h.example.com/o"),
-        JsValue::UNDEFINED,
+        ts(input("OWNER_CREATED", "https://h.example.com/o")),
+        opt(JsValue::UNDEFINED),
     ))
     .await
     .as_string()
     .unwrap();
-    let listed = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
+    let listed = items(&ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await);
     assert_eq!(get_str(&listed[0], "id"), Some(id));
 
     // No Location but an id in the body.
@@ -245,8 +258,8 @@ async fn id_falls_back_to_body_then_to_the_list() {
     )
     .await;
     let id = ok(c.register_webhook(
-        input("OWNER_UPDATED", "https://h.example.com/o"),
-        JsValue::UNDEFINED,
+        ts(input("OWNER_UPDATED", "https://h.example.com/o")),
+        opt(JsValue::UNDEFINED),
     ))
     .await;
     assert_eq!(id.as_string().as_deref(), Some("from-body"));
@@ -255,8 +268,8 @@ async fn id_falls_back_to_body_then_to_the_list() {
     fault_on("POST", "/api/external-integrations/webhooks", &token, r#","status":200,"body":"","headers":{"Location":"/api/external-integrations/webhooks/abc-9"}"#)
     .await;
     let id = ok(c.register_webhook(
-        input("OWNER_DELETED", "https://h.example.com/o"),
-        JsValue::UNDEFINED,
+        ts(input("OWNER_DELETED", "https://h.example.com/o")),
+        opt(JsValue::UNDEFINED),
     ))
     .await;
     assert_eq!(id.as_string().as_deref(), Some("abc-9"));
@@ -267,18 +280,18 @@ async fn ensure_webhook_never_duplicates() {
     let token = new_account().await;
     let c = client(&token);
     let a = ok(c.ensure_webhook(
-        input("UNIT_UPDATED", "https://h.example.com/u"),
-        JsValue::UNDEFINED,
+        ts(input("UNIT_UPDATED", "https://h.example.com/u")),
+        opt(JsValue::UNDEFINED),
     ))
     .await;
     let b = ok(c.ensure_webhook(
-        input("UNIT_UPDATED", "https://h.example.com/u"),
-        JsValue::UNDEFINED,
+        ts(input("UNIT_UPDATED", "https://h.example.com/u")),
+        opt(JsValue::UNDEFINED),
     ))
     .await;
     assert_eq!(a.as_string(), b.as_string());
     assert_eq!(
-        items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await).len(),
+        items(&ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await).len(),
         1
     );
 }
@@ -298,8 +311,8 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
     .await;
     let e = err_kind(
         c.register_webhook(
-            input("UNIT_DELETED", "https://h.example.com/d"),
-            JsValue::UNDEFINED,
+            ts(input("UNIT_DELETED", "https://h.example.com/d")),
+            opt(JsValue::UNDEFINED),
         ),
         "network",
         None,
@@ -312,7 +325,7 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
     );
     assert!(message(&e).contains("ensureWebhook"), "{}", message(&e));
     // The same client keeps working.
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
 }
 
 #[wasm_bindgen_test]
@@ -323,8 +336,8 @@ async fn service_errors_map_to_kinds() {
     fault_on("POST", path, &token, r#","status":500"#).await;
     let e = err_kind(
         c.register_webhook(
-            input("UNIT_CREATED", "https://h.example.com"),
-            JsValue::UNDEFINED,
+            ts(input("UNIT_CREATED", "https://h.example.com")),
+            opt(JsValue::UNDEFINED),
         ),
         "http",
         Some(500),
@@ -339,7 +352,12 @@ async fn service_errors_map_to_kinds() {
         r#","status":200,"body":"<html>oops</html>","contentType":"text/html""#,
     )
     .await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "decode",
+        Some(200),
+    )
+    .await;
     assert!(message(&e).contains("not valid JSON"), "{}", message(&e));
 
     fault_on(
@@ -349,12 +367,17 @@ async fn service_errors_map_to_kinds() {
         r#","status":200,"body":"[{\"id\":1}]","contentType":"application/json""#,
     )
     .await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "decode", Some(200)).await;
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "decode",
+        Some(200),
+    )
+    .await;
     assert!(message(&e).contains("[0].id"), "{}", message(&e));
 
     // Wrapped lists and unknown event types pass.
     fault_on("GET", path, &token, r#","status":200,"body":"{\"items\":[{\"id\":\"w\",\"type\":\"FUTURE_EVENT\",\"url\":\"https://x\",\"newField\":true}]}","contentType":"application/json""#).await;
-    let list = items(&ok(c.list_webhooks(JsValue::UNDEFINED)).await);
+    let list = items(&ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await);
     assert_eq!(get_str(&list[0], "type").as_deref(), Some("FUTURE_EVENT"));
     assert_eq!(get(&list[0], "newField").as_bool(), Some(true));
 
@@ -364,11 +387,11 @@ async fn service_errors_map_to_kinds() {
         Some(&format!(r#"{{"rateLimit":1,"token":"{token}"}}"#)),
     )
     .await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
     let e = err_kind(
         c.register_webhook(
-            input("UNIT_CREATED", "https://h.example.com"),
-            JsValue::UNDEFINED,
+            ts(input("UNIT_CREATED", "https://h.example.com")),
+            opt(JsValue::UNDEFINED),
         ),
         "rate_limited",
         Some(429),
@@ -385,7 +408,7 @@ async fn service_errors_map_to_kinds() {
         Some(&format!(r#"{{"rateLimit":0,"token":"{token}"}}"#)),
     )
     .await;
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
 }
 
 #[wasm_bindgen_test]
@@ -395,7 +418,7 @@ async fn timeout_and_abort_are_distinct() {
     let path = "/api/external-integrations/webhooks";
     fault_on("GET", path, &token, r#","delayMs":3000"#).await;
     let e = err_kind(
-        c.list_webhooks(json(r#"{"timeoutMs":200}"#)),
+        c.list_webhooks(opt(json(r#"{"timeoutMs":200}"#))),
         "timeout",
         None,
     )
@@ -404,16 +427,16 @@ async fn timeout_and_abort_are_distinct() {
 
     fault_on("GET", path, &token, r#","delayMs":3000"#).await;
     let controller = web_sys::AbortController::new().unwrap();
-    let pending = c.list_webhooks(with_signal(&controller));
+    let pending = c.list_webhooks(opt(with_signal(&controller)));
     sleep(100).await;
     controller.abort();
     err_kind(pending, "aborted", None).await;
 
     let aborted = web_sys::AbortController::new().unwrap();
     aborted.abort();
-    let e = err_kind(c.list_webhooks(with_signal(&aborted)), "aborted", None).await;
+    let e = err_kind(c.list_webhooks(opt(with_signal(&aborted))), "aborted", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
 }
 
 #[wasm_bindgen_test]
@@ -424,7 +447,7 @@ async fn redirects_are_not_followed() {
     let second = get_str(&info, "secondOrigin").expect("emulator started with --second-origin");
     fault_on("GET", "/api/external-integrations/webhooks", &token, &format!(r#","status":307,"body":"","headers":{{"Location":"{second}/api/external-integrations/webhooks"}}"#))
     .await;
-    let e = err_kind(c.list_webhooks(JsValue::UNDEFINED), "http", None).await;
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "http", None).await;
     assert!(message(&e).contains("redirect"), "{}", message(&e));
     sleep(200).await;
     let host = second.trim_start_matches("http://");

@@ -10,6 +10,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 /// The authenticated token of an API request (inserted as a request extension).
@@ -120,7 +121,7 @@ pub fn add_cors(h: &mut HeaderMap, origin: Option<&HeaderValue>) {
     h.insert(
         header::ACCESS_CONTROL_EXPOSE_HEADERS,
         HeaderValue::from_static(
-            "Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Content-Length, Content-Type",
+            "Location, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Request-Id, Content-Length, Content-Type",
         ),
     );
 }
@@ -328,9 +329,22 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
         r
     };
     add_cors(resp.headers_mut(), origin.as_ref());
+    if area == Area::Api && !resp.headers().contains_key(REQUEST_ID) {
+        // A fault may have set its own (e.g. one that echoes the token); it is kept.
+        let id = REQUEST_IDS.fetch_add(1, Ordering::Relaxed);
+        if let Ok(value) = HeaderValue::from_str(&format!("req-{id}")) {
+            resp.headers_mut().insert(REQUEST_ID, value);
+        }
+    }
     log_line(&state, &method, &path, resp.status(), started);
     resp
 }
+
+/// The header naming each API answer, as services commonly send one (`req-<n>`).
+const REQUEST_ID: &str = "x-request-id";
+
+/// The next request id (one counter for the whole process).
+static REQUEST_IDS: AtomicU64 = AtomicU64::new(1);
 
 fn log_line(state: &AppState, method: &Method, path: &str, status: StatusCode, started: Instant) {
     if !state.config.quiet {

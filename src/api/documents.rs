@@ -1,17 +1,11 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
-use super::json::ObjectWriter;
-use super::json_view::JsonView;
-use super::response::{check_list, check_value, ListShape};
+use super::response::decode;
 use super::url::{check_id, encode_component, QueryString};
-use super::{check_non_empty, BaseUrl, HttpRequest, Method, RequestBody};
+use super::{check_non_empty, BaseUrl, FormValue, HttpRequest, JsonBody, Method, RequestBody};
 use crate::error::Error;
-use crate::model::check_enum;
-use crate::model::documents::{
-    DocumentMetadata, ListDocumentsQuery, UploadFields, DOCUMENT_LIST, DOCUMENT_RECORD,
-    DOCUMENT_TYPES, IMAGE_FORMATS,
-};
-use crate::text::{concat, decimal};
+use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
+use serde::Deserializer;
 
 const PATH: &str = "/api/file-storage/company/documents";
 
@@ -24,11 +18,20 @@ pub const GET: &str = "get document";
 /// Operation name of `deleteDocument`.
 pub const DELETE: &str = "delete document";
 
-fn check_document_type(field: &str, value: &str) -> Result<(), Error> {
-    check_enum(value, &DOCUMENT_TYPES, "document type").map_err(|r| Error::invalid(field, r))
+/// The text fields of an upload (the file part is the browser layer's).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UploadFields {
+    /// Virtual folder, e.g. `tenants/<tenant_id>`.
+    pub resource_path: String,
+    /// Metadata linking the document to other objects.
+    pub metadata: Option<DocumentMetadata>,
+    /// Forces another file name.
+    pub name: Option<String>,
+    /// Image conversion, as its wire value (`PNG`).
+    pub format: Option<String>,
 }
 
-/// Validates a resource path: non-empty, no `..` segment, no control characters.
+/// Validates a resource path: non-empty, no `.` or `..` segment, no control characters.
 pub fn check_resource_path(path: &str) -> Result<(), Error> {
     let field = "input.resourcePath";
     if path.trim_matches('/').is_empty() {
@@ -43,46 +46,35 @@ pub fn check_resource_path(path: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// The metadata JSON string sent with an upload (`{}` when none is given).
-pub fn metadata_json(meta: &DocumentMetadata) -> Result<String, Error> {
-    if let Some(t) = &meta.document_type {
-        check_document_type("input.metadata.type", t)?;
+fn check_metadata(meta: &DocumentMetadata) -> Result<(), Error> {
+    for (field, value) in [
+        ("input.metadata.tenantId", &meta.tenant_id),
+        ("input.metadata.unitId", &meta.unit_id),
+        ("input.metadata.propertyId", &meta.property_id),
+        ("input.metadata.propertyGroupId", &meta.property_group_id),
+    ] {
+        check_non_empty(field, value.as_deref())?;
     }
-    check_non_empty("input.metadata.tenantId", meta.tenant_id.as_deref())?;
-    check_non_empty("input.metadata.unitId", meta.unit_id.as_deref())?;
-    check_non_empty("input.metadata.propertyId", meta.property_id.as_deref())?;
-    check_non_empty(
-        "input.metadata.propertyGroupId",
-        meta.property_group_id.as_deref(),
-    )?;
-    let mut w = ObjectWriter::new();
-    w.opt_string("type", meta.document_type.as_deref())
-        .opt_string("tenantId", meta.tenant_id.as_deref())
-        .opt_string("unitId", meta.unit_id.as_deref())
-        .opt_string("propertyId", meta.property_id.as_deref())
-        .opt_string("propertyGroupId", meta.property_group_id.as_deref());
-    Ok(w.finish())
+    Ok(())
 }
 
-/// `POST /api/file-storage/company/documents` (multipart). The text fields are described
-/// here; the browser layer appends the `file` part from the caller's `Blob`.
+/// `POST /api/file-storage/company/documents` (multipart): `resourcePath`, `metadata` (a JSON
+/// string, `{}` when none is given), then `name` and `format` when given. The browser layer
+/// appends the `file` part from the caller's `Blob`.
 pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpRequest, Error> {
     check_resource_path(&input.resource_path)?;
     check_non_empty("input.name", input.name.as_deref())?;
-    if let Some(f) = &input.format {
-        check_enum(f, &IMAGE_FORMATS, "image format")
-            .map_err(|r| Error::invalid("input.format", r))?;
-    }
-    let metadata = metadata_json(&input.metadata.clone().unwrap_or_default())?;
+    let metadata = input.metadata.clone().unwrap_or_default();
+    check_metadata(&metadata)?;
     let mut fields = vec![
-        ("resourcePath", input.resource_path.clone()),
-        ("metadata", metadata),
+        ("resourcePath", FormValue::Text(input.resource_path.clone())),
+        ("metadata", FormValue::Json(JsonBody::Metadata(metadata))),
     ];
     if let Some(n) = &input.name {
-        fields.push(("name", n.clone()));
+        fields.push(("name", FormValue::Text(n.clone())));
     }
     if let Some(f) = &input.format {
-        fields.push(("format", f.clone()));
+        fields.push(("format", FormValue::Text(f.clone())));
     }
     Ok(HttpRequest {
         operation: UPLOAD,
@@ -93,37 +85,37 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
     })
 }
 
+/// The wire value of one of the model's enum values (`PRE-MOVE_IN`), as serde writes it.
+pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
+    // Unit variants always serialize to their name; nothing else is passed here.
+    serde_plain::to_string(value).unwrap_or_default()
+}
+
 /// `GET /api/file-storage/company/documents/metadata?...` (`types` as repeated keys).
 pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRequest, Error> {
     let q = query;
-    for (field, value) in [
-        ("query.unitId", &q.unit_id),
-        ("query.propertyId", &q.property_id),
-        ("query.propertyGroupId", &q.property_group_id),
-        ("query.candidateId", &q.candidate_id),
-        ("query.tenantId", &q.tenant_id),
-    ] {
-        check_non_empty(field, value.as_deref())?;
-    }
-    for t in q.types.iter().flatten() {
-        check_document_type("query.types", t)?;
-    }
+    let filters = [
+        ("unitId", &q.unit_id),
+        ("propertyId", &q.property_id),
+        ("propertyGroupId", &q.property_group_id),
+        ("candidateId", &q.candidate_id),
+        ("tenantId", &q.tenant_id),
+    ];
     let mut qs = QueryString::default();
-    qs.push_opt("unitId", q.unit_id.as_deref());
-    qs.push_opt("propertyId", q.property_id.as_deref());
-    qs.push_opt("propertyGroupId", q.property_group_id.as_deref());
-    qs.push_opt("candidateId", q.candidate_id.as_deref());
-    qs.push_opt("tenantId", q.tenant_id.as_deref());
+    for (name, value) in filters {
+        check_non_empty(&format!("query.{name}"), value.as_deref())?;
+        qs.push_opt(name, value.as_deref());
+    }
     for t in q.types.iter().flatten() {
-        qs.push("types", t);
+        qs.push("types", &wire_name(t));
     }
     qs.push_opt("title", q.title.as_deref());
-    qs.push_opt("skip", q.skip.map(|n| decimal(n.into())).as_deref());
-    qs.push_opt("take", q.take.map(|n| decimal(n.into())).as_deref());
+    qs.push_opt("skip", q.skip);
+    qs.push_opt("take", q.take);
     Ok(HttpRequest {
         operation: LIST,
         method: Method::Get,
-        url: base.join(&concat(&[PATH, "/metadata"]), &qs),
+        url: base.join(&format!("{PATH}/metadata"), &qs),
         body: RequestBody::None,
         retry_safe: true,
     })
@@ -136,7 +128,7 @@ pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         operation: GET,
         method: Method::Get,
         url: base.join(
-            &concat(&[PATH, "/", &encode_component(id), "/metadata"]),
+            &format!("{PATH}/{}/metadata", encode_component(id)),
             &QueryString::default(),
         ),
         body: RequestBody::None,
@@ -151,7 +143,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         operation: DELETE,
         method: Method::Delete,
         url: base.join(
-            &concat(&[PATH, "/", &encode_component(id)]),
+            &format!("{PATH}/{}", encode_component(id)),
             &QueryString::default(),
         ),
         body: RequestBody::None,
@@ -160,24 +152,29 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
 }
 
 /// Checks one record (upload and get answers).
-pub fn decode_record<V: JsonView>(
+pub fn decode_record<'de, D: Deserializer<'de>>(
     operation: &'static str,
     status: u16,
-    body: &V,
-) -> Result<(), Error> {
-    check_value(operation, status, body, &DOCUMENT_RECORD, &[])
+    body: D,
+) -> Result<DocumentRecord, Error> {
+    decode(operation, status, "", body)
 }
 
-/// Checks a list answer (bare array or wrapped); returns where the array was and the array.
-pub fn decode_list<V: JsonView>(status: u16, body: V) -> Result<(ListShape, V), Error> {
-    check_list(LIST, status, body, &DOCUMENT_LIST)
+/// Checks the array of a list answer (found at `prefix`: empty, or the wrapping key).
+pub fn decode_list<'de, D: Deserializer<'de>>(
+    status: u16,
+    prefix: &str,
+    array: D,
+) -> Result<Vec<DocumentRecord>, Error> {
+    decode(LIST, status, prefix, array)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::response::ListShape;
-    use crate::error::ErrorKind;
+    use crate::error::ApiErrorKind;
+    use crate::model::documents::{DocumentType, ImageFormat};
+    use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
         BaseUrl::parse("http://127.0.0.1:8787").unwrap()
@@ -190,17 +187,30 @@ mod tests {
         }
     }
 
+    fn form(r: &HttpRequest) -> Vec<(&'static str, Value)> {
+        let RequestBody::Form(fields) = &r.body else {
+            panic!("expected a form")
+        };
+        fields
+            .iter()
+            .map(|(k, v)| match v {
+                FormValue::Text(t) => (*k, json!(t)),
+                FormValue::Json(j) => (*k, json!({ "json": serde_json::to_value(j).unwrap() })),
+            })
+            .collect()
+    }
+
     #[test]
     fn upload_request_is_exact() {
         let input = UploadFields {
             resource_path: "tenants/t-1".into(),
             metadata: Some(DocumentMetadata {
-                document_type: Some("PRE-MOVE_IN".into()),
+                document_type: Some(DocumentType::PreMoveIn),
                 tenant_id: Some("t-1".into()),
                 ..DocumentMetadata::default()
             }),
             name: Some("Protocol \"1\".pdf".into()),
-            format: Some("PNG".into()),
+            format: Some(wire_name(&ImageFormat::Png)),
         };
         let r = upload_request(&base(), &input).unwrap();
         assert_eq!(r.method, Method::Post);
@@ -210,24 +220,24 @@ mod tests {
         );
         assert!(!r.retry_safe);
         assert_eq!(
-            r.body,
-            RequestBody::Form(vec![
-                ("resourcePath", "tenants/t-1".into()),
+            form(&r),
+            vec![
+                ("resourcePath", json!("tenants/t-1")),
                 (
                     "metadata",
-                    r#"{"type":"PRE-MOVE_IN","tenantId":"t-1"}"#.into()
+                    json!({"json": {"type": "PRE-MOVE_IN", "tenantId": "t-1"}})
                 ),
-                ("name", "Protocol \"1\".pdf".into()),
-                ("format", "PNG".into()),
-            ])
+                ("name", json!("Protocol \"1\".pdf")),
+                ("format", json!("PNG")),
+            ]
         );
         let r = upload_request(&base(), &upload("/protocols/9")).unwrap();
         assert_eq!(
-            r.body,
-            RequestBody::Form(vec![
-                ("resourcePath", "/protocols/9".into()),
-                ("metadata", "{}".into())
-            ])
+            form(&r),
+            vec![
+                ("resourcePath", json!("/protocols/9")),
+                ("metadata", json!({"json": {}}))
+            ]
         );
     }
 
@@ -240,27 +250,10 @@ mod tests {
             (upload("tenants/a\nb"), "input.resourcePath"),
             (
                 UploadFields {
-                    format: Some("GIF".into()),
-                    ..upload("units/1")
-                },
-                "input.format",
-            ),
-            (
-                UploadFields {
                     name: Some(String::new()),
                     ..upload("units/1")
                 },
                 "input.name",
-            ),
-            (
-                UploadFields {
-                    metadata: Some(DocumentMetadata {
-                        document_type: Some("PRE_MOVE_IN".into()),
-                        ..DocumentMetadata::default()
-                    }),
-                    ..upload("units/1")
-                },
-                "input.metadata.type",
             ),
             (
                 UploadFields {
@@ -274,24 +267,30 @@ mod tests {
             ),
         ] {
             let e = upload_request(&base(), &input).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::InvalidInput);
+            assert_eq!(e.kind(), ApiErrorKind::InvalidInput);
             assert!(
                 e.to_string().starts_with(&format!("invalid {field}:")),
                 "{e}"
+            );
+        }
+        for bad in [json!({"type": "PRE_MOVE_IN"}), json!({"unitId": 5})] {
+            assert!(
+                serde_json::from_value::<DocumentMetadata>(bad.clone()).is_err(),
+                "{bad}"
             );
         }
     }
 
     #[test]
     fn list_request_is_exact() {
-        let q = ListDocumentsQuery {
-            property_id: Some("p 1".into()),
-            types: Some(vec!["CONTRACT".into(), "PRE-MOVE_IN".into()]),
-            title: Some("Lease & co".into()),
-            skip: Some(0),
-            take: Some(50),
-            ..ListDocumentsQuery::default()
-        };
+        let q: ListDocumentsQuery = serde_json::from_value(json!({
+            "propertyId": "p 1",
+            "types": ["CONTRACT", "PRE-MOVE_IN"],
+            "title": "Lease & co",
+            "skip": 0,
+            "take": 50
+        }))
+        .unwrap();
         let r = list_request(&base(), &q).unwrap();
         assert_eq!(
             r.url,
@@ -303,14 +302,17 @@ mod tests {
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents/metadata"
         );
-        let bad = ListDocumentsQuery {
-            types: Some(vec!["INVOICE".into()]),
+        assert!(
+            serde_json::from_value::<ListDocumentsQuery>(json!({"types": ["INVOICE"]})).is_err()
+        );
+        let empty = ListDocumentsQuery {
+            tenant_id: Some(String::new()),
             ..ListDocumentsQuery::default()
         };
-        assert!(list_request(&base(), &bad)
+        assert!(list_request(&base(), &empty)
             .unwrap_err()
             .to_string()
-            .contains("query.types"));
+            .contains("query.tenantId"));
     }
 
     #[test]
@@ -334,23 +336,25 @@ mod tests {
 
     #[test]
     fn decodes_records_tolerantly() {
-        let rec = r#"{"id":"d1","resourcePath":"acme/c/tenants/t/d1","title":"a.pdf","companyId":"c",
+        let rec = json!({"id":"d1","resourcePath":"acme/c/tenants/t/d1","title":"a.pdf","companyId":"c",
             "type":"BRAND_NEW_TYPE","tenantId":null,"unitId":null,"propertyId":"p","propertyGroupId":null,
-            "size":12,"mimeType":"application/pdf","whatever":{"deep":[1,2]}}"#;
-        let v: serde_json::Value = serde_json::from_str(rec).unwrap();
-        assert_eq!(decode_record(UPLOAD, 201, &&v), Ok(()));
-        let wrapped = serde_json::json!({ "documents": [v] });
-        let (shape, list) = decode_list(200, &wrapped).unwrap();
-        assert_eq!((shape, list.len()), (ListShape::Under("documents"), 1));
+            "size":12,"mimeType":"application/pdf","whatever":{"deep":[1,2]}});
+        let r = decode_record(UPLOAD, 201, &rec).unwrap();
+        assert_eq!(r.document_type.as_deref(), Some("BRAND_NEW_TYPE"));
+        assert_eq!(
+            decode_list(200, "documents", json!([rec])).unwrap().len(),
+            1
+        );
         for bad in [
-            r#"{"title":"no id"}"#,
-            r#"{"id":"d","size":"big"}"#,
-            "[]",
-            r#"{"id":"d","propertyId":{}}"#,
+            json!({"title":"no id"}),
+            json!({"id":"d","size":"big"}),
+            json!("text"),
+            json!({"id":"d","propertyId":{}}),
         ] {
-            let v: serde_json::Value = serde_json::from_str(bad).unwrap();
-            let e = decode_record(GET, 200, &&v).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::Decode, "{bad}");
+            let e = decode_record(GET, 200, &bad).unwrap_err();
+            assert_eq!(e.kind(), ApiErrorKind::Decode, "{bad}");
         }
+        let e = decode_list(200, "items", json!([rec, {"id": 1}])).unwrap_err();
+        assert!(e.to_string().contains("at items[1].id"), "{e}");
     }
 }

@@ -1,24 +1,55 @@
 //! The messages GraphQL query (4.1). Values always travel as variables; only field names
-//! (checked against the schema's names) are written into the query text.
+//! (the schema's own, or checked to be GraphQL names) are written into the query text.
 
-use super::json::ObjectWriter;
-use super::json_view::{JsonView, Kind};
-use super::response::{check_value, lenient_text, limit};
-use super::schema::Step;
+use super::response::{decode, graphql_errors};
 use super::url::QueryString;
-use super::{check_non_empty, BaseUrl, HttpRequest, Method, RequestBody};
+use super::{check_non_empty, BaseUrl, HttpRequest, JsonBody, Method, RequestBody};
 use crate::error::Error;
-use crate::model::check_enum;
 use crate::model::messages::{
-    MessageFilter, MessagesOptions, ATTACHMENT_FIELDS, MESSAGE_FIELDS, MESSAGE_LIST,
-    SORT_DIRECTIONS,
+    GraphPaging, GraphSorting, Message, MessageField, MessageFilter, MessagesOptions,
 };
-use crate::text::{concat, index, join};
+use serde::{Deserialize, Deserializer, Serialize};
 
 const PATH: &str = "/api/reporting/graphql";
 
 /// Operation name of `messages`.
 pub const QUERY: &str = "messages query";
+
+/// The five `MessageAttachment` fields, all selected whenever `attachments` is.
+const ATTACHMENT_SELECTION: &str = "{ id name resourcePath type size }";
+
+/// The body of a GraphQL request.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GraphqlRequest {
+    /// The query text.
+    pub query: String,
+    /// Its variables.
+    pub variables: MessagesVariables,
+}
+
+/// The variables of the messages query: only those supplied are declared and sent.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MessagesVariables {
+    /// Filter variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub candidate_id: Option<String>,
+    /// Filter variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub contact_id: Option<String>,
+    /// Filter variable.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub listing_id: Option<String>,
+    /// Filter variable (undocumented; see the interface's rule 2).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub external_contact_id: Option<String>,
+    /// `GraphPaging`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paging: Option<GraphPaging>,
+    /// `GraphSorting`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sort: Option<GraphSorting>,
+}
 
 fn is_graphql_name(s: &str) -> bool {
     let mut chars = s.chars();
@@ -28,35 +59,26 @@ fn is_graphql_name(s: &str) -> bool {
 
 /// The selection set for `options.fields` / `options.userFields`.
 fn selection(options: &MessagesOptions) -> Result<String, Error> {
-    let fields: Vec<&str> = match &options.fields {
+    let fields: &[MessageField] = match &options.fields {
         Some(f) if f.is_empty() => {
             return Err(Error::invalid(
                 "options.fields",
                 "must name at least one field",
             ))
         }
-        Some(f) => f.iter().map(String::as_str).collect(),
-        None => MESSAGE_FIELDS.to_vec(),
+        Some(f) => f,
+        None => &MessageField::ALL,
     };
     let mut out = String::new();
-    for (i, f) in fields.iter().enumerate() {
-        if *f == "user" {
-            return Err(Error::invalid(
-                "options.fields",
-                "select user through options.userFields (the fields of User are not documented)",
-            ));
-        }
-        check_enum(f, &MESSAGE_FIELDS, "Message field")
-            .map_err(|r| Error::invalid(concat(&["options.fields", &index(i)]), r))?;
-        if fields.get(..i).is_some_and(|before| before.contains(f)) {
+    for (i, field) in fields.iter().enumerate() {
+        if fields.get(..i).is_some_and(|before| before.contains(field)) {
             continue;
         }
         out.push(' ');
-        out.push_str(f);
-        if *f == "attachments" {
-            out.push_str(" { ");
-            out.push_str(&join(&ATTACHMENT_FIELDS, " "));
-            out.push_str(" }");
+        out.push_str(field.name());
+        if *field == MessageField::Attachments {
+            out.push(' ');
+            out.push_str(ATTACHMENT_SELECTION);
         }
     }
     if let Some(user_fields) = &options.user_fields {
@@ -66,37 +88,31 @@ fn selection(options: &MessagesOptions) -> Result<String, Error> {
                 "must name at least one field",
             ));
         }
-        out.push_str(" user {");
-        for (i, f) in user_fields.iter().enumerate() {
-            if !is_graphql_name(f) {
-                return Err(Error::invalid(
-                    concat(&["options.userFields", &index(i)]),
-                    "must be a GraphQL field name (letters, digits, _)",
-                ));
-            }
-            out.push(' ');
-            out.push_str(f);
+        if let Some(i) = user_fields.iter().position(|f| !is_graphql_name(f)) {
+            return Err(Error::invalid(
+                format!("options.userFields[{i}]"),
+                "must be a GraphQL field name (letters, digits, _)",
+            ));
         }
-        out.push_str(" }");
+        out.push_str(&format!(" user {{ {} }}", user_fields.join(" ")));
     }
     Ok(out)
 }
 
-/// `POST /api/reporting/graphql` with the `messages` query. Only supplied variables are
-/// declared and sent.
+/// `POST /api/reporting/graphql` with the `messages` query.
 pub fn request(
     base: &BaseUrl,
     filter: &MessageFilter,
     options: &MessagesOptions,
 ) -> Result<HttpRequest, Error> {
     let filters = [
-        ("candidateId", filter.candidate_id.as_deref()),
-        ("contactId", filter.contact_id.as_deref()),
-        ("listingId", filter.listing_id.as_deref()),
-        ("externalContactId", filter.external_contact_id.as_deref()),
+        ("candidateId", &filter.candidate_id),
+        ("contactId", &filter.contact_id),
+        ("listingId", &filter.listing_id),
+        ("externalContactId", &filter.external_contact_id),
     ];
     for (name, value) in filters {
-        check_non_empty(&concat(&["filter.", name]), value)?;
+        check_non_empty(&format!("filter.{name}"), value.as_deref())?;
     }
     if filters.iter().take(3).all(|(_, v)| v.is_none()) {
         return Err(Error::invalid(
@@ -109,7 +125,7 @@ pub fn request(
         for (name, value) in [("skip", p.skip), ("take", p.take)] {
             if value.is_some_and(|n| n > i32::MAX as u32) {
                 return Err(Error::invalid(
-                    concat(&["options.paging.", name]),
+                    format!("options.paging.{name}"),
                     "must be at most 2147483647 (GraphQL Int)",
                 ));
             }
@@ -122,95 +138,50 @@ pub fn request(
                 "must be a field name (letters, digits, _)",
             ));
         }
-        if let Some(d) = &sort.direction {
-            check_enum(d, &SORT_DIRECTIONS, "sort direction")
-                .map_err(|r| Error::invalid("options.sort.direction", r))?;
-        }
     }
     let selection = selection(options)?;
 
     let mut declared = Vec::new();
     let mut in_filter = Vec::new();
-    let mut variables = ObjectWriter::new();
     for (name, value) in filters {
-        if let Some(v) = value {
-            declared.push(concat(&["$", name, ": String"]));
-            in_filter.push(concat(&[name, ": $", name]));
-            variables.string(name, v);
+        if value.is_some() {
+            declared.push(format!("${name}: String"));
+            in_filter.push(format!("{name}: ${name}"));
         }
     }
-    let mut input = vec![concat(&["filter: { ", &join(&in_filter, ", "), " }"])];
-    if let Some(p) = &options.paging {
-        let mut paging = ObjectWriter::new();
-        if let Some(s) = p.skip {
-            paging.number("skip", s);
-        }
-        if let Some(t) = p.take {
-            paging.number("take", t);
-        }
+    let mut input = vec![format!("filter: {{ {} }}", in_filter.join(", "))];
+    if options.paging.is_some() {
         declared.push("$paging: GraphPaging".into());
         input.push("paging: $paging".into());
-        variables.raw("paging", &paging.finish());
     }
-    if let Some(s) = &options.sort {
-        let mut sort = ObjectWriter::new();
-        sort.string("fieldName", &s.field_name)
-            .opt_string("direction", s.direction.as_deref());
+    if options.sort.is_some() {
         declared.push("$sort: GraphSorting".into());
         input.push("sort: $sort".into());
-        variables.raw("sort", &sort.finish());
     }
-    let query = concat(&[
-        "query Messages(",
-        &join(&declared, ", "),
-        ") { messages(input: { ",
-        &join(&input, ", "),
-        " }) {",
-        &selection,
-        " } }",
-    ]);
-    let mut body = ObjectWriter::new();
-    body.string("query", &query)
-        .raw("variables", &variables.finish());
+    let query = format!(
+        "query Messages({}) {{ messages(input: {{ {} }}) {{{selection} }} }}",
+        declared.join(", "),
+        input.join(", ")
+    );
+    let variables = MessagesVariables {
+        candidate_id: filter.candidate_id.clone(),
+        contact_id: filter.contact_id.clone(),
+        listing_id: filter.listing_id.clone(),
+        external_contact_id: filter.external_contact_id.clone(),
+        paging: options.paging.clone(),
+        sort: options.sort.clone(),
+    };
     Ok(HttpRequest {
         operation: QUERY,
         method: Method::Post,
         url: base.join(PATH, &QueryString::default()),
-        body: RequestBody::Json(body.finish()),
+        body: RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
         retry_safe: true,
     })
 }
 
-/// The messages of a GraphQL `errors` entry when it is present and not empty (at most five;
-/// an entry that is not a list still counts as an error).
-pub fn graphql_errors<V: JsonView>(body: &V) -> Option<Vec<String>> {
-    let errors = body.get("errors")?;
-    let message_of = |e: &V| match e.kind() {
-        Kind::String => e.text().map(|t| limit(&t, 300)),
-        Kind::Object => e.get("message").and_then(|m| lenient_text(&m)),
-        _ => None,
-    };
-    match errors.kind() {
-        Kind::Null => None,
-        Kind::Array if errors.is_empty() => None,
-        Kind::Array => Some(
-            (0..errors.len().min(5))
-                .map(|i| {
-                    errors
-                        .at(i)
-                        .and_then(|e| message_of(&e))
-                        .unwrap_or_else(|| "(error without message)".into())
-                })
-                .collect(),
-        ),
-        _ => Some(vec![
-            message_of(&errors).unwrap_or_else(|| "(malformed errors entry)".into())
-        ]),
-    }
-}
-
 /// First check of any answer (2xx or not): a `graphql` error when it carries `errors`.
-pub fn decode_errors<V: JsonView>(status: u16, body: &V) -> Result<(), Error> {
+pub fn decode_errors<'de, D: Deserializer<'de>>(status: u16, body: D) -> Result<(), Error> {
     match graphql_errors(body) {
         Some(messages) => Err(Error::Graphql {
             operation: QUERY,
@@ -221,47 +192,44 @@ pub fn decode_errors<V: JsonView>(status: u16, body: &V) -> Result<(), Error> {
     }
 }
 
-/// Second check of a 2xx answer without errors: `data.messages` must be a list of
-/// `Message`s; returns it.
-pub fn decode_data<V: JsonView>(status: u16, body: &V) -> Result<V, Error> {
+/// The part of a GraphQL answer the client checks.
+#[derive(Deserialize)]
+struct Answer {
+    #[serde(default)]
+    data: Option<AnswerData>,
+}
+
+#[derive(Deserialize)]
+struct AnswerData {
+    #[serde(default)]
+    messages: Option<Vec<Option<Message>>>,
+}
+
+/// Second check of a 2xx answer without errors: `data.messages` must be a list of `Message`s
+/// (or nulls); returns them.
+pub fn decode_data<'de, D: Deserializer<'de>>(
+    status: u16,
+    body: D,
+) -> Result<Vec<Option<Message>>, Error> {
     let missing = |what: &str| Error::Decode {
         operation: QUERY,
         status,
-        reason: concat(&[what, " is missing or null"]),
+        reason: format!("{what} is missing or null"),
     };
-    if body.kind() != Kind::Object {
-        return Err(Error::Decode {
-            operation: QUERY,
-            status,
-            reason: concat(&[
-                "expected a GraphQL response object, got ",
-                body.kind().described(),
-            ]),
-        });
-    }
-    let data = body
-        .get("data")
-        .filter(|d| d.kind() != Kind::Null)
-        .ok_or_else(|| missing("data"))?;
-    let messages = data
-        .get("messages")
-        .filter(|m| m.kind() != Kind::Null)
-        .ok_or_else(|| missing("data.messages"))?;
-    check_value(
-        QUERY,
-        status,
-        &messages,
-        &MESSAGE_LIST,
-        &[Step::key("data"), Step::key("messages")],
-    )?;
-    Ok(messages)
+    let answer: Answer = decode(QUERY, status, "", body)?;
+    answer
+        .data
+        .ok_or_else(|| missing("data"))?
+        .messages
+        .ok_or_else(|| missing("data.messages"))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::ErrorKind;
-    use crate::model::messages::{Paging, Sort};
+    use crate::error::ApiErrorKind;
+    use crate::model::messages::SortDirection;
+    use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
         BaseUrl::parse("https://acme.example.com").unwrap()
@@ -274,11 +242,15 @@ mod tests {
         }
     }
 
-    fn body_of(r: &HttpRequest) -> serde_json::Value {
+    fn body_of(r: &HttpRequest) -> Value {
         match &r.body {
-            RequestBody::Json(t) => serde_json::from_str(t).unwrap(),
+            RequestBody::Json(b) => serde_json::to_value(b).unwrap(),
             other => panic!("expected JSON, got {other:?}"),
         }
+    }
+
+    fn options(json: Value) -> MessagesOptions {
+        serde_json::from_value(json).unwrap()
     }
 
     #[test]
@@ -289,7 +261,7 @@ mod tests {
         assert!(r.retry_safe);
         assert_eq!(
             body_of(&r),
-            serde_json::json!({
+            json!({
                 "query": "query Messages($candidateId: String) { messages(input: { filter: { candidateId: $candidateId } }) { id candidateId sentBy userId text replyToMessageId isRead attachments { id name resourcePath type size } } }",
                 "variables": {"candidateId": "c-1"}
             })
@@ -303,23 +275,20 @@ mod tests {
             external_contact_id: Some("x-9".into()),
             ..MessageFilter::default()
         };
-        let options = MessagesOptions {
-            fields: Some(vec!["id".into(), "text".into(), "id".into()]),
-            user_fields: Some(vec!["id".into(), "firstName".into()]),
-            paging: Some(Paging {
-                skip: Some(10),
-                take: Some(5),
-            }),
-            sort: Some(Sort {
-                field_name: "id".into(),
-                direction: Some("DESC".into()),
-            }),
-            ..MessagesOptions::default()
-        };
-        let r = request(&base(), &filter, &options).unwrap();
+        let opts = options(json!({
+            "fields": ["id", "text", "id"],
+            "userFields": ["id", "firstName"],
+            "paging": {"skip": 10, "take": 5},
+            "sort": {"fieldName": "id", "direction": "DESC"}
+        }));
+        assert_eq!(
+            opts.sort.as_ref().unwrap().direction,
+            Some(SortDirection::Desc)
+        );
+        let r = request(&base(), &filter, &opts).unwrap();
         assert_eq!(
             body_of(&r),
-            serde_json::json!({
+            json!({
                 "query": "query Messages($listingId: String, $externalContactId: String, $paging: GraphPaging, $sort: GraphSorting) { messages(input: { filter: { listingId: $listingId, externalContactId: $externalContactId }, paging: $paging, sort: $sort }) { id text user { id firstName } } }",
                 "variables": {
                     "listingId": "l\"}) { evil }",
@@ -333,91 +302,59 @@ mod tests {
 
     #[test]
     fn invalid_input_is_rejected_before_sending() {
-        let cases: Vec<(MessageFilter, MessagesOptions, &str)> = vec![
-            (
-                MessageFilter::default(),
-                MessagesOptions::default(),
-                "invalid filter:",
-            ),
+        let cases: Vec<(MessageFilter, Value, &str)> = vec![
+            (MessageFilter::default(), json!({}), "invalid filter:"),
             (
                 MessageFilter {
                     external_contact_id: Some("x".into()),
                     ..MessageFilter::default()
                 },
-                MessagesOptions::default(),
+                json!({}),
                 "invalid filter:",
             ),
-            (
-                by_candidate(""),
-                MessagesOptions::default(),
-                "invalid filter.candidateId:",
-            ),
+            (by_candidate(""), json!({}), "invalid filter.candidateId:"),
             (
                 by_candidate("c"),
-                MessagesOptions {
-                    fields: Some(vec!["id".into(), "nope".into()]),
-                    ..MessagesOptions::default()
-                },
-                "invalid options.fields[1]:",
-            ),
-            (
-                by_candidate("c"),
-                MessagesOptions {
-                    fields: Some(vec!["user".into()]),
-                    ..MessagesOptions::default()
-                },
+                json!({"fields": []}),
                 "invalid options.fields:",
             ),
             (
                 by_candidate("c"),
-                MessagesOptions {
-                    fields: Some(vec![]),
-                    ..MessagesOptions::default()
-                },
-                "invalid options.fields:",
-            ),
-            (
-                by_candidate("c"),
-                MessagesOptions {
-                    user_fields: Some(vec!["id } secret {".into()]),
-                    ..MessagesOptions::default()
-                },
+                json!({"userFields": ["id } secret {"]}),
                 "invalid options.userFields[0]:",
             ),
             (
                 by_candidate("c"),
-                MessagesOptions {
-                    sort: Some(Sort {
-                        field_name: "id".into(),
-                        direction: Some("UP".into()),
-                    }),
-                    ..MessagesOptions::default()
-                },
-                "invalid options.sort.direction:",
+                json!({"sort": {"fieldName": "id desc"}}),
+                "invalid options.sort.fieldName:",
             ),
             (
                 by_candidate("c"),
-                MessagesOptions {
-                    sort: Some(Sort {
-                        field_name: "id desc".into(),
-                        direction: None,
-                    }),
-                    ..MessagesOptions::default()
-                },
-                "invalid options.sort.fieldName:",
+                json!({"paging": {"take": 2_147_483_648u64}}),
+                "invalid options.paging.take:",
             ),
         ];
-        for (filter, options, prefix) in cases {
-            let e = request(&base(), &filter, &options).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::InvalidInput);
+        for (filter, opts, prefix) in cases {
+            let e = request(&base(), &filter, &options(opts)).unwrap_err();
+            assert_eq!(e.kind(), ApiErrorKind::InvalidInput);
             assert!(e.to_string().starts_with(prefix), "{e} / {prefix}");
+        }
+        for bad in [
+            json!({"fields": ["user"]}),
+            json!({"sort": {"fieldName": "id", "direction": "UP"}}),
+            json!({"paging": {"take": -1}}),
+        ] {
+            assert!(
+                serde_json::from_value::<MessagesOptions>(bad.clone()).is_err(),
+                "{bad}"
+            );
         }
     }
 
     fn decode(body: &str) -> Result<usize, Error> {
-        let v: serde_json::Value = serde_json::from_str(body).unwrap();
-        decode_errors(200, &&v)?;
-        decode_data(200, &&v).map(|m| m.len())
+        let v: Value = serde_json::from_str(body).unwrap();
+        decode_errors(200, &v)?;
+        decode_data(200, &v).map(|m| m.len())
     }
 
     #[test]
@@ -439,7 +376,7 @@ mod tests {
             r#"{"data":null,"errors":[{"message":"filter required","path":["messages"]},{"x":1}]}"#,
         )
         .unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::Graphql);
+        assert_eq!(e.kind(), ApiErrorKind::Graphql);
         assert_eq!(e.status(), Some(200));
         assert!(
             e.to_string()
@@ -447,11 +384,11 @@ mod tests {
             "{e}"
         );
         let e = decode(r#"{"errors":"boom"}"#).unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::Graphql);
+        assert_eq!(e.kind(), ApiErrorKind::Graphql);
         let e =
             decode(r#"{"data":{"messages":[{"isRead":"yes"}]},"errors":[{"message":"partial"}]}"#)
                 .unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::Graphql);
+        assert_eq!(e.kind(), ApiErrorKind::Graphql);
     }
 
     #[test]
@@ -468,7 +405,7 @@ mod tests {
             r#"{"data":{"messages":[5]}}"#,
         ] {
             let e = decode(body).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::Decode, "{body}: {e}");
+            assert_eq!(e.kind(), ApiErrorKind::Decode, "{body}: {e}");
         }
         let e = decode(r#"{"data":{"messages":[{"id":"1"},{"isRead":"yes"}]}}"#).unwrap_err();
         assert!(e.to_string().contains("data.messages[1].isRead"), "{e}");

@@ -1,20 +1,23 @@
-//! Pure request building and response checking, one file per resource. No I/O and no
-//! browser types here: every function is unit-tested natively and fuzzed.
+//! Pure request building and response checking, one file per resource. No I/O here: every
+//! function is unit-tested natively (decoders through serde_json, the same `Deserialize` impls
+//! the browser feeds through serde-wasm-bindgen).
 //!
 //! A call goes: `<resource>::*_request(...)` validates the input and describes an
 //! [`HttpRequest`]; the browser layer sends it; `<resource>::decode_*` (or
 //! [`response::status_error`] for a non-2xx answer) turns the answer into a result.
 
 pub mod documents;
-pub mod input;
-pub mod json;
-pub mod json_view;
 pub mod messages;
+pub mod platform;
 pub mod response;
 pub mod retry;
-pub mod schema;
 pub mod url;
 pub mod webhooks;
+
+use crate::error::Error;
+use crate::model::documents::DocumentMetadata;
+use crate::model::webhooks::RegisterWebhookInput;
+use serde::Serialize;
 
 pub use url::BaseUrl;
 
@@ -40,20 +43,41 @@ impl Method {
     }
 }
 
+/// A JSON document sent to the service: the body of a request, or the `metadata` form field.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum JsonBody {
+    /// The messages query.
+    Graphql(messages::GraphqlRequest),
+    /// A webhook registration (`{type, url}`).
+    Webhook(RegisterWebhookInput),
+    /// An upload's metadata.
+    Metadata(DocumentMetadata),
+}
+
+/// A field of a `multipart/form-data` body.
+#[derive(Clone, Debug, PartialEq)]
+pub enum FormValue {
+    /// A text field.
+    Text(String),
+    /// A text field holding a JSON document.
+    Json(JsonBody),
+}
+
 /// A request body, described without I/O.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum RequestBody {
     /// No body.
     None,
-    /// A JSON text, sent with `Content-Type: application/json`.
-    Json(String),
+    /// JSON, sent with `Content-Type: application/json`.
+    Json(JsonBody),
     /// `multipart/form-data` text fields, in order; the browser layer appends the file part.
-    Form(Vec<(&'static str, String)>),
+    Form(Vec<(&'static str, FormValue)>),
 }
 
 /// A fully described request, minus the `Authorization` header (the transport adds it, so the
 /// token never passes through request descriptions, logs or tests).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
     /// What the call does, for error messages (`list webhooks`).
     pub operation: &'static str,
@@ -69,15 +93,12 @@ pub struct HttpRequest {
 
 /// Validates a bearer token: non-empty visible ASCII (what a header value can carry; no
 /// spaces, line breaks or control characters, so it can never inject a header line).
-pub fn check_token(token: &str) -> Result<(), crate::error::Error> {
+pub fn check_token(token: &str) -> Result<(), Error> {
     if token.is_empty() {
-        return Err(crate::error::Error::invalid(
-            "options.token",
-            "must not be empty",
-        ));
+        return Err(Error::invalid("options.token", "must not be empty"));
     }
     if !token.bytes().all(|b| b.is_ascii_graphic()) {
-        return Err(crate::error::Error::invalid(
+        return Err(Error::invalid(
             "options.token",
             "must be visible ASCII characters only (no spaces, line breaks, control or non-ASCII characters)",
         ));
@@ -86,9 +107,9 @@ pub fn check_token(token: &str) -> Result<(), crate::error::Error> {
 }
 
 /// Checks that an optional caller string is non-empty when given.
-pub(crate) fn check_non_empty(field: &str, value: Option<&str>) -> Result<(), crate::error::Error> {
+pub(crate) fn check_non_empty(field: &str, value: Option<&str>) -> Result<(), Error> {
     match value {
-        Some("") => Err(crate::error::Error::invalid(field, "must not be empty")),
+        Some("") => Err(Error::invalid(field, "must not be empty")),
         _ => Ok(()),
     }
 }

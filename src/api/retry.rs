@@ -1,7 +1,7 @@
 //! Retry policy and client-side rate limiting, as pure functions of time and chance so that
 //! they are tested natively with injected clocks and random numbers.
 
-use super::response::parse_decimal;
+use super::response::header_seconds;
 use std::collections::VecDeque;
 
 /// HTTP statuses worth repeating a safe request for.
@@ -99,8 +99,10 @@ impl RateWindow {
 
     /// Takes note of the service's `X-RateLimit-Remaining` / `X-RateLimit-Reset` (seconds).
     pub fn observe(&mut self, now: f64, remaining: Option<&str>, reset: Option<&str>) {
-        let number = |v: Option<&str>| v.and_then(|v| parse_decimal(v.trim()));
-        let (remaining, reset) = (number(remaining), number(reset));
+        let (remaining, reset) = (
+            remaining.and_then(header_seconds),
+            reset.and_then(header_seconds),
+        );
         if let (Some(rem), Some(secs)) = (remaining, reset) {
             if rem <= 0.0 && secs.is_finite() && secs > 0.0 {
                 self.blocked_until = self.blocked_until.max(now + secs.min(3600.0) * 1000.0);

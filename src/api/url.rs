@@ -1,61 +1,89 @@
-//! Base URL validation, path-segment encoding and query strings.
+//! Base URL and webhook URL rules (on top of the platform's URL parser), path segments and
+//! query strings (percent-encoded with the `percent-encoding` crate).
 
+use super::platform::{parse_url, UrlParts};
 use crate::error::Error;
-use crate::text::concat;
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use std::net::Ipv4Addr;
+
+/// Every byte but RFC 3986's unreserved characters is encoded: an encoded string is exactly one
+/// path segment or query component (`/`, `%`, `?`, `#`, `&`, `=` and spaces included).
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'.')
+    .remove(b'_')
+    .remove(b'~');
 
 /// A validated service base URL: absolute http(s), https unless the host is loopback, no
-/// credentials, query or fragment; kept without trailing slash.
+/// credentials, query or fragment; normalised by the URL standard and kept without trailing
+/// slash.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseUrl {
     text: String,
 }
 
+/// Refuses what the URL standard would silently drop or rewrite (tabs, line breaks, spaces).
+fn check_visible(field: &str, input: &str) -> Result<(), Error> {
+    if input.chars().any(|c| c.is_whitespace() || c.is_control()) {
+        return Err(Error::invalid(
+            field,
+            "must not contain spaces or control characters",
+        ));
+    }
+    Ok(())
+}
+
+/// The parts of an absolute http(s) URL with a host, or `None`.
+fn http_parts(input: &str) -> Option<UrlParts> {
+    parse_url(input)
+        .filter(|u| (u.protocol == "https:" || u.protocol == "http:") && !u.hostname.is_empty())
+}
+
+/// Whether a (normalised) host name is a loopback name or address.
+fn is_loopback(hostname: &str) -> bool {
+    hostname == "localhost"
+        || hostname.ends_with(".localhost")
+        || hostname == "[::1]"
+        || hostname
+            .parse::<Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 impl BaseUrl {
     /// Validates `input` (field name `options.baseUrl` in errors).
     pub fn parse(input: &str) -> Result<BaseUrl, Error> {
-        let bad = |reason: &str| Error::invalid("options.baseUrl", reason);
+        const FIELD: &str = "options.baseUrl";
+        let bad = |reason: &str| Error::invalid(FIELD, reason);
         if input.is_empty() {
             return Err(bad("must not be empty"));
         }
-        if input.chars().any(|c| c.is_whitespace() || c.is_control()) {
-            return Err(bad("must not contain spaces or control characters"));
-        }
-        let lower = input.to_ascii_lowercase();
-        let (scheme, rest) = if lower.starts_with("https://") {
-            ("https", input.get(8..).unwrap_or(""))
-        } else if lower.starts_with("http://") {
-            ("http", input.get(7..).unwrap_or(""))
-        } else {
-            return Err(bad(
-                "must be an absolute http(s) URL such as https://acme.example.com",
-            ));
-        };
-        if rest.contains('?') || rest.contains('#') {
+        check_visible(FIELD, input)?;
+        let url = http_parts(input).ok_or_else(|| {
+            bad("must be an absolute http(s) URL such as https://acme.example.com")
+        })?;
+        if input.contains(['?', '#']) {
             return Err(bad("must not contain a query (?) or fragment (#)"));
         }
-        let (authority, path) = match rest.find('/') {
-            Some(i) => (rest.get(..i).unwrap_or(""), rest.get(i..).unwrap_or("")),
-            None => (rest, ""),
-        };
-        if authority.contains('@') {
+        if !url.username.is_empty() || !url.password.is_empty() {
             return Err(bad("must not contain credentials (user:password@)"));
         }
-        let host = host_of(authority).ok_or_else(|| bad("has no valid host"))?;
-        if scheme == "http" && !is_loopback_host(&host) {
+        if url.protocol == "http:" && !is_loopback(&url.hostname) {
             return Err(bad(
                 "must use https (plain http is only accepted for localhost and loopback addresses)",
             ));
         }
-        if path.split('/').any(|s| s == "." || s == "..") {
-            return Err(bad("must not contain . or .. path segments"));
-        }
-        let path = path.trim_end_matches('/');
-        // Browsers drop default ports (XHR's responseURL compares against this origin).
-        let authority = authority.to_ascii_lowercase();
-        let default_port = if scheme == "https" { ":443" } else { ":80" };
-        let authority = authority.strip_suffix(default_port).unwrap_or(&authority);
+        let port = if url.port.is_empty() {
+            String::new()
+        } else {
+            format!(":{}", url.port)
+        };
         Ok(BaseUrl {
-            text: concat(&[scheme, "://", authority, path]),
+            text: format!(
+                "{}//{}{port}{}",
+                url.protocol,
+                url.hostname,
+                url.pathname.trim_end_matches('/')
+            ),
         })
     }
 
@@ -64,88 +92,33 @@ impl BaseUrl {
         &self.text
     }
 
+    /// The origin (`scheme://host[:port]`), to which every request must stay.
+    pub fn origin(&self) -> &str {
+        let host_start = self.text.find("//").map_or(0, |i| i + 2);
+        let end = self
+            .text
+            .get(host_start..)
+            .and_then(|rest| rest.find('/'))
+            .map_or(self.text.len(), |i| host_start + i);
+        self.text.get(..end).unwrap_or(&self.text)
+    }
+
     /// `base + path` (path starts with `/`) plus the query string, if any.
     pub fn join(&self, path: &str, query: &QueryString) -> String {
-        let mut url = String::with_capacity(self.text.len() + path.len() + query.text.len() + 1);
-        url.push_str(&self.text);
-        url.push_str(path);
-        if !query.text.is_empty() {
-            url.push('?');
-            url.push_str(&query.text);
+        if query.text.is_empty() {
+            format!("{}{path}", self.text)
+        } else {
+            format!("{}{path}?{}", self.text, query.text)
         }
-        url
     }
 }
 
-/// The host of an authority (`host[:port]` or `[v6][:port]`), lower-cased, if valid.
-fn host_of(authority: &str) -> Option<String> {
-    let (host, port) = if let Some(rest) = authority.strip_prefix('[') {
-        let end = rest.find(']')?;
-        let host = rest.get(..end)?;
-        let after = rest.get(end + 1..)?;
-        let port = match after {
-            "" => None,
-            p => Some(p.strip_prefix(':')?),
-        };
-        if host.is_empty()
-            || !host
-                .chars()
-                .all(|c| c.is_ascii_hexdigit() || c == ':' || c == '.')
-        {
-            return None;
-        }
-        (concat(&["[", &host.to_ascii_lowercase(), "]"]), port)
-    } else {
-        let (host, port) = match authority.rsplit_once(':') {
-            Some((h, p)) => (h, Some(p)),
-            None => (authority, None),
-        };
-        let valid = !host.is_empty()
-            && host.chars().all(|c| {
-                c.is_ascii_alphanumeric() || !c.is_ascii() || matches!(c, '-' | '.' | '_')
-            });
-        if !valid {
-            return None;
-        }
-        (host.to_ascii_lowercase(), port)
-    };
-    if let Some(p) = port {
-        if !p.is_empty() && p.parse::<u16>().is_err() {
-            return None;
-        }
-    }
-    Some(host)
-}
-
-/// Whether `host` (as returned by `host_of`) is a loopback name or address.
-fn is_loopback_host(host: &str) -> bool {
-    if host == "localhost" || host.ends_with(".localhost") || host == "[::1]" {
-        return true;
-    }
-    let mut parts = host.split('.');
-    parts.next() == Some("127")
-        && host.split('.').count() == 4
-        && host.split('.').all(|p| p.parse::<u8>().is_ok())
-}
-
-/// Validates an absolute http(s) URL given by the caller (webhook `url`).
+/// Validates an absolute http(s) URL given by the caller (a webhook's `url`).
 pub fn check_http_url(field: &str, input: &str) -> Result<(), Error> {
-    let bad = |reason: &str| Error::invalid(field, reason);
-    if input.chars().any(|c| c.is_whitespace() || c.is_control()) {
-        return Err(bad("must not contain spaces or control characters"));
-    }
-    let lower = input.to_ascii_lowercase();
-    let rest = if lower.starts_with("https://") {
-        input.get(8..).unwrap_or("")
-    } else if lower.starts_with("http://") {
-        input.get(7..).unwrap_or("")
-    } else {
-        return Err(bad("must be an absolute http:// or https:// URL"));
-    };
-    let authority = rest.split(['/', '?', '#']).next().unwrap_or("");
-    let host_part = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
-    if host_of(host_part).is_none() {
-        return Err(bad(
+    check_visible(field, input)?;
+    if http_parts(input).is_none() {
+        return Err(Error::invalid(
+            field,
             "must be an absolute http:// or https:// URL with a valid host",
         ));
     }
@@ -164,32 +137,19 @@ pub fn check_id(field: &str, id: &str) -> Result<(), Error> {
     Ok(())
 }
 
-/// Percent-encodes `s` so that it is exactly one path segment or query component: every
-/// byte outside the RFC 3986 unreserved set is encoded (including `/`, `%`, `?`, `#`).
+/// `s` percent-encoded as exactly one path segment or query component.
 pub fn encode_component(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push('%');
-            for nibble in [b >> 4, b & 15] {
-                let digit = char::from_digit(u32::from(nibble), 16).unwrap_or('0');
-                out.push(digit.to_ascii_uppercase());
-            }
-        }
-    }
-    out
+    utf8_percent_encode(s, COMPONENT).to_string()
 }
 
-/// An `application/x-www-form-urlencoded`-compatible query string, built in order.
+/// A query string, built in order, every key and value percent-encoded.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct QueryString {
     text: String,
 }
 
 impl QueryString {
-    /// Appends `key=value` (both encoded).
+    /// Appends `key=value`.
     pub fn push(&mut self, key: &str, value: &str) {
         if !self.text.is_empty() {
             self.text.push('&');
@@ -199,10 +159,10 @@ impl QueryString {
         self.text.push_str(&encode_component(value));
     }
 
-    /// Appends `key=value` when `value` is `Some`.
-    pub fn push_opt(&mut self, key: &str, value: Option<&str>) {
+    /// Appends `key=value` when there is a value.
+    pub fn push_opt(&mut self, key: &str, value: Option<impl ToString>) {
         if let Some(v) = value {
-            self.push(key, v);
+            self.push(key, &v.to_string());
         }
     }
 
@@ -231,6 +191,7 @@ mod tests {
             "https://acme.example.com:8443/base"
         );
         assert_eq!(ok("http://127.0.0.1:8787"), "http://127.0.0.1:8787");
+        assert_eq!(ok("http://127.1:8787"), "http://127.0.0.1:8787");
         assert_eq!(ok("http://localhost:3000/"), "http://localhost:3000");
         assert_eq!(ok("http://[::1]:9000"), "http://[::1]:9000");
         assert_eq!(
@@ -239,6 +200,12 @@ mod tests {
         );
         assert_eq!(ok("http://localhost:80"), "http://localhost");
         assert_eq!(ok("http://localhost:443"), "http://localhost:443");
+        assert_eq!(
+            ok("https://bücher.example"),
+            "https://xn--bcher-kva.example"
+        );
+        let base = BaseUrl::parse("https://acme.example.com:8443/base").unwrap();
+        assert_eq!(base.origin(), "https://acme.example.com:8443");
     }
 
     #[test]
@@ -256,10 +223,9 @@ mod tests {
             "https://acme.example.com:99999",
             "https://acme example.com",
             "https://acme.example.com/\n",
-            "https://acme.example.com/a/../b",
         ] {
             let e = BaseUrl::parse(bad).expect_err(bad);
-            assert_eq!(e.kind(), crate::error::ErrorKind::InvalidInput);
+            assert_eq!(e.kind(), crate::error::ApiErrorKind::InvalidInput);
             assert!(e.to_string().starts_with("invalid options.baseUrl"), "{e}");
         }
     }
@@ -302,12 +268,13 @@ mod tests {
         let mut q = QueryString::default();
         q.push("types", "PRE-MOVE_IN");
         q.push_opt("title", Some("a&b c"));
-        q.push_opt("skip", None);
-        assert_eq!(q.as_str(), "types=PRE-MOVE_IN&title=a%26b%20c");
+        q.push_opt("skip", None::<u32>);
+        q.push_opt("take", Some(5));
+        assert_eq!(q.as_str(), "types=PRE-MOVE_IN&title=a%26b%20c&take=5");
         let base = BaseUrl::parse("https://x.example.com/").unwrap();
         assert_eq!(
             base.join("/p", &q),
-            "https://x.example.com/p?types=PRE-MOVE_IN&title=a%26b%20c"
+            "https://x.example.com/p?types=PRE-MOVE_IN&title=a%26b%20c&take=5"
         );
         assert_eq!(
             base.join("/p", &QueryString::default()),

@@ -1,18 +1,16 @@
 //! Webhooks (4.6-4.8): list, register (id from `Location`), delete.
 
-use super::json::ObjectWriter;
-use super::json_view::JsonView;
-use super::response::{check_list, lenient_text, ListShape};
+use super::response::{decode, LenientText};
 use super::url::{check_http_url, check_id, encode_component, QueryString};
-use super::{BaseUrl, HttpRequest, Method, RequestBody};
+use super::{BaseUrl, HttpRequest, JsonBody, Method, RequestBody};
 use crate::error::Error;
-use crate::model::check_enum;
-use crate::model::webhooks::{RegisterWebhookInput, EVENT_TYPES, WEBHOOK_LIST};
-use crate::text::concat;
+use crate::model::webhooks::{RegisterWebhookInput, Webhook};
+use percent_encoding::percent_decode_str;
+use serde::{Deserialize, Deserializer};
 
 const PATH: &str = "/api/external-integrations/webhooks";
 
-/// Operation names used in messages.
+/// Operation name of `listWebhooks`.
 pub const LIST: &str = "list webhooks";
 /// Operation name of `registerWebhook`.
 pub const REGISTER: &str = "register webhook";
@@ -30,16 +28,13 @@ pub fn list_request(base: &BaseUrl) -> HttpRequest {
     }
 }
 
-/// Checks a list answer; returns where the array was and the array.
-pub fn decode_list<V: JsonView>(status: u16, body: V) -> Result<(ListShape, V), Error> {
-    check_list(LIST, status, body, &WEBHOOK_LIST)
-}
-
-/// Validates the input of `registerWebhook`.
-pub fn check_register_input(input: &RegisterWebhookInput) -> Result<(), Error> {
-    check_enum(&input.event_type, &EVENT_TYPES, "event type")
-        .map_err(|reason| Error::invalid("input.type", reason))?;
-    check_http_url("input.url", &input.url)
+/// Checks the array of a list answer (found at `prefix`: empty, or the wrapping key).
+pub fn decode_list<'de, D: Deserializer<'de>>(
+    status: u16,
+    prefix: &str,
+    array: D,
+) -> Result<Vec<Webhook>, Error> {
+    decode(LIST, status, prefix, array)
 }
 
 /// `POST /api/external-integrations/webhooks` with `{type, url}`.
@@ -47,15 +42,12 @@ pub fn register_request(
     base: &BaseUrl,
     input: &RegisterWebhookInput,
 ) -> Result<HttpRequest, Error> {
-    check_register_input(input)?;
-    let mut body = ObjectWriter::new();
-    body.string("type", &input.event_type)
-        .string("url", &input.url);
+    check_http_url("input.url", &input.url)?;
     Ok(HttpRequest {
         operation: REGISTER,
         method: Method::Post,
         url: base.join(PATH, &QueryString::default()),
-        body: RequestBody::Json(body.finish()),
+        body: RequestBody::Json(JsonBody::Webhook(input.clone())),
         retry_safe: false,
     })
 }
@@ -68,45 +60,36 @@ pub fn id_from_location(location: &str) -> Option<String> {
     if segment.is_empty() || segment.ends_with(':') {
         return None;
     }
-    Some(percent_decode(segment).unwrap_or_else(|| segment.to_string()))
+    Some(
+        percent_decode_str(segment)
+            .decode_utf8()
+            .map_or_else(|_| segment.to_owned(), |id| id.into_owned()),
+    )
 }
 
-fn percent_decode(s: &str) -> Option<String> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
-        if b == b'%' {
-            let hex = s.get(i + 1..i + 3)?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(b);
-            i += 1;
-        }
-    }
-    String::from_utf8(out).ok()
+/// The part of a register answer's body that may name the new webhook.
+#[derive(Deserialize)]
+struct WithId {
+    #[serde(default)]
+    id: Option<LenientText>,
 }
 
 /// The `id` in a register answer's JSON body (a string or an integer), if there is one.
-pub fn id_in_body<V: JsonView>(body: &V) -> Option<String> {
-    body.get("id")
-        .and_then(|v| lenient_text(&v))
+pub fn id_in_body<'de, D: Deserializer<'de>>(body: D) -> Option<String> {
+    WithId::deserialize(body)
+        .ok()?
+        .id?
+        .0
         .filter(|id| !id.is_empty())
 }
 
-/// The id of the newest webhook in a checked list with this type and URL, if any.
-pub fn find_registered<V: JsonView>(list: &V, input: &RegisterWebhookInput) -> Option<String> {
-    (0..list.len())
+/// The id of the newest webhook in a decoded list with this type and URL, if any.
+pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option<String> {
+    let wanted = super::documents::wire_name(&input.event_type);
+    list.iter()
         .rev()
-        .filter_map(|i| list.at(i))
-        .find_map(|w| {
-            let text = |key| w.get(key).and_then(|v| v.text());
-            (text("type").as_deref() == Some(input.event_type.as_str())
-                && text("url").as_deref() == Some(input.url.as_str()))
-            .then(|| text("id"))
-            .flatten()
-        })
+        .find(|w| w.event_type == wanted && w.url == input.url)
+        .map(|w| w.id.clone())
 }
 
 /// `DELETE /api/external-integrations/webhooks/{id}`.
@@ -116,7 +99,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         operation: DELETE,
         method: Method::Delete,
         url: base.join(
-            &concat(&[PATH, "/", &encode_component(id)]),
+            &format!("{PATH}/{}", encode_component(id)),
             &QueryString::default(),
         ),
         body: RequestBody::None,
@@ -127,18 +110,15 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::response::ListShape;
-    use crate::error::ErrorKind;
+    use crate::error::ApiErrorKind;
+    use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
         BaseUrl::parse("https://acme.example.com/").unwrap()
     }
 
     fn input(t: &str, url: &str) -> RegisterWebhookInput {
-        RegisterWebhookInput {
-            event_type: t.into(),
-            url: url.into(),
-        }
+        serde_json::from_value(json!({"type": t, "url": url})).unwrap()
     }
 
     #[test]
@@ -167,27 +147,31 @@ mod tests {
             r.url,
             "https://acme.example.com/api/external-integrations/webhooks"
         );
+        let RequestBody::Json(body) = &r.body else {
+            panic!("expected JSON")
+        };
         assert_eq!(
-            r.body,
-            RequestBody::Json(
-                r#"{"type":"UNIT_CREATED","url":"https://hooks.example.com/a\"b"}"#.into()
-            )
+            serde_json::to_value(body).unwrap(),
+            json!({"type": "UNIT_CREATED", "url": "https://hooks.example.com/a\"b"})
         );
         assert!(!r.retry_safe);
     }
 
     #[test]
     fn register_input_is_validated() {
-        let e = register_request(&base(), &input("UNIT_EXPLODED", "https://x.example.com"))
-            .unwrap_err();
-        assert_eq!(e.kind(), ErrorKind::InvalidInput);
-        assert!(e.to_string().contains("input.type"), "{e}");
-        assert!(e.to_string().contains("LISTING_CREATED"), "{e}");
+        for bad in [
+            json!({"type": "UNIT_EXPLODED", "url": "https://x.example.com"}),
+            json!({"type": "unit_created", "url": "https://x.example.com"}),
+            json!({"type": "UNIT_CREATED"}),
+        ] {
+            assert!(
+                serde_json::from_value::<RegisterWebhookInput>(bad.clone()).is_err(),
+                "{bad}"
+            );
+        }
         let e = register_request(&base(), &input("UNIT_CREATED", "ftp://x")).unwrap_err();
+        assert_eq!(e.kind(), ApiErrorKind::InvalidInput);
         assert!(e.to_string().contains("input.url"), "{e}");
-        assert!(
-            register_request(&base(), &input("unit_created", "https://x.example.com")).is_err()
-        );
     }
 
     #[test]
@@ -212,10 +196,7 @@ mod tests {
 
     #[test]
     fn id_in_body_is_lenient() {
-        let id = |s: &str| {
-            let v: serde_json::Value = serde_json::from_str(s).unwrap();
-            id_in_body(&&v)
-        };
+        let id = |s: &str| id_in_body(serde_json::from_str::<Value>(s).unwrap());
         assert_eq!(id(r#"{"id":"w1","x":[1]}"#).as_deref(), Some("w1"));
         assert_eq!(id(r#"{"id":7}"#).as_deref(), Some("7"));
         assert_eq!(id(r#"{"id":""}"#), None);
@@ -225,15 +206,13 @@ mod tests {
 
     #[test]
     fn decodes_records_and_finds_registrations() {
-        let body = r#"[
+        let body = json!([
           {"id":"1","type":"UNIT_CREATED","partnerId":"p","companyId":"c","connectedByUserId":"u",
            "url":"https://h/1","createdAt":"2020-09-30T10:07:28.052Z","updatedAt":"2020-09-30T10:07:28.052Z","deletedAt":null},
           {"id":"2","type":"SOMETHING_NEW","url":"https://h/2","extra":{"x":1}},
           {"id":"3","type":"UNIT_CREATED","url":"https://h/1"}
-        ]"#;
-        let v: serde_json::Value = serde_json::from_str(body).unwrap();
-        let (shape, list) = decode_list(200, &v).unwrap();
-        assert_eq!(shape, ListShape::Bare);
+        ]);
+        let list = decode_list(200, "", &body).unwrap();
         assert_eq!(list.len(), 3);
         assert_eq!(
             find_registered(&list, &input("UNIT_CREATED", "https://h/1")).as_deref(),
@@ -248,16 +227,15 @@ mod tests {
     #[test]
     fn bad_records_are_decode_errors() {
         for body in [
-            r#"{"webhooks":[]}"#,
             r#"[{"type":"UNIT_CREATED"}]"#,
             r#"[{"id":"1","type":"UNIT_CREATED","url":"https://h","deletedAt":5}]"#,
             r#"[{"id":"1","type":"UNIT_CREATED"}]"#,
             r#"[null]"#,
             r#""hello""#,
         ] {
-            let v: serde_json::Value = serde_json::from_str(body).unwrap();
-            let e = decode_list(200, &v).unwrap_err();
-            assert_eq!(e.kind(), ErrorKind::Decode, "{body}");
+            let v: Value = serde_json::from_str(body).unwrap();
+            let e = decode_list(200, "", &v).unwrap_err();
+            assert_eq!(e.kind(), ApiErrorKind::Decode, "{body}");
         }
     }
 

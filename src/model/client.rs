@@ -1,93 +1,96 @@
-//! Client-wide inputs: `ClientOptions` and the per-call options every method accepts.
+//! Client-wide inputs: `ClientOptions`, the per-call options every method accepts, and what the
+//! client tells callbacks.
 
-use crate::api::input::{FromInput, InputValue};
-use crate::error::Error;
+use super::{Callback, Signal};
+use crate::error::ApiErrorKind;
+use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 
-/// `new Client(options)`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Options of `new Client(...)`. Give `token` or `getToken`, not both.
+#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct ClientOptions {
-    /// The account's base URL, e.g. `https://acme.example.com`.
+    /// The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
     pub base_url: String,
-    /// A bearer access token (or give `getToken`, read by the browser layer).
+    /// A bearer access token.
+    #[tsify(optional)]
     pub token: Option<String>,
-    /// Default timeout of every call except uploads, in milliseconds (default 30000).
+    /// Returns a fresh access token; called once at first use and again after a 401.
+    #[tsify(optional, type = "(reason: TokenReason) => string | Promise<string>")]
+    pub get_token: Option<Callback>,
+    /// Timeout of every call except uploads, in milliseconds (default 30000; 0 = none).
+    #[tsify(optional)]
     pub timeout_ms: Option<u32>,
-    /// Automatic retries of safe requests.
+    /// Automatic retries of safe requests (reads, deletes, the messages query).
+    #[tsify(optional)]
     pub retry: Option<RetryOptions>,
-    /// Client-side rate limiting (opt-in).
+    /// Opt-in client-side rate limiting: requests queue instead of hitting 429.
+    #[tsify(optional)]
     pub rate_limit: Option<RateLimitOptions>,
+    /// Called before each automatic retry, e.g. for logging.
+    #[tsify(optional, type = "(event: RetryEvent) => void")]
+    pub on_retry: Option<Callback>,
 }
 
-/// `ClientOptions.retry`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct RetryOptions {
     /// Retries after the first attempt (default 2; 0 disables retries).
+    #[tsify(optional)]
     pub limit: Option<u32>,
     /// Backoff base in milliseconds (default 300).
+    #[tsify(optional)]
     pub base_delay_ms: Option<u32>,
     /// Longest single wait in milliseconds (default 20000).
+    #[tsify(optional)]
     pub max_delay_ms: Option<u32>,
 }
 
-/// `ClientOptions.rateLimit`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Client-side rate limit.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct RateLimitOptions {
-    /// Requests allowed per minute; further requests wait for their turn.
+    /// Requests allowed per minute (the service allows 300).
     pub per_minute: u32,
 }
 
-impl FromInput for ClientOptions {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let f = value.object(
-            path,
-            &[
-                "baseUrl",
-                "token",
-                "getToken",
-                "timeoutMs",
-                "retry",
-                "rateLimit",
-                "onRetry",
-            ],
-        )?;
-        let retry = match f.object("retry", &["limit", "baseDelayMs", "maxDelayMs"])? {
-            Some(r) => Some(RetryOptions {
-                limit: r.count("limit")?,
-                base_delay_ms: r.count("baseDelayMs")?,
-                max_delay_ms: r.count("maxDelayMs")?,
-            }),
-            None => None,
-        };
-        let rate_limit = match f.object("rateLimit", &["perMinute"])? {
-            Some(r) => Some(RateLimitOptions {
-                per_minute: r
-                    .count("perMinute")?
-                    .ok_or_else(|| Error::invalid(r.path_of("perMinute"), "is required"))?,
-            }),
-            None => None,
-        };
-        Ok(ClientOptions {
-            base_url: f.required_string("baseUrl")?,
-            token: f.string("token")?,
-            timeout_ms: f.count("timeoutMs")?,
-            retry,
-            rate_limit,
-        })
-    }
+/// Why `getToken` is asked for a token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "lowercase")]
+pub enum TokenReason {
+    /// The first call needs a token.
+    Initial,
+    /// The service answered 401 to the current token.
+    Unauthorized,
 }
 
-/// The last `options` argument of every method.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// What `onRetry` is told before a retry.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct RetryEvent {
+    /// What the call is doing, e.g. `list webhooks`.
+    pub operation: String,
+    /// The attempt that failed (1 for the first).
+    pub attempt: u32,
+    /// How long the client waits before the next attempt.
+    pub delay_ms: u32,
+    /// Why: the failed attempt's error kind.
+    pub kind: ApiErrorKind,
+    /// HTTP status of the failed attempt, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub status: Option<u16>,
+}
+
+/// The last argument of every method.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct CallOptions {
-    /// Timeout of this call, in milliseconds (0 = none).
+    /// Aborts the call; it then rejects with kind `aborted`.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
+    /// Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
+    #[tsify(optional)]
     pub timeout_ms: Option<u32>,
-}
-
-impl FromInput for CallOptions {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let f = value.object(path, &["timeoutMs", "signal"])?;
-        Ok(CallOptions {
-            timeout_ms: f.count("timeoutMs")?,
-        })
-    }
 }

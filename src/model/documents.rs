@@ -1,173 +1,179 @@
 //! Documents (section 2.4, endpoints 4.2-4.5): document types, image formats, upload and list
 //! inputs, and the stored record.
 
-use crate::api::input::{FromInput, InputValue};
-use crate::api::schema::{Field, Ty};
-use crate::error::Error;
+use super::{BlobHandle, Callback, Signal};
+use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 
-/// Every value of DOCUMENT_TYPES. `PRE-MOVE_IN` contains a hyphen: it is a literal value.
-pub const DOCUMENT_TYPES: [&str; 7] = [
-    "DOCUMENT",
-    "RENTAL_APPLICATION",
-    "CONTRACT",
-    "MOVE_IN",
-    "MOVE_OUT",
-    "PRE-MOVE_IN",
-    "SELLING",
-];
+/// A document type (DOCUMENT_TYPES of the interface). `PRE-MOVE_IN` is a literal value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DocumentType {
+    /// The default type.
+    Document,
+    /// A tenant's rental application.
+    RentalApplication,
+    /// A contract with a tenant or buyer.
+    Contract,
+    /// Move-in protocol.
+    MoveIn,
+    /// Move-out protocol.
+    MoveOut,
+    /// Pre-move-in protocol.
+    #[serde(rename = "PRE-MOVE_IN")]
+    PreMoveIn,
+    /// Selling protocol.
+    Selling,
+}
 
-/// Formats an uploaded image can be converted to.
-pub const IMAGE_FORMATS: [&str; 2] = ["JPEG", "PNG"];
+/// Image format an upload can be converted to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum ImageFormat {
+    /// JPEG.
+    Jpeg,
+    /// PNG.
+    Png,
+}
 
-/// The metadata object sent (as a JSON string) with an upload.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Metadata sent with an upload: links the document to other objects.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct DocumentMetadata {
-    /// One of [`DOCUMENT_TYPES`]; the service defaults to `DOCUMENT`.
-    pub document_type: Option<String>,
+    /// Type of document; the service's default is `DOCUMENT`.
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub document_type: Option<DocumentType>,
     /// Links the document to a tenant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub tenant_id: Option<String>,
     /// Links the document to a unit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub unit_id: Option<String>,
     /// Links the document to a property.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub property_id: Option<String>,
     /// Links the document to a property group.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub property_group_id: Option<String>,
 }
 
-/// `uploadDocument` input without the file (the browser layer takes the `Blob` itself, so
-/// its bytes never enter WebAssembly memory).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct UploadFields {
-    /// Virtual folder, e.g. `tenants/<tenant_id>`.
+/// Input of `uploadDocument`.
+#[derive(Clone, Debug, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadDocumentInput {
+    /// The content; sent by the browser, never copied into WebAssembly memory.
+    #[tsify(type = "Blob")]
+    pub file: BlobHandle,
+    /// Virtual folder, e.g. `tenants/<tenant_id>` or `properties/<property_id>`.
     pub resource_path: String,
-    /// Metadata linking the document to other objects.
+    /// Links the document to other objects.
+    #[tsify(optional)]
     pub metadata: Option<DocumentMetadata>,
-    /// Forces another file name (comes back as `title`).
+    /// Forces another file name (it comes back as `title`).
+    #[tsify(optional)]
     pub name: Option<String>,
-    /// Converts an image to `JPEG` or `PNG`.
-    pub format: Option<String>,
+    /// Converts an image to this format.
+    #[tsify(optional)]
+    pub format: Option<ImageFormat>,
 }
 
-impl FromInput for UploadFields {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let f = value.object(
-            path,
-            &["file", "resourcePath", "metadata", "name", "format"],
-        )?;
-        let metadata = match f.object(
-            "metadata",
-            &[
-                "type",
-                "tenantId",
-                "unitId",
-                "propertyId",
-                "propertyGroupId",
-            ],
-        )? {
-            Some(m) => Some(DocumentMetadata {
-                document_type: m.string("type")?,
-                tenant_id: m.string("tenantId")?,
-                unit_id: m.string("unitId")?,
-                property_id: m.string("propertyId")?,
-                property_group_id: m.string("propertyGroupId")?,
-            }),
-            None => None,
-        };
-        Ok(UploadFields {
-            resource_path: f.required_string("resourcePath")?,
-            metadata,
-            name: f.string("name")?,
-            format: f.string("format")?,
-        })
-    }
+/// Bytes of an upload sent so far.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+pub struct UploadProgress {
+    /// Bytes sent.
+    pub loaded: f64,
+    /// Bytes in all.
+    pub total: f64,
 }
 
-/// The options of `uploadDocument`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Options of `uploadDocument`. Uploads have no timeout unless `timeoutMs` is given.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct UploadOptions {
+    /// Aborts the upload; it then rejects with kind `aborted`.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
     /// Timeout of this upload in milliseconds (default: none).
+    #[tsify(optional)]
     pub timeout_ms: Option<u32>,
-}
-
-impl FromInput for UploadOptions {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let f = value.object(path, &["timeoutMs", "signal", "onProgress"])?;
-        Ok(UploadOptions {
-            timeout_ms: f.count("timeoutMs")?,
-        })
-    }
+    /// Called as bytes go out; the last call has `loaded === total`.
+    #[tsify(optional, type = "(progress: UploadProgress) => void")]
+    pub on_progress: Option<Callback>,
 }
 
 /// Filters of `listDocuments`.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct ListDocumentsQuery {
     /// Only documents linked to this unit.
+    #[tsify(optional)]
     pub unit_id: Option<String>,
     /// Only documents linked to this property.
+    #[tsify(optional)]
     pub property_id: Option<String>,
     /// Only documents linked to this property group.
+    #[tsify(optional)]
     pub property_group_id: Option<String>,
     /// Only documents linked to this candidate.
+    #[tsify(optional)]
     pub candidate_id: Option<String>,
     /// Only documents linked to this tenant.
+    #[tsify(optional)]
     pub tenant_id: Option<String>,
     /// Only documents of these types.
-    pub types: Option<Vec<String>>,
+    #[tsify(optional)]
+    pub types: Option<Vec<DocumentType>>,
     /// Title filter.
+    #[tsify(optional)]
     pub title: Option<String>,
     /// Number of records to skip.
+    #[tsify(optional)]
     pub skip: Option<u32>,
     /// Number of records to return.
+    #[tsify(optional)]
     pub take: Option<u32>,
 }
 
-impl FromInput for ListDocumentsQuery {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let f = value.object(
-            path,
-            &[
-                "unitId",
-                "propertyId",
-                "propertyGroupId",
-                "candidateId",
-                "tenantId",
-                "types",
-                "title",
-                "skip",
-                "take",
-            ],
-        )?;
-        Ok(ListDocumentsQuery {
-            unit_id: f.string("unitId")?,
-            property_id: f.string("propertyId")?,
-            property_group_id: f.string("propertyGroupId")?,
-            candidate_id: f.string("candidateId")?,
-            tenant_id: f.string("tenantId")?,
-            types: f.strings("types")?,
-            title: f.string("title")?,
-            skip: f.count("skip")?,
-            take: f.count("take")?,
-        })
-    }
+/// A stored document's metadata, as the service returns it. Only `id` is required; the
+/// documented fields are checked for type, and every other field the service sends is kept in
+/// the object the caller receives.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[tsify(missing_as_null)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentRecord {
+    /// Document id.
+    pub id: String,
+    /// `<subdomain>/<companyId>/<given resourcePath>/<id>`.
+    #[serde(default)]
+    pub resource_path: Option<String>,
+    /// File name (the upload's `name`).
+    #[serde(default)]
+    pub title: Option<String>,
+    /// Owning company.
+    #[serde(default)]
+    pub company_id: Option<String>,
+    /// A `DocumentType`; values added later by the service are passed through.
+    #[serde(default, rename = "type")]
+    #[tsify(optional, type = "DocumentType | (string & {}) | null")]
+    pub document_type: Option<String>,
+    /// Linked tenant.
+    #[serde(default)]
+    pub tenant_id: Option<String>,
+    /// Linked unit.
+    #[serde(default)]
+    pub unit_id: Option<String>,
+    /// Linked property.
+    #[serde(default)]
+    pub property_id: Option<String>,
+    /// Linked property group.
+    #[serde(default)]
+    pub property_group_id: Option<String>,
+    /// Size in bytes.
+    #[serde(default)]
+    pub size: Option<f64>,
 }
-
-/// A stored document's metadata record. Only `id` is required; the documented fields are
-/// checked for type and every other field passes through untouched.
-pub static DOCUMENT_RECORD: Ty = Ty::Record(&[
-    Field::required("id", Ty::String),
-    Field::optional("resourcePath", Ty::String),
-    Field::optional("title", Ty::String),
-    Field::optional("companyId", Ty::String),
-    Field::optional("type", Ty::String),
-    Field::optional("tenantId", Ty::String),
-    Field::optional("unitId", Ty::String),
-    Field::optional("propertyId", Ty::String),
-    Field::optional("propertyGroupId", Ty::String),
-    Field::optional("size", Ty::Number),
-]);
-
-/// The list answer of `listDocuments`.
-pub static DOCUMENT_LIST: Ty = Ty::List {
-    item: &DOCUMENT_RECORD,
-    nullable_items: false,
-};

@@ -1,160 +1,204 @@
-//! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options and the checked
-//! shape of `Message` / `MessageAttachment`.
+//! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options, and `Message` /
+//! `MessageAttachment` as the service returns them.
 
-use crate::api::input::{FromInput, InputValue};
-use crate::api::schema::{Field, Ty};
-use crate::error::Error;
+use super::{AnyObject, Signal};
+use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 
-/// Values of the GraphQL enum `MESSAGE_SENT_BY` (responses may carry others; they pass through).
-pub const MESSAGE_SENT_BY: [&str; 2] = ["ADMIN", "CANDIDATE"];
+/// Who sent a message (GraphQL enum `MESSAGE_SENT_BY`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum MessageSentBy {
+    /// A user of the property manager.
+    Admin,
+    /// The rental candidate.
+    Candidate,
+}
 
-/// `Message` fields a caller may select with `options.fields` (`user` is selected through
-/// `options.userFields`, because the fields of `User` are not documented).
-pub const MESSAGE_FIELDS: [&str; 8] = [
-    "id",
-    "candidateId",
-    "sentBy",
-    "userId",
-    "text",
-    "replyToMessageId",
-    "isRead",
-    "attachments",
-];
+/// A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`,
+/// because the fields of `User` are not documented).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub enum MessageField {
+    /// `id`
+    Id,
+    /// `candidateId`
+    CandidateId,
+    /// `sentBy`
+    SentBy,
+    /// `userId`
+    UserId,
+    /// `text`
+    Text,
+    /// `replyToMessageId`
+    ReplyToMessageId,
+    /// `isRead`
+    IsRead,
+    /// `attachments` (with all five `MessageAttachment` fields)
+    Attachments,
+}
 
-/// The five `MessageAttachment` fields, all selected whenever `attachments` is.
-pub const ATTACHMENT_FIELDS: [&str; 5] = ["id", "name", "resourcePath", "type", "size"];
+impl MessageField {
+    /// Every field, in the order of the interface: the default selection.
+    pub const ALL: [MessageField; 8] = [
+        MessageField::Id,
+        MessageField::CandidateId,
+        MessageField::SentBy,
+        MessageField::UserId,
+        MessageField::Text,
+        MessageField::ReplyToMessageId,
+        MessageField::IsRead,
+        MessageField::Attachments,
+    ];
 
-/// Sort directions accepted in `options.sort.direction`.
-pub const SORT_DIRECTIONS: [&str; 2] = ["ASC", "DESC"];
+    /// The GraphQL name of the field.
+    pub fn name(self) -> &'static str {
+        match self {
+            MessageField::Id => "id",
+            MessageField::CandidateId => "candidateId",
+            MessageField::SentBy => "sentBy",
+            MessageField::UserId => "userId",
+            MessageField::Text => "text",
+            MessageField::ReplyToMessageId => "replyToMessageId",
+            MessageField::IsRead => "isRead",
+            MessageField::Attachments => "attachments",
+        }
+    }
+}
 
-/// Which conversation to read: at least one of the first three must be given.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Sort direction of `GraphSorting`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+pub enum SortDirection {
+    /// Ascending.
+    #[serde(rename = "ASC")]
+    Asc,
+    /// Descending.
+    #[serde(rename = "DESC")]
+    Desc,
+}
+
+/// Which conversation to read: give at least one of `candidateId`, `contactId`, `listingId`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct MessageFilter {
     /// Messages of this candidate.
+    #[tsify(optional)]
     pub candidate_id: Option<String>,
     /// Messages of this contact.
+    #[tsify(optional)]
     pub contact_id: Option<String>,
     /// Messages about this listing.
+    #[tsify(optional)]
     pub listing_id: Option<String>,
-    /// Undocumented filter used by the vendor's examples; never enough on its own.
+    /// Undocumented filter the vendor's examples use; not enough on its own.
+    #[tsify(optional)]
     pub external_contact_id: Option<String>,
 }
 
-impl FromInput for MessageFilter {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let f = value.object(
-            path,
-            &["candidateId", "contactId", "listingId", "externalContactId"],
-        )?;
-        Ok(MessageFilter {
-            candidate_id: f.string("candidateId")?,
-            contact_id: f.string("contactId")?,
-            listing_id: f.string("listingId")?,
-            external_contact_id: f.string("externalContactId")?,
-        })
-    }
-}
-
-/// `GraphPaging`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Paging {
+/// Paging of the messages query (`GraphPaging`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphPaging {
     /// Number of messages to skip.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub skip: Option<u32>,
     /// Number of messages to return.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
     pub take: Option<u32>,
 }
 
-/// `GraphSorting`.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Sort {
+/// Sorting of the messages query (`GraphSorting`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphSorting {
     /// A `Message` field name, e.g. `id`.
     pub field_name: String,
     /// `ASC` or `DESC`.
-    pub direction: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub direction: Option<SortDirection>,
 }
 
-/// Second argument of `messages`.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Options of `messages`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
 pub struct MessagesOptions {
-    /// `Message` fields to select (default: every field but `user`).
-    pub fields: Option<Vec<String>>,
+    /// `Message` fields to select; default: all of them except `user`.
+    #[tsify(optional)]
+    pub fields: Option<Vec<MessageField>>,
     /// `User` fields to select; `user` is selected only when this is given.
+    #[tsify(optional)]
     pub user_fields: Option<Vec<String>>,
     /// Paging.
-    pub paging: Option<Paging>,
+    #[tsify(optional)]
+    pub paging: Option<GraphPaging>,
     /// Sorting.
-    pub sort: Option<Sort>,
-    /// Per-call timeout (read by the transport).
+    #[tsify(optional)]
+    pub sort: Option<GraphSorting>,
+    /// Aborts the call; it then rejects with kind `aborted`.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
+    /// Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
+    #[tsify(optional)]
     pub timeout_ms: Option<u32>,
 }
 
-impl FromInput for MessagesOptions {
-    fn from_input(value: &InputValue, path: &str) -> Result<Self, Error> {
-        let o = value.object(
-            path,
-            &[
-                "fields",
-                "userFields",
-                "paging",
-                "sort",
-                "timeoutMs",
-                "signal",
-            ],
-        )?;
-        let paging = match o.object("paging", &["skip", "take"])? {
-            Some(p) => Some(Paging {
-                skip: p.count("skip")?,
-                take: p.count("take")?,
-            }),
-            None => None,
-        };
-        let sort = match o.object("sort", &["fieldName", "direction"])? {
-            Some(s) => Some(Sort {
-                field_name: s.required_string("fieldName")?,
-                direction: s.string("direction")?,
-            }),
-            None => None,
-        };
-        Ok(MessagesOptions {
-            fields: o.strings("fields")?,
-            user_fields: o.strings("userFields")?,
-            paging,
-            sort,
-            timeout_ms: o.count("timeoutMs")?,
-        })
-    }
+/// A file attached to a message (all fields nullable).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[tsify(missing_as_null)]
+#[serde(rename_all = "camelCase")]
+pub struct MessageAttachment {
+    /// Attachment id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// File name.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// Where the file is stored.
+    #[serde(default)]
+    pub resource_path: Option<String>,
+    /// Media type.
+    #[serde(rename = "type", default)]
+    pub media_type: Option<String>,
+    /// Size in bytes.
+    #[serde(default)]
+    pub size: Option<f64>,
 }
 
-/// A `MessageAttachment` (all fields nullable).
-pub static ATTACHMENT: Ty = Ty::Record(&[
-    Field::optional("id", Ty::String),
-    Field::optional("name", Ty::String),
-    Field::optional("resourcePath", Ty::String),
-    Field::optional("type", Ty::String),
-    Field::optional("size", Ty::Number),
-]);
-
-/// A `Message` (all fields nullable; unknown `sentBy` values pass).
-pub static MESSAGE: Ty = Ty::Record(&[
-    Field::optional("id", Ty::String),
-    Field::optional("candidateId", Ty::String),
-    Field::optional("sentBy", Ty::String),
-    Field::optional("userId", Ty::String),
-    Field::optional("text", Ty::String),
-    Field::optional("user", Ty::Object),
-    Field::optional("replyToMessageId", Ty::String),
-    Field::optional("isRead", Ty::Bool),
-    Field::optional(
-        "attachments",
-        Ty::List {
-            item: &ATTACHMENT,
-            nullable_items: true,
-        },
-    ),
-]);
-
-/// `data.messages`: a list of `Message`s (GraphQL `[Message]`, elements nullable).
-pub static MESSAGE_LIST: Ty = Ty::List {
-    item: &MESSAGE,
-    nullable_items: true,
-};
+/// A message (all fields nullable; only selected fields are present).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[tsify(missing_as_null)]
+#[serde(rename_all = "camelCase")]
+pub struct Message {
+    /// Message id.
+    #[serde(default)]
+    pub id: Option<String>,
+    /// The candidate the message belongs to.
+    #[serde(default)]
+    pub candidate_id: Option<String>,
+    /// `ADMIN` or `CANDIDATE`; values added later by the service are passed through.
+    #[serde(default)]
+    #[tsify(optional, type = "MessageSentBy | (string & {}) | null")]
+    pub sent_by: Option<String>,
+    /// The sending user.
+    #[serde(default)]
+    pub user_id: Option<String>,
+    /// The message body.
+    #[serde(default)]
+    pub text: Option<String>,
+    /// The sending user (selected with `userFields`; its fields are not documented).
+    #[serde(default)]
+    #[tsify(optional, type = "Record<string, unknown> | null")]
+    pub user: Option<AnyObject>,
+    /// The message this one replies to.
+    #[serde(default)]
+    pub reply_to_message_id: Option<String>,
+    /// Read flag.
+    #[serde(default)]
+    pub is_read: Option<bool>,
+    /// Attached files.
+    #[serde(default)]
+    pub attachments: Option<Vec<Option<MessageAttachment>>>,
+}

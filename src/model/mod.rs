@@ -1,78 +1,117 @@
-//! The service's types: closed value sets (event types, document types, ...), the inputs a
-//! caller passes (deserialised from JavaScript objects) and the response shapes the decoders
-//! check. One file per resource.
+//! The service's types and the inputs a caller passes, one file per resource. Each is one Rust
+//! type with serde derives (how it crosses the JavaScript boundary, read and written by
+//! serde-wasm-bindgen) and a tsify derive (its TypeScript declaration in `estatekit.d.ts`).
 //!
-//! Response shapes are data ([`crate::api::schema::Ty`]): the browser parses the JSON, the
-//! decoders check the documented fields have the documented types, and the caller receives
-//! the browser's own object, so every field the service sends (known or not) is kept.
+//! Inputs refuse keys they do not have (a misspelt option is an error, not silently ignored; the
+//! browser layer finds such keys by comparing the caller's object with what serde writes back).
+//! Responses are the other way round: decoding checks the documented fields and the caller gets
+//! the browser's own parsed object, so every field the service sends, known or not, is kept.
 
-use crate::text::{concat, join};
+use serde::de::{self, Deserializer};
+use serde::{Deserialize, Serialize, Serializer};
+use std::fmt;
+use wasm_bindgen::{JsCast, JsValue};
 
 pub mod client;
-/// The public TypeScript declarations (added to `pkg/estatekit.d.ts` by the browser layer).
-pub const TYPESCRIPT_DECLARATIONS: &str = include_str!("estatekit.d.ts");
 pub mod documents;
 pub mod messages;
 pub mod webhooks;
 
-/// Returns `Ok(())` when `value` is one of `allowed`, otherwise an explanation naming them.
-pub(crate) fn check_enum(value: &str, allowed: &[&str], what: &str) -> Result<(), String> {
-    if allowed.contains(&value) {
-        Ok(())
-    } else {
-        Err(concat(&[
-            "unknown ",
-            what,
-            " \"",
+/// A JavaScript object carried through serde untouched (a callback, an `AbortSignal`, a `Blob`),
+/// checked to be of its kind `K` when read. Only serde-wasm-bindgen can carry it.
+pub struct JsHandle<K> {
+    value: JsValue,
+    kind: std::marker::PhantomData<K>,
+}
+
+/// The kinds of [`JsHandle`]: what the value must be, and how an error describes it.
+pub trait HandleKind {
+    /// Whether `value` is of this kind.
+    fn accepts(value: &JsValue) -> bool;
+    /// What the value must be, for error messages (`a function`).
+    const EXPECTED: &'static str;
+}
+
+/// A JavaScript function (`getToken`, `onRetry`, `onProgress`, ...).
+pub enum FunctionKind {}
+impl HandleKind for FunctionKind {
+    fn accepts(value: &JsValue) -> bool {
+        value.is_function()
+    }
+    const EXPECTED: &'static str = "a function";
+}
+
+/// An `AbortSignal`.
+pub enum SignalKind {}
+impl HandleKind for SignalKind {
+    fn accepts(value: &JsValue) -> bool {
+        value.is_instance_of::<web_sys::AbortSignal>()
+    }
+    const EXPECTED: &'static str = "an AbortSignal";
+}
+
+/// A `Blob` (or `File`).
+pub enum BlobKind {}
+impl HandleKind for BlobKind {
+    fn accepts(value: &JsValue) -> bool {
+        value.is_instance_of::<web_sys::Blob>()
+    }
+    const EXPECTED: &'static str = "a Blob or File";
+}
+
+/// A JavaScript callback given in options.
+pub type Callback = JsHandle<FunctionKind>;
+/// An `AbortSignal` given in options.
+pub type Signal = JsHandle<SignalKind>;
+/// The `Blob` of an upload.
+pub type BlobHandle = JsHandle<BlobKind>;
+
+impl<K> JsHandle<K> {
+    /// The JavaScript value.
+    pub fn value(&self) -> &JsValue {
+        &self.value
+    }
+
+    /// The value as the web-sys type `T` (checked when it was read).
+    pub fn cast<T: JsCast>(&self) -> &T {
+        self.value.unchecked_ref()
+    }
+}
+
+impl<K> Clone for JsHandle<K> {
+    fn clone(&self) -> Self {
+        JsHandle {
+            value: self.value.clone(),
+            kind: std::marker::PhantomData,
+        }
+    }
+}
+
+impl<K> fmt::Debug for JsHandle<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("JsHandle")
+    }
+}
+
+impl<'de, K: HandleKind> Deserialize<'de> for JsHandle<K> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+        if !K::accepts(&value) {
+            return Err(de::Error::custom(format!("must be {}", K::EXPECTED)));
+        }
+        Ok(JsHandle {
             value,
-            "\"; expected one of ",
-            &join(allowed, ", "),
-        ]))
+            kind: std::marker::PhantomData,
+        })
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The string-literal members of `export type <name> = ...;` in the declarations.
-    fn ts_union(name: &str) -> Vec<String> {
-        let start = format!("export type {name} =");
-        let text = TYPESCRIPT_DECLARATIONS;
-        let from = text.find(&start).map(|i| i + start.len()).unwrap_or(0);
-        let body = text.get(from..).unwrap_or("");
-        let body = body.get(..body.find(';').unwrap_or(0)).unwrap_or("");
-        body.split('|')
-            .map(|m| m.trim().trim_matches('"').to_string())
-            .filter(|m| !m.is_empty())
-            .collect()
-    }
-
-    #[test]
-    fn typescript_unions_match_the_rust_lists() {
-        assert_eq!(ts_union("EventType"), webhooks::EVENT_TYPES);
-        assert_eq!(ts_union("DocumentType"), documents::DOCUMENT_TYPES);
-        assert_eq!(ts_union("ImageFormat"), documents::IMAGE_FORMATS);
-        assert_eq!(ts_union("MessageSentBy"), messages::MESSAGE_SENT_BY);
-        assert_eq!(ts_union("MessageField"), messages::MESSAGE_FIELDS);
-        assert_eq!(ts_union("SortDirection"), messages::SORT_DIRECTIONS);
-        let kinds: Vec<&str> = crate::error::ErrorKind::ALL
-            .iter()
-            .map(|k| k.as_str())
-            .collect();
-        assert_eq!(ts_union("ApiErrorKind"), kinds);
-        let words = TYPESCRIPT_DECLARATIONS.split(|c: char| !c.is_alphanumeric() && c != '_');
-        assert!(
-            words.clone().all(|w| w != "any"),
-            "no `any` in the public types"
-        );
-        assert!(words.filter(|w| *w == "EventType").count() > 1);
-    }
-
-    #[test]
-    fn enum_check_names_the_choices() {
-        assert!(check_enum("PNG", &documents::IMAGE_FORMATS, "image format").is_ok());
-        let e = check_enum("GIF", &documents::IMAGE_FORMATS, "image format").unwrap_err();
-        assert_eq!(e, "unknown image format \"GIF\"; expected one of JPEG, PNG");
+impl<K> Serialize for JsHandle<K> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serde_wasm_bindgen::preserve::serialize(&self.value, serializer)
     }
 }
+
+/// Any JSON object, checked to be one (a message's `user`, whose fields are not documented).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AnyObject {}

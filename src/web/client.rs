@@ -2,27 +2,29 @@
 //! for the request, runs it through the transport and checks the answer with `crate::api`.
 
 use super::errors::Failure;
-use super::js;
+use super::js::{self, optional, required};
 use super::transport::{self, Answer, Outgoing, Waited};
-use crate::api::input::FromInput;
+use crate::api::response::{self, LIST_KEYS};
 use crate::api::retry::{RateWindow, RetryPolicy};
+use crate::api::url::check_http_url;
 use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
-use crate::error::{Error, ErrorKind};
-use crate::model::client::{CallOptions, ClientOptions};
-use crate::model::documents::{ListDocumentsQuery, UploadFields, UploadOptions};
+use crate::error::{ApiErrorKind, Error};
+use crate::model::client::{CallOptions, ClientOptions, RetryEvent, TokenReason};
+use crate::model::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
-use crate::model::webhooks::RegisterWebhookInput;
-use crate::text::concat;
+use crate::model::webhooks::{RegisterWebhookInput, Webhook};
 use js_sys::{Function, Promise};
+use serde_wasm_bindgen::Deserializer;
 use std::cell::RefCell;
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
+use tsify::Ts;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::future_to_promise;
-use web_sys::{AbortSignal, Blob};
+use web_sys::AbortSignal;
 
 const DEFAULT_TIMEOUT_MS: u32 = 30_000;
 
@@ -58,48 +60,19 @@ fn invalid(field: &str, reason: &str) -> Failure {
     Error::invalid(field, reason).into()
 }
 
-/// Parses a required object argument.
-fn required<T: FromInput>(field: &str, value: &JsValue) -> Result<T, Failure> {
-    if value.is_undefined() || value.is_null() {
-        return Err(invalid(field, "is required"));
-    }
-    Ok(T::from_input(&js::to_input(value), field)?)
-}
-
-/// Parses an optional object argument (`undefined`/`null` = defaults).
-fn optional<T: FromInput + Default>(field: &str, value: &JsValue) -> Result<T, Failure> {
-    Ok(T::from_optional(&js::to_input(value), field)?)
-}
-
-/// The `signal` of an options object, checked.
-fn signal_of(options: &JsValue) -> Result<Option<AbortSignal>, Failure> {
-    let signal = js::get(options, "signal");
-    if signal.is_undefined() || signal.is_null() {
-        return Ok(None);
-    }
-    signal
-        .dyn_into::<AbortSignal>()
-        .map(Some)
-        .map_err(|_| invalid("options.signal", "must be an AbortSignal"))
-}
-
-/// An optional callback in an options object (`options.<key>`), checked.
-fn function_option(options: &JsValue, key: &str) -> Result<Option<Function>, Failure> {
-    let value = js::get(options, key);
-    if value.is_undefined() || value.is_null() {
-        return Ok(None);
-    }
-    value
-        .dyn_into::<Function>()
-        .map(Some)
-        .map_err(|_| invalid(&concat(&["options.", key]), "must be a function"))
-}
-
 /// A string id argument, checked.
 fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
     value
         .as_string()
         .ok_or_else(|| invalid(field, "must be a string"))
+}
+
+/// An optional `Ts<T>` argument as the JavaScript value it is (`undefined` when absent).
+fn given<T: tsify::Tsify>(value: Option<Ts<T>>) -> JsValue
+where
+    <T as tsify::Tsify>::JsType: JsCast,
+{
+    value.map_or(JsValue::UNDEFINED, |v| v.js_value())
 }
 
 /// Runs `fut` as a JavaScript promise that rejects with an `ApiError` (boxed, so that every
@@ -108,23 +81,64 @@ fn promise(fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>) -> Prom
     future_to_promise(async move { fut.await.map_err(Failure::into_js) })
 }
 
-/// How the checked JSON body of a 2xx answer becomes a call's result; `None` for calls whose
-/// answer has no body to read (deletions resolve with `undefined`).
-type Decode = Option<fn(u16, JsValue) -> Result<JsValue, Error>>;
+/// How the JSON body of a 2xx answer becomes a call's result; `None` for calls whose answer
+/// has no body to read (deletions resolve with `undefined`).
+type Decode = Option<fn(&Answer, JsValue) -> Result<JsValue, Failure>>;
+
+/// The array of a list answer: the body itself, or the first of [`LIST_KEYS`] holding an
+/// array; with where it was found (for error paths).
+fn list_array(answer: &Answer, body: JsValue) -> Result<(&'static str, JsValue), Failure> {
+    if js_sys::Array::is_array(&body) {
+        return Ok(("", body));
+    }
+    if body.is_object() {
+        for key in LIST_KEYS {
+            let inner = js::get(&body, key);
+            if js_sys::Array::is_array(&inner) {
+                return Ok((key, inner));
+            }
+        }
+    }
+    let got = if body.is_null() {
+        "null".into()
+    } else if body.is_object() {
+        "an object without one".into()
+    } else {
+        format!("a {}", body.js_typeof().as_string().unwrap_or_default())
+    };
+    Err(answer.fail(response::not_a_list(answer.operation, answer.status, &got)))
+}
+
+/// The decoded webhook list of a 2xx answer, and the browser's own array.
+fn webhooks_of(answer: &Answer, body: JsValue) -> Result<(Vec<Webhook>, JsValue), Failure> {
+    let (at, array) = list_array(answer, body)?;
+    let list = webhooks::decode_list(answer.status, at, Deserializer::from(array.clone()))
+        .map_err(|e| answer.fail(e))?;
+    Ok((list, array))
+}
 
 /// The checked webhook list of a 2xx answer.
-fn webhook_list(status: u16, value: JsValue) -> Result<JsValue, Error> {
-    webhooks::decode_list(status, value).map(|(_, list)| list)
+fn webhook_list(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
+    webhooks_of(answer, body).map(|(_, array)| array)
 }
 
 /// The checked document list of a 2xx answer.
-fn document_list(status: u16, value: JsValue) -> Result<JsValue, Error> {
-    documents::decode_list(status, value).map(|(_, list)| list)
+fn document_list(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
+    let (at, array) = list_array(answer, body)?;
+    documents::decode_list(answer.status, at, Deserializer::from(array.clone()))
+        .map_err(|e| answer.fail(e))?;
+    Ok(array)
 }
 
 /// The checked document record of a 2xx `getDocument` answer.
-fn document_record(status: u16, value: JsValue) -> Result<JsValue, Error> {
-    documents::decode_record(documents::GET, status, &value).map(|()| value)
+fn document_record(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
+    documents::decode_record(
+        documents::GET,
+        answer.status,
+        Deserializer::from(body.clone()),
+    )
+    .map_err(|e| answer.fail(e))?;
+    Ok(body)
 }
 
 /// Per-call settings taken from an options object.
@@ -134,10 +148,10 @@ struct Call {
 }
 
 impl Inner {
-    fn call(&self, options: &JsValue) -> Result<Call, Failure> {
+    fn call(&self, options: JsValue) -> Result<Call, Failure> {
         let parsed: CallOptions = optional("options", options)?;
         Ok(Call {
-            signal: signal_of(options)?,
+            signal: parsed.signal.map(|s| s.cast::<AbortSignal>().clone()),
             timeout_ms: parsed.timeout_ms.unwrap_or(self.timeout_ms),
         })
     }
@@ -147,14 +161,14 @@ impl Inner {
         if let Some(token) = self.token.borrow().clone() {
             return Ok(token);
         }
-        self.fetch_token("initial", out, deadline).await
+        self.fetch_token(TokenReason::Initial, out, deadline).await
     }
 
     /// Calls `getToken(reason)`, or joins a call already in progress; gives up when the
     /// call's signal aborts or its deadline passes (the shared call goes on for others).
     async fn fetch_token(
         &self,
-        reason: &str,
+        reason: TokenReason,
         out: &Outgoing<'_>,
         deadline: Option<f64>,
     ) -> Result<Rc<str>, Failure> {
@@ -166,7 +180,7 @@ impl Inner {
         let promise = match pending {
             Some(p) => p,
             None => {
-                let result = get_token.call1(&JsValue::NULL, &JsValue::from_str(reason));
+                let result = get_token.call1(&JsValue::NULL, &js::to_js(&reason));
                 let p = match result {
                     Ok(v) => Promise::resolve(&v),
                     Err(e) => Promise::reject(&e),
@@ -195,7 +209,7 @@ impl Inner {
                 .unwrap_or_default();
             invalid(
                 "options.getToken",
-                &concat(&["failed: ", &api::response::limit(&why, 200)]),
+                &format!("failed: {}", response::limit(&why, 200)),
             )
         })?;
         let token: Rc<str> = match value.as_string() {
@@ -275,7 +289,7 @@ impl Inner {
                 timeout_ms: left,
                 ..*out
             };
-            let mut result = transport::send(token.clone(), &attempt).await;
+            let mut result = transport::send(token.clone(), &attempt, self.base.origin()).await;
             attempts += 1;
             if let Err(f) = &mut result {
                 // The attempt's timer is the call's deadline: report the call's timeout.
@@ -295,7 +309,10 @@ impl Inner {
                     refreshed = true;
                     let current = self.token.borrow().clone();
                     if current.as_ref().is_none_or(|t| *t == token) {
-                        if let Err(f) = self.fetch_token("unauthorized", out, deadline).await {
+                        if let Err(f) = self
+                            .fetch_token(TokenReason::Unauthorized, out, deadline)
+                            .await
+                        {
                             return Err(refresh_failed(answer, f, attempts));
                         }
                     }
@@ -305,14 +322,14 @@ impl Inner {
             let reason = match &result {
                 Ok(answer) if RetryPolicy::retries_status(answer.status) => {
                     let kind = if answer.status == 429 {
-                        ErrorKind::RateLimited
+                        ApiErrorKind::RateLimited
                     } else {
-                        ErrorKind::Http
+                        ApiErrorKind::Http
                     };
                     Some((kind, Some(answer.status), answer.retry_after_ms()))
                 }
-                Err(f) if f.error.kind() == ErrorKind::Network => {
-                    Some((ErrorKind::Network, None, None))
+                Err(f) if f.error.kind() == ApiErrorKind::Network => {
+                    Some((ApiErrorKind::Network, None, None))
                 }
                 _ => None,
             };
@@ -330,7 +347,13 @@ impl Inner {
                 return with_attempts(result, attempts);
             }
             retries += 1;
-            self.report_retry(operation, attempts, wait, kind, status);
+            self.report_retry(RetryEvent {
+                operation: operation.into(),
+                attempt: attempts,
+                delay_ms: wait,
+                kind,
+                status,
+            });
             if !transport::delay(wait, out.signal).await {
                 return Err(stopped(Error::Aborted { operation }, attempts));
             }
@@ -338,26 +361,10 @@ impl Inner {
     }
 
     /// Tells `onRetry` (if any) about a retry; its exceptions are ignored.
-    fn report_retry(
-        &self,
-        operation: &str,
-        attempt: u32,
-        delay_ms: u32,
-        kind: ErrorKind,
-        status: Option<u16>,
-    ) {
-        let Some(on_retry) = &self.on_retry else {
-            return;
-        };
-        let event = js_sys::Object::new();
-        js::set(&event, "operation", &JsValue::from_str(operation));
-        js::set(&event, "attempt", &JsValue::from(attempt));
-        js::set(&event, "delayMs", &JsValue::from(delay_ms));
-        js::set(&event, "kind", &JsValue::from_str(kind.as_str()));
-        if let Some(s) = status {
-            js::set(&event, "status", &JsValue::from(s));
+    fn report_retry(&self, event: RetryEvent) {
+        if let Some(on_retry) = &self.on_retry {
+            js::notify(on_retry, &js::to_js(&event));
         }
-        let _ = on_retry.call1(&JsValue::NULL, &event);
     }
 
     /// Sends and requires a 2xx answer.
@@ -371,14 +378,14 @@ impl Inner {
     }
 
     async fn messages(&self, filter: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let filter: MessageFilter = required("filter", &filter)?;
-        let opts: MessagesOptions = optional("options", &options)?;
+        let filter: MessageFilter = required("filter", filter)?;
+        let opts: MessagesOptions = optional("options", options)?;
         let request = messages::request(&self.base, &filter, &opts)?;
-        let signal = signal_of(&options)?;
+        let signal = opts.signal.as_ref().map(|s| s.cast::<AbortSignal>());
         let out = Outgoing {
             request: &request,
             file: None,
-            signal: signal.as_ref(),
+            signal,
             timeout_ms: opts.timeout_ms.unwrap_or(self.timeout_ms),
             progress: None,
         };
@@ -386,12 +393,14 @@ impl Inner {
         // GraphQL errors win, with HTTP 200 or not.
         let parsed = answer.json();
         if let Ok(value) = &parsed {
-            if let Err(error) = messages::decode_errors(answer.status, value) {
+            if let Err(error) =
+                messages::decode_errors(answer.status, Deserializer::from(value.clone()))
+            {
                 let data = js::get(value, "data");
                 let mut failure = answer
                     .fail(error)
                     .with_details(Some(js::get(value, "errors")));
-                failure.data = (!data.is_null() && !data.is_undefined()).then_some(data);
+                failure.data = (!js::is_nullish(&data)).then_some(data);
                 return Err(failure);
             }
         }
@@ -399,46 +408,57 @@ impl Inner {
             return Err(answer.status_failure());
         }
         let value = parsed?;
-        messages::decode_data(answer.status, &value).map_err(|e| answer.fail(e))
+        messages::decode_data(answer.status, Deserializer::from(value.clone()))
+            .map_err(|e| answer.fail(e))?;
+        Ok(js::get(&js::get(&value, "data"), "messages"))
     }
 
     async fn upload_document(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let fields: UploadFields = required("input", &input)?;
-        let file = js::get(&input, "file")
-            .dyn_into::<Blob>()
-            .map_err(|_| invalid("input.file", "must be a Blob or File"))?;
+        let input: UploadDocumentInput = required("input", input)?;
+        let fields = documents::UploadFields {
+            resource_path: input.resource_path,
+            metadata: input.metadata,
+            name: input.name,
+            format: input.format.as_ref().map(documents::wire_name),
+        };
         let request = documents::upload_request(&self.base, &fields)?;
+        let file: &web_sys::Blob = input.file.cast();
         let file_name = fields
             .name
             .clone()
-            .or_else(|| js::get(&file, "name").as_string().filter(|n| !n.is_empty()))
+            .or_else(|| js::get(file, "name").as_string().filter(|n| !n.is_empty()))
             .unwrap_or_else(|| "upload".into());
-        let parsed: UploadOptions = optional("options", &options)?;
-        let signal = signal_of(&options)?;
-        let on_progress = function_option(&options, "onProgress")?;
+        let opts: UploadOptions = optional("options", options)?;
         let out = Outgoing {
             request: &request,
-            file: Some((&file, &file_name)),
-            signal: signal.as_ref(),
+            file: Some((file, &file_name)),
+            signal: opts.signal.as_ref().map(|s| s.cast::<AbortSignal>()),
             // Uploads have no total timeout unless the call asks for one.
-            timeout_ms: parsed.timeout_ms.unwrap_or(0),
-            progress: on_progress.as_ref(),
+            timeout_ms: opts.timeout_ms.unwrap_or(0),
+            progress: opts.on_progress.as_ref().map(|f| f.cast::<Function>()),
         };
-        self.execute_ok(&out).await?.decoded(|status, value| {
-            documents::decode_record(documents::UPLOAD, status, &value).map(|()| value)
-        })
+        let answer = self.execute_ok(&out).await?;
+        let body = answer.json()?;
+        documents::decode_record(
+            documents::UPLOAD,
+            answer.status,
+            Deserializer::from(body.clone()),
+        )
+        .map_err(|e| answer.fail(e))?;
+        Ok(body)
     }
 
-    /// Lists webhooks; returns the checked array.
-    async fn webhook_list(&self, call: &Call) -> Result<JsValue, Failure> {
+    /// Lists webhooks; returns the decoded list (for the lookups of register and ensure).
+    async fn webhooks(&self, call: &Call) -> Result<Vec<Webhook>, Failure> {
         let request = webhooks::list_request(&self.base);
         let answer = self.execute_ok(&self.outgoing(&request, call)).await?;
-        answer.decoded(webhook_list)
+        let body = answer.json()?;
+        webhooks_of(&answer, body).map(|(list, _)| list)
     }
 
     async fn register_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let input: RegisterWebhookInput = required("input", &input)?;
-        let call = self.call(&options)?;
+        let input: RegisterWebhookInput = required("input", input)?;
+        let call = self.call(options)?;
         self.register(&input, &call)
             .await
             .map(|id| JsValue::from_str(&id))
@@ -451,7 +471,7 @@ impl Inner {
             Err(mut failure) => {
                 if matches!(
                     failure.error.kind(),
-                    ErrorKind::Network | ErrorKind::Timeout
+                    ApiErrorKind::Network | ApiErrorKind::Timeout
                 ) {
                     failure.error = ambiguous(failure.error);
                 }
@@ -465,11 +485,15 @@ impl Inner {
         {
             return Ok(id);
         }
-        if let Some(id) = answer.json().ok().and_then(|v| webhooks::id_in_body(&v)) {
+        if let Some(id) = answer
+            .json()
+            .ok()
+            .and_then(|v| webhooks::id_in_body(Deserializer::from(v)))
+        {
             return Ok(id);
         }
         // Location not readable (e.g. not CORS-exposed) and no id in the body: look it up.
-        let listed = self.webhook_list(call).await?;
+        let listed = self.webhooks(call).await?;
         webhooks::find_registered(&listed, input).ok_or_else(|| {
             answer.fail(Error::Decode {
                 operation: webhooks::REGISTER,
@@ -480,10 +504,10 @@ impl Inner {
     }
 
     async fn ensure_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let input: RegisterWebhookInput = required("input", &input)?;
-        webhooks::check_register_input(&input)?;
-        let call = self.call(&options)?;
-        let listed = self.webhook_list(&call).await?;
+        let input: RegisterWebhookInput = required("input", input)?;
+        check_http_url("input.url", &input.url)?;
+        let call = self.call(options)?;
+        let listed = self.webhooks(&call).await?;
         if let Some(id) = webhooks::find_registered(&listed, &input) {
             return Ok(JsValue::from_str(&id));
         }
@@ -509,7 +533,7 @@ impl Inner {
 fn refresh_failed(answer: &Answer, refresh: Failure, attempts: u32) -> Failure {
     if matches!(
         refresh.error.kind(),
-        ErrorKind::Aborted | ErrorKind::Timeout
+        ApiErrorKind::Aborted | ApiErrorKind::Timeout
     ) {
         return Failure {
             attempts,
@@ -519,10 +543,10 @@ fn refresh_failed(answer: &Answer, refresh: Failure, attempts: u32) -> Failure {
     let mut failure = answer.status_failure();
     failure.attempts = attempts;
     if let Error::Status { message, .. } = &mut failure.error {
-        let why = refresh.error.message();
+        let why = refresh.error;
         *message = Some(match message.take() {
-            Some(m) => concat(&[&m, "; refreshing the token failed: ", &why]),
-            None => concat(&["refreshing the token failed: ", &why]),
+            Some(m) => format!("{m}; refreshing the token failed: {why}"),
+            None => format!("refreshing the token failed: {why}"),
         });
     }
     failure
@@ -534,11 +558,10 @@ fn ambiguous(error: Error) -> Error {
     match error {
         Error::Network { reason, .. } => Error::Network {
             operation: webhooks::REGISTER,
-            reason: concat(&[
-                &reason,
-                "; the webhook may have been created: call ensureWebhook({type, url}) to find it \
-                 or register it without a duplicate",
-            ]),
+            reason: format!(
+                "{reason}; the webhook may have been created: call ensureWebhook({{type, url}}) \
+                 to find it or register it without a duplicate"
+            ),
         },
         Error::Timeout { timeout_ms, .. } => Error::Timeout {
             operation: "register webhook (the webhook may have been created: call ensureWebhook({type, url}) to find it or register it without a duplicate)",
@@ -554,17 +577,14 @@ impl Client {
     /// options throw an `ApiError` (kind `invalid_input`) once the module is initialised;
     /// before that, the first method call rejects with it.
     #[wasm_bindgen(constructor)]
-    pub fn new(
-        #[wasm_bindgen(unchecked_param_type = "ClientOptions")] options: JsValue,
-    ) -> Result<Client, JsValue> {
-        Client::create(&options).map_err(Failure::into_js)
+    pub fn new(options: Ts<ClientOptions>) -> Result<Client, JsValue> {
+        Client::create(options.js_value()).map_err(Failure::into_js)
     }
 
-    fn create(options: &JsValue) -> Result<Client, Failure> {
+    fn create(options: JsValue) -> Result<Client, Failure> {
         let opts: ClientOptions = required("options", options)?;
         let base = BaseUrl::parse(&opts.base_url)?;
-        let get_token = function_option(options, "getToken")?;
-        match (&opts.token, &get_token) {
+        match (&opts.token, &opts.get_token) {
             (Some(_), Some(_)) => {
                 return Err(invalid("options", "give token or getToken, not both"))
             }
@@ -572,7 +592,6 @@ impl Client {
             (Some(t), None) => api::check_token(t)?,
             (None, Some(_)) => {}
         }
-        let on_retry = function_option(options, "onRetry")?;
         let defaults = RetryPolicy::default();
         let retry = opts.retry.unwrap_or_default();
         let retry = RetryPolicy {
@@ -587,15 +606,16 @@ impl Client {
             Some(r) => Some(RefCell::new(RateWindow::new(r.per_minute))),
             None => None,
         };
+        let function = |f: Option<crate::model::Callback>| f.map(|f| f.cast::<Function>().clone());
         Ok(Client {
             inner: Rc::new(Inner {
                 base,
                 token: RefCell::new(opts.token.map(Rc::from)),
-                get_token,
+                get_token: function(opts.get_token),
                 pending_token: RefCell::new(None),
                 timeout_ms: opts.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
                 retry,
-                on_retry,
+                on_retry: function(opts.on_retry),
                 rate,
             }),
         })
@@ -603,7 +623,7 @@ impl Client {
 
     /// A call of one request whose 2xx answer only needs `decode`: `prepare` reads the
     /// arguments (its errors reject the promise, like every later failure). All such methods
-    /// share this one asynchronous body, which keeps the module small.
+    /// share this one asynchronous body.
     fn simple(
         &self,
         prepare: impl FnOnce(&Inner) -> Result<(HttpRequest, Call), Failure>,
@@ -618,13 +638,13 @@ impl Client {
         &self,
         (field, id): (&str, &JsValue),
         request: fn(&BaseUrl, &str) -> Result<HttpRequest, Error>,
-        options: &JsValue,
+        options: Option<Ts<CallOptions>>,
         decode: Decode,
     ) -> Promise {
         self.simple(
             |inner| {
                 let id = id_arg(field, id)?;
-                Ok((request(&inner.base, &id)?, inner.call(options)?))
+                Ok((request(&inner.base, &id)?, inner.call(given(options))?))
             },
             decode,
         )
@@ -642,7 +662,10 @@ impl Client {
             let (request, call) = prepared?;
             let answer = inner.execute_ok(&inner.outgoing(&request, &call)).await?;
             match decode {
-                Some(decode) => answer.decoded(decode),
+                Some(decode) => {
+                    let body = answer.json()?;
+                    decode(&answer, body)
+                }
                 None => Ok(JsValue::UNDEFINED),
             }
         }))
@@ -655,13 +678,14 @@ impl Client {
     }
 
     /// Reads the messages of a conversation (GraphQL `messages`).
-    #[wasm_bindgen(unchecked_return_type = "Promise<Message[]>")]
+    #[wasm_bindgen(unchecked_return_type = "Promise<(Message | null)[]>")]
     pub fn messages(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "MessageFilter")] filter: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "MessagesOptions")] options: JsValue,
+        filter: Ts<MessageFilter>,
+        options: Option<Ts<MessagesOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let (filter, options) = (filter.js_value(), given(options));
         promise(Box::pin(
             async move { inner.messages(filter, options).await },
         ))
@@ -671,10 +695,11 @@ impl Client {
     #[wasm_bindgen(js_name = uploadDocument, unchecked_return_type = "Promise<DocumentRecord>")]
     pub fn upload_document(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "UploadDocumentInput")] input: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "UploadOptions")] options: JsValue,
+        input: Ts<UploadDocumentInput>,
+        options: Option<Ts<UploadOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let (input, options) = (input.js_value(), given(options));
         promise(Box::pin(async move {
             inner.upload_document(input, options).await
         }))
@@ -684,15 +709,15 @@ impl Client {
     #[wasm_bindgen(js_name = listDocuments, unchecked_return_type = "Promise<DocumentRecord[]>")]
     pub fn list_documents(
         &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "ListDocumentsQuery")] query: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        query: Option<Ts<ListDocumentsQuery>>,
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.simple(
             |inner| {
-                let query: ListDocumentsQuery = optional("query", &query)?;
+                let query: ListDocumentsQuery = optional("query", given(query))?;
                 Ok((
                     documents::list_request(&inner.base, &query)?,
-                    inner.call(&options)?,
+                    inner.call(given(options))?,
                 ))
             },
             Some(document_list),
@@ -704,12 +729,12 @@ impl Client {
     pub fn get_document(
         &self,
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.by_id(
             ("documentId", &document_id),
             documents::get_request,
-            &options,
+            options,
             Some(document_record),
         )
     }
@@ -719,24 +744,26 @@ impl Client {
     pub fn delete_document(
         &self,
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.by_id(
             ("documentId", &document_id),
             documents::delete_request,
-            &options,
+            options,
             None,
         )
     }
 
     /// Lists the registered webhooks.
     #[wasm_bindgen(js_name = listWebhooks, unchecked_return_type = "Promise<Webhook[]>")]
-    pub fn list_webhooks(
-        &self,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
-    ) -> Promise {
+    pub fn list_webhooks(&self, options: Option<Ts<CallOptions>>) -> Promise {
         self.simple(
-            |inner| Ok((webhooks::list_request(&inner.base), inner.call(&options)?)),
+            |inner| {
+                Ok((
+                    webhooks::list_request(&inner.base),
+                    inner.call(given(options))?,
+                ))
+            },
             Some(webhook_list),
         )
     }
@@ -745,10 +772,11 @@ impl Client {
     #[wasm_bindgen(js_name = registerWebhook, unchecked_return_type = "Promise<string>")]
     pub fn register_webhook(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RegisterWebhookInput")] input: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        input: Ts<RegisterWebhookInput>,
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let (input, options) = (input.js_value(), given(options));
         promise(Box::pin(async move {
             inner.register_webhook(input, options).await
         }))
@@ -758,10 +786,11 @@ impl Client {
     #[wasm_bindgen(js_name = ensureWebhook, unchecked_return_type = "Promise<string>")]
     pub fn ensure_webhook(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "RegisterWebhookInput")] input: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        input: Ts<RegisterWebhookInput>,
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let (input, options) = (input.js_value(), given(options));
         promise(Box::pin(async move {
             inner.ensure_webhook(input, options).await
         }))
@@ -772,8 +801,8 @@ impl Client {
     pub fn delete_webhook(
         &self,
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
-        #[wasm_bindgen(unchecked_optional_param_type = "CallOptions")] options: JsValue,
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
-        self.by_id(("id", &id), webhooks::delete_request, &options, None)
+        self.by_id(("id", &id), webhooks::delete_request, options, None)
     }
 }

@@ -1,8 +1,8 @@
-//! JavaScript `ApiError` objects: real `Error`s (with a stack) named `ApiError` that carry
-//! `kind`, `status`, `code`, `details`, `data`, `retryAfterMs` and `attempts`.
+//! JavaScript `ApiError` objects: real `Error`s (with a stack) named `ApiError` that carry the
+//! fields of [`ApiErrorInfo`].
 
 use super::js;
-use crate::error::Error;
+use crate::error::{ApiErrorInfo, Error};
 use wasm_bindgen::prelude::*;
 
 /// A failed call: the error plus what only JavaScript can hold.
@@ -36,35 +36,39 @@ impl Failure {
         self
     }
 
+    /// The same failure with `attempts` set.
+    pub fn after(mut self, attempts: u32) -> Self {
+        self.attempts = attempts;
+        self
+    }
+
+    /// What the `ApiError` carries besides its message.
+    pub fn info(&self) -> ApiErrorInfo {
+        ApiErrorInfo {
+            kind: self.error.kind(),
+            status: self.error.status(),
+            code: self.error.code().map(str::to_owned),
+            details: self.details.clone().unwrap_or(JsValue::UNDEFINED),
+            data: self.data.clone().unwrap_or(JsValue::UNDEFINED),
+            retry_after_ms: self.error.retry_after_ms().map(|ms| ms as f64),
+            attempts: self.attempts,
+        }
+    }
+
     /// The JavaScript `ApiError`.
     pub fn into_js(self) -> JsValue {
-        let e = js_sys::Error::new(&self.error.message());
-        e.set_name("ApiError");
-        let obj: &JsValue = e.as_ref();
-        js::set(obj, "kind", &JsValue::from_str(self.error.kind().as_str()));
-        if let Some(status) = self.error.status() {
-            js::set(obj, "status", &JsValue::from(status));
-        }
-        if let Some(code) = self.error.code() {
-            js::set(obj, "code", &JsValue::from_str(code));
-        }
-        if let Some(details) = &self.details {
-            js::set(obj, "details", details);
-        }
-        if let Some(data) = &self.data {
-            js::set(obj, "data", data);
-        }
-        if let Some(ms) = self.error.retry_after_ms() {
-            js::set(obj, "retryAfterMs", &JsValue::from(ms as f64));
-        }
-        js::set(obj, "attempts", &JsValue::from(self.attempts));
-        e.into()
+        let error = js_sys::Error::new(&self.error.to_string());
+        error.set_name("ApiError");
+        let fields: js_sys::Object = js::to_js(&self.info()).unchecked_into();
+        let target: &js_sys::Object = error.unchecked_ref();
+        js_sys::Object::assign(target, &fields);
+        error.into()
     }
 }
 
-/// Whether `e` is an error thrown by estatekit (a type guard in TypeScript).
-#[wasm_bindgen(js_name = isApiError, unchecked_return_type = "e is ApiError")]
-pub fn is_api_error(#[wasm_bindgen(unchecked_param_type = "unknown")] e: &JsValue) -> bool {
+/// Whether `e` is an error thrown by estatekit. (The package's `isApiError` is the same check
+/// in JavaScript, usable before the module is loaded.)
+pub fn is_api_error(e: &JsValue) -> bool {
     e.is_instance_of::<js_sys::Error>()
         && js::get(e, "name").as_string().as_deref() == Some("ApiError")
         && js::get(e, "kind").is_string()

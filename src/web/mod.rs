@@ -1,21 +1,22 @@
-//! The only code that touches the browser: runs described requests with `fetch`, turns
-//! failures into JavaScript `ApiError`s and exposes the `Client` class. Resource rules live
-//! in `crate::api`; this layer never knows them.
+//! The only code that sends requests: runs described requests (gloo-net's fetch, XHR for
+//! upload progress), turns failures into JavaScript `ApiError`s and exposes the `Client`
+//! class. Resource rules live in `crate::api`; this layer never knows them.
 
-mod alloc;
 mod client;
 mod errors;
 mod js;
-mod shape;
 mod transport;
 
 use wasm_bindgen::prelude::*;
 
-#[global_allocator]
-static ALLOCATOR: alloc::SizeClasses = alloc::SizeClasses::new();
-
+/// `ApiError`: what every failed call rejects with.
 #[wasm_bindgen(typescript_custom_section)]
-const TYPESCRIPT_DECLARATIONS: &str = crate::model::TYPESCRIPT_DECLARATIONS;
+const API_ERROR: &str = r#"
+/** Every failure of a call: a real `Error` (with a stack) named `ApiError`. */
+export interface ApiError extends Error, ApiErrorInfo {
+    name: "ApiError";
+}
+"#;
 
 pub use client::Client;
 pub use errors::is_api_error;

@@ -1,23 +1,21 @@
-//! Runs one described request with `fetch`: adds the bearer token, aborts on timeout or on the
-//! caller's `AbortSignal`, never follows redirects, and reads the answer without copying its
-//! body through WebAssembly memory.
+//! Runs one described request: with gloo-net's `fetch` (or, for upload progress, which fetch
+//! cannot report, `XMLHttpRequest`), adding the bearer token, aborting on timeout or on the
+//! caller's `AbortSignal`, never following redirects, and reading the whole answer.
 
 use super::errors::Failure;
-use super::js::{self, FatalDecoder};
+use super::js;
 use crate::api::response::{self, ErrorBody, ResponseHead};
-use crate::api::{HttpRequest, RequestBody};
+use crate::api::{FormValue, HttpRequest, JsonBody, Method, RequestBody};
 use crate::error::Error;
-use crate::text::concat;
-use js_sys::JsString;
+use crate::model::documents::UploadProgress;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, AbortSignal, Blob, FormData, Headers, ProgressEvent, RequestCredentials,
-    RequestInit, RequestRedirect, Response, ResponseType, XmlHttpRequest,
-    XmlHttpRequestResponseType,
+    AbortController, AbortSignal, Blob, FormData, ProgressEvent, RequestCredentials,
+    RequestRedirect, ResponseType, XmlHttpRequest, XmlHttpRequestResponseType,
 };
 
 /// A request ready to go: its description plus what only the browser holds.
@@ -49,20 +47,10 @@ pub struct Answer {
     pub rate_limit_remaining: Option<String>,
     /// `Location`, if readable (CORS may hide it).
     pub location: Option<String>,
-    /// The body as text; `None` when it is not UTF-8.
-    pub body: Option<JsString>,
+    /// The body as text, the token redacted; `None` when it is not UTF-8.
+    pub body: Option<String>,
     /// Requests made to get this answer.
     pub attempts: u32,
-}
-
-/// `text` with every occurrence of the token replaced, so that no error message, `details`
-/// or returned value can carry it (a service echoing the token is the only way it could).
-fn redact(text: &JsString, token: &str) -> JsString {
-    if !token.is_empty() && text.includes(token, 0) {
-        text.replace_all(token, "[redacted]")
-    } else {
-        text.clone()
-    }
 }
 
 impl Answer {
@@ -73,12 +61,7 @@ impl Answer {
 
     /// A failure carrying this answer's attempt count.
     pub fn fail(&self, error: Error) -> Failure {
-        Failure {
-            error,
-            details: None,
-            data: None,
-            attempts: self.attempts,
-        }
+        Failure::from(error).after(self.attempts)
     }
 
     /// The body parsed by the browser's `JSON.parse`, or a `decode` failure that quotes the
@@ -87,62 +70,45 @@ impl Answer {
         let Some(text) = &self.body else {
             return Err(self.fail(response::not_json(self.operation, self.status, None)));
         };
-        js::json_parse(text).map_err(|_| {
-            let excerpt = self.excerpt(text, 200);
+        js_sys::JSON::parse(text).map_err(|_| {
             self.fail(response::not_json(
                 self.operation,
                 self.status,
-                Some(&excerpt),
+                Some(&response::limit(text, 200)),
             ))
         })
     }
 
-    /// The body parsed and checked by `decode` (given the status and the parsed value); a
-    /// failure of either step carries this answer's status and attempts.
-    pub fn decoded<T>(
-        &self,
-        decode: impl FnOnce(u16, JsValue) -> Result<T, Error>,
-    ) -> Result<T, Failure> {
-        let value = self.json()?;
-        decode(self.status, value).map_err(|e| self.fail(e))
-    }
-
     /// How long the answer asks to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
-        let head = ResponseHead {
+        response::retry_after_ms(&self.head(), js::now_ms())
+    }
+
+    fn head(&self) -> ResponseHead<'_> {
+        ResponseHead {
             status: self.status,
             retry_after: self.retry_after.as_deref(),
             rate_limit_reset: self.rate_limit_reset.as_deref(),
-        };
-        response::retry_after_ms(&head, js::now_ms())
+        }
     }
 
     /// The failure for a non-2xx answer: status, the service's `code`/`message`, and the
-    /// parsed body (or a text excerpt) as `details`. The token is redacted from all of it.
+    /// parsed body (or a text excerpt) as `details`.
     pub fn status_failure(&self) -> Failure {
-        let head = ResponseHead {
-            status: self.status,
-            retry_after: self.retry_after.as_deref(),
-            rate_limit_reset: self.rate_limit_reset.as_deref(),
-        };
         let (body, details) = match &self.body {
-            Some(text) if text.length() > 0 => match js::json_parse(text) {
-                Ok(value) => (Some(ErrorBody::read(&value)), Some(value)),
-                Err(_) => (None, Some(JsValue::from(self.excerpt(text, 2000)))),
+            Some(text) if !text.is_empty() => match js_sys::JSON::parse(text) {
+                Ok(value) => (
+                    Some(ErrorBody::read(serde_wasm_bindgen::Deserializer::from(
+                        value.clone(),
+                    ))),
+                    Some(value),
+                ),
+                Err(_) => (None, Some(JsValue::from(response::limit(text, 2000)))),
             },
             _ => (None, None),
         };
-        let error = response::status_error(self.operation, &head, body, js::now_ms());
+        let error = response::status_error(self.operation, &self.head(), body, js::now_ms());
         self.fail(error).with_details(details)
-    }
-
-    fn excerpt(&self, text: &JsString, max: u32) -> String {
-        let cut: String = text.slice(0, max).into();
-        if text.length() > max {
-            concat(&[&cut, "…"])
-        } else {
-            cut
-        }
     }
 }
 
@@ -173,6 +139,8 @@ impl AbortGuard {
         };
         let caller = match signal {
             Some(s) => {
+                // The caller's signal is linked, never given to fetch: whatever reason it
+                // aborts with, fetch rejects with an ordinary AbortError.
                 let c = controller.clone();
                 let cb = Closure::<dyn FnMut()>::new(move || c.abort());
                 s.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref())?;
@@ -188,8 +156,8 @@ impl AbortGuard {
         })
     }
 
-    /// The error for a rejected `fetch` or body read.
-    fn classify(&self, operation: &'static str, timeout_ms: u32, err: &JsValue) -> Error {
+    /// The error for a request that got no answer.
+    fn classify(&self, operation: &'static str, timeout_ms: u32, reason: String) -> Error {
         if self.timed_out.get() {
             Error::Timeout {
                 operation,
@@ -198,10 +166,7 @@ impl AbortGuard {
         } else if self.controller.signal().aborted() {
             Error::Aborted { operation }
         } else {
-            Error::Network {
-                operation,
-                reason: describe(err),
-            }
+            Error::Network { operation, reason }
         }
     }
 }
@@ -227,39 +192,25 @@ fn describe(err: &JsValue) -> String {
     response::limit(&text, 200)
 }
 
-/// What came back, before it becomes an [`Answer`].
-struct Reply {
-    status: u16,
-    retry_after: Option<String>,
-    rate_limit_reset: Option<String>,
-    rate_limit_remaining: Option<String>,
-    location: Option<String>,
-    /// The body as an `ArrayBuffer`.
-    buffer: JsValue,
-}
-
-impl Reply {
-    fn new(status: u16, header: impl Fn(&str) -> Option<String>, buffer: JsValue) -> Reply {
-        Reply {
-            status,
-            retry_after: header("retry-after"),
-            rate_limit_reset: header("x-ratelimit-reset"),
-            rate_limit_remaining: header("x-ratelimit-remaining"),
-            location: header("location"),
-            buffer,
-        }
-    }
+/// A JSON document as text, serialised by serde-wasm-bindgen and the browser's `JSON`.
+fn json_text(body: &JsonBody) -> Result<JsValue, JsValue> {
+    let value = serde_wasm_bindgen::to_value(body)?;
+    Ok(js_sys::JSON::stringify(&value)?.into())
 }
 
 /// The request body as a JavaScript value, and whether it is JSON.
 fn body_of(out: &Outgoing<'_>) -> Result<(Option<JsValue>, bool), JsValue> {
     Ok(match &out.request.body {
         RequestBody::None => (None, false),
-        RequestBody::Json(text) => (Some(JsValue::from_str(text)), true),
+        RequestBody::Json(body) => (Some(json_text(body)?), true),
         RequestBody::Form(fields) => {
             let form = FormData::new()?;
             for (name, value) in fields {
-                form.append_with_str(name, value)?;
+                match value {
+                    FormValue::Text(text) => form.append_with_str(name, text)?,
+                    FormValue::Json(body) => form
+                        .append_with_str(name, &json_text(body)?.as_string().unwrap_or_default())?,
+                }
             }
             if let Some((blob, file_name)) = out.file {
                 form.append_with_blob_and_filename("file", blob, file_name)?;
@@ -269,55 +220,77 @@ fn body_of(out: &Outgoing<'_>) -> Result<(Option<JsValue>, bool), JsValue> {
     })
 }
 
+/// What came back, before it becomes an [`Answer`].
+struct Reply {
+    status: u16,
+    retry_after: Option<String>,
+    rate_limit_reset: Option<String>,
+    rate_limit_remaining: Option<String>,
+    location: Option<String>,
+    bytes: Vec<u8>,
+}
+
+impl Reply {
+    fn new(status: u16, header: impl Fn(&str) -> Option<String>, bytes: Vec<u8>) -> Reply {
+        Reply {
+            status,
+            retry_after: header("retry-after"),
+            rate_limit_reset: header("x-ratelimit-reset"),
+            rate_limit_remaining: header("x-ratelimit-remaining"),
+            location: header("location"),
+            bytes,
+        }
+    }
+}
+
+/// Why a request got no HTTP answer.
+enum NoAnswer {
+    /// The browser refused or failed the request (its message).
+    Failed(String),
+    /// The answer was a redirect, which is never followed.
+    Redirected,
+}
+
+fn gloo_method(method: Method) -> gloo_net::http::Method {
+    match method {
+        Method::Get => gloo_net::http::Method::GET,
+        Method::Post => gloo_net::http::Method::POST,
+        Method::Delete => gloo_net::http::Method::DELETE,
+    }
+}
+
 async fn via_fetch(
     token: &str,
     out: &Outgoing<'_>,
     signal: &AbortSignal,
-) -> Result<Result<Reply, Error>, JsValue> {
-    let init = RequestInit::new();
-    init.set_method(out.request.method.as_str());
-    let headers = Headers::new()?;
-    headers.set("Authorization", &concat(&["Bearer ", token]))?;
-    let (body, json) = body_of(out)?;
+) -> Result<Reply, NoAnswer> {
+    let failed = |e: gloo_net::Error| NoAnswer::Failed(response::limit(&e.to_string(), 200));
+    let (body, json) = body_of(out).map_err(|e| NoAnswer::Failed(describe(&e)))?;
+    let mut builder = gloo_net::http::RequestBuilder::new(&out.request.url)
+        .method(gloo_method(out.request.method))
+        .header("Authorization", &format!("Bearer {token}"))
+        .abort_signal(Some(signal))
+        .redirect(RequestRedirect::Manual)
+        .credentials(RequestCredentials::Omit);
     if json {
-        headers.set("Content-Type", "application/json")?;
+        builder = builder.header("Content-Type", "application/json");
     }
-    if let Some(body) = &body {
-        init.set_body(body);
+    let request = match body {
+        Some(body) => builder.body(body),
+        None => builder.build(),
     }
-    init.set_headers(&headers);
-    init.set_signal(Some(signal));
-    init.set_redirect(RequestRedirect::Manual);
-    init.set_credentials(RequestCredentials::Omit);
-    let response: Response = JsFuture::from(js::fetch(&out.request.url, &init)?)
-        .await?
-        .dyn_into()?;
+    .map_err(failed)?;
+    let response = request.send().await.map_err(failed)?;
     if response.type_() == ResponseType::Opaqueredirect {
-        return Ok(Err(Error::Redirected {
-            operation: out.request.operation,
-        }));
+        return Err(NoAnswer::Redirected);
     }
     let headers = response.headers();
-    let buffer = JsFuture::from(response.array_buffer()?).await?;
-    Ok(Ok(Reply::new(
+    let bytes = response.binary().await.map_err(failed)?;
+    Ok(Reply::new(
         response.status(),
-        |name| headers.get(name).ok().flatten(),
-        buffer,
-    )))
-}
-
-/// The origin (`scheme://host[:port]`) of an absolute URL.
-fn origin_of(url: &str) -> &str {
-    let after_scheme = url
-        .as_bytes()
-        .windows(3)
-        .position(|w| w == b"://")
-        .map_or(0, |i| i + 3);
-    let end = url
-        .get(after_scheme..)
-        .and_then(|rest| rest.find('/'))
-        .map_or(url.len(), |i| after_scheme + i);
-    url.get(..end).unwrap_or(url)
+        |name| headers.get(name),
+        bytes,
+    ))
 }
 
 /// Sends with `XMLHttpRequest`, the only browser API that reports upload progress. XHR
@@ -326,33 +299,38 @@ fn origin_of(url: &str) -> &str {
 async fn via_xhr(
     token: &str,
     out: &Outgoing<'_>,
+    origin: &str,
     signal: &AbortSignal,
     on_progress: &js_sys::Function,
-) -> Result<Result<Reply, Error>, JsValue> {
-    let xhr = XmlHttpRequest::new()?;
-    xhr.open_with_async(out.request.method.as_str(), &out.request.url, true)?;
-    xhr.set_request_header("Authorization", &concat(&["Bearer ", token]))?;
-    let (body, json) = body_of(out)?;
+) -> Result<Reply, NoAnswer> {
+    let failed = |e: JsValue| NoAnswer::Failed(describe(&e));
+    let xhr = XmlHttpRequest::new().map_err(failed)?;
+    xhr.open_with_async(out.request.method.as_str(), &out.request.url, true)
+        .map_err(failed)?;
+    xhr.set_request_header("Authorization", &format!("Bearer {token}"))
+        .map_err(failed)?;
+    let (body, json) = body_of(out).map_err(failed)?;
     if json {
-        xhr.set_request_header("Content-Type", "application/json")?;
+        xhr.set_request_header("Content-Type", "application/json")
+            .map_err(failed)?;
     }
     xhr.set_response_type(XmlHttpRequestResponseType::Arraybuffer);
 
     let mut settle: Option<(js_sys::Function, js_sys::Function)> = None;
     let done = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
-    let (resolve, reject) = settle.ok_or_else(|| JsValue::from_str("promise executor not run"))?;
+    let (resolve, reject) =
+        settle.ok_or_else(|| NoAnswer::Failed("promise executor not run".into()))?;
     let on_load = Closure::<dyn FnMut()>::new(move || {
         let _ = resolve.call0(&JsValue::NULL);
     });
-    let fail = reject.clone();
     let on_fail = Closure::<dyn FnMut()>::new(move || {
-        let _ = fail.call1(&JsValue::NULL, &JsValue::from_str("the upload failed"));
+        let _ = reject.call1(&JsValue::NULL, &JsValue::from_str("the upload failed"));
     });
     let last = Rc::new(Cell::new((0.0f64, 0.0f64)));
     let (seen, report) = (last.clone(), on_progress.clone());
     let on_upload_progress = Closure::<dyn FnMut(ProgressEvent)>::new(move |e: ProgressEvent| {
         seen.set((e.loaded(), e.total()));
-        let _ = report.call1(&JsValue::NULL, &progress(e.loaded(), e.total()));
+        js::notify(&report, &progress(e.loaded(), e.total()));
     });
     let target = xhr.clone();
     let on_abort = Closure::<dyn FnMut()>::new(move || {
@@ -362,9 +340,11 @@ async fn via_xhr(
     xhr.set_onload(Some(on_load.as_ref().unchecked_ref()));
     xhr.set_onerror(Some(on_fail.as_ref().unchecked_ref()));
     xhr.set_onabort(Some(on_fail.as_ref().unchecked_ref()));
-    let upload = xhr.upload()?;
+    let upload = xhr.upload().map_err(failed)?;
     upload.set_onprogress(Some(on_upload_progress.as_ref().unchecked_ref()));
-    signal.add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref())?;
+    signal
+        .add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref())
+        .map_err(failed)?;
 
     let sent = match &body {
         Some(b) if b.is_string() => xhr.send_with_opt_str(b.as_string().as_deref()),
@@ -380,7 +360,7 @@ async fn via_xhr(
     xhr.set_onerror(None);
     xhr.set_onabort(None);
     upload.set_onprogress(None);
-    outcome?;
+    outcome.map_err(failed)?;
 
     // Always end with loaded === total.
     let (loaded, total) = last.get();
@@ -390,84 +370,97 @@ async fn via_xhr(
         } else {
             out.file.map_or(0.0, |(blob, _)| blob.size())
         };
-        let _ = on_progress.call1(&JsValue::NULL, &progress(size, size));
+        js::notify(on_progress, &progress(size, size));
     }
     let final_url = xhr.response_url();
-    if !final_url.is_empty() && origin_of(&final_url) != origin_of(&out.request.url) {
-        return Ok(Err(Error::Redirected {
-            operation: out.request.operation,
-        }));
+    if !final_url.is_empty() && !same_origin(&final_url, origin) {
+        return Err(NoAnswer::Redirected);
     }
-    let buffer = xhr.response()?;
-    Ok(Ok(Reply::new(
-        xhr.status()?,
+    let buffer = xhr.response().map_err(failed)?;
+    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+    let status = xhr.status().map_err(failed)?;
+    Ok(Reply::new(
+        status,
         |name| xhr.get_response_header(name).ok().flatten(),
-        buffer,
-    )))
+        bytes,
+    ))
+}
+
+/// Whether `url` is on `origin` (`scheme://host[:port]`, as the base URL normalised it).
+fn same_origin(url: &str, origin: &str) -> bool {
+    url.strip_prefix(origin)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['/', '?', '#']))
 }
 
 /// `{ loaded, total }` for `onProgress`.
 fn progress(loaded: f64, total: f64) -> JsValue {
-    let o = js_sys::Object::new();
-    js::set(&o, "loaded", &JsValue::from(loaded));
-    js::set(&o, "total", &JsValue::from(total));
-    o.into()
+    js::to_js(&UploadProgress { loaded, total })
 }
 
-/// Sends the request once and reads the whole answer.
-pub async fn send(token: Rc<str>, out: &Outgoing<'_>) -> Result<Answer, Failure> {
+/// The body as text when it is UTF-8, without a leading byte order mark (as the Encoding
+/// standard's UTF-8 decode, which `Response.text()` uses, drops it).
+fn utf8_text(bytes: Vec<u8>) -> Option<String> {
+    let text = String::from_utf8(bytes).ok()?;
+    Some(match text.strip_prefix('\u{feff}') {
+        Some(rest) => rest.to_owned(),
+        None => text,
+    })
+}
+
+/// `text` with every occurrence of the token replaced, so that no error message, `details`
+/// or returned value can carry it (a service echoing the token is the only way it could).
+fn redact(text: String, token: &str) -> String {
+    if !token.is_empty() && text.contains(token) {
+        text.replace(token, "[redacted]")
+    } else {
+        text
+    }
+}
+
+/// Sends the request once and reads the whole answer. `origin` is the base URL's, the only
+/// one an answer may come from.
+pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<Answer, Failure> {
     let operation = out.request.operation;
-    let failure = |error: Error, attempts: u32| Failure {
-        error,
-        details: None,
-        data: None,
-        attempts,
-    };
     if out.signal.is_some_and(AbortSignal::aborted) {
-        return Err(failure(Error::Aborted { operation }, 0));
+        return Err(Error::Aborted { operation }.into());
     }
     let guard = AbortGuard::new(out.signal, out.timeout_ms).map_err(|e| {
-        failure(
-            Error::Network {
-                operation,
-                reason: describe(&e),
-            },
-            0,
-        )
+        Failure::from(Error::Network {
+            operation,
+            reason: describe(&e),
+        })
     })?;
     let signal = guard.controller.signal();
     // Where there is no XMLHttpRequest (Node, workers of some runtimes) progress is reported
     // once, at the end.
     let xhr_available = !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
     let result = match out.progress {
-        Some(on_progress) if xhr_available => via_xhr(&token, out, &signal, on_progress).await,
+        Some(on_progress) if xhr_available => {
+            via_xhr(&token, out, origin, &signal, on_progress).await
+        }
         Some(on_progress) => {
             let result = via_fetch(&token, out, &signal).await;
             let size = out.file.map_or(0.0, |(blob, _)| blob.size());
-            let _ = on_progress.call1(&JsValue::NULL, &progress(size, size));
+            js::notify(on_progress, &progress(size, size));
             result
         }
         None => via_fetch(&token, out, &signal).await,
     };
     match result {
-        Ok(Ok(reply)) => Ok(Answer {
+        Ok(reply) => Ok(Answer {
             operation,
             status: reply.status,
             retry_after: reply.retry_after,
             rate_limit_reset: reply.rate_limit_reset,
             rate_limit_remaining: reply.rate_limit_remaining,
             location: reply.location,
-            body: FatalDecoder::utf8()
-                .and_then(|d| d.decode(&reply.buffer))
-                .ok()
-                .map(|text| redact(&text, &token)),
+            body: utf8_text(reply.bytes).map(|text| redact(text, &token)),
             attempts: 1,
         }),
-        Ok(Err(error)) => Err(failure(error, 1)),
-        Err(js_error) => Err(failure(
-            guard.classify(operation, out.timeout_ms, &js_error),
-            1,
-        )),
+        Err(NoAnswer::Redirected) => Err(Failure::from(Error::Redirected { operation }).after(1)),
+        Err(NoAnswer::Failed(reason)) => {
+            Err(Failure::from(guard.classify(operation, out.timeout_ms, reason)).after(1))
+        }
     }
 }
 

@@ -123,7 +123,7 @@ pub fn client(token: &str) -> Client {
 
 /// A client from an options JSON text.
 pub fn client_with(options: &str) -> Client {
-    Client::new(json(options)).unwrap_or_else(|e| panic!("Client::new failed: {}", message(&e)))
+    Client::new(ts(json(options))).unwrap_or_else(|e| panic!("Client::new failed: {}", message(&e)))
 }
 
 /// The `message` of an error.
@@ -196,4 +196,14 @@ pub async fn sleep(ms: i32) {
             .unwrap();
     });
     JsFuture::from(p).await.unwrap();
+}
+
+/// A JavaScript value as a typed argument (`Ts<T>`), exactly as JavaScript would pass it.
+pub fn ts<T: tsify::Tsify>(value: JsValue) -> tsify::Ts<T> {
+    tsify::Ts::new_unchecked(value)
+}
+
+/// An optional typed argument: `undefined` and `null` are absent, as wasm-bindgen reads them.
+pub fn opt<T: tsify::Tsify>(value: JsValue) -> Option<tsify::Ts<T>> {
+    (!value.is_undefined() && !value.is_null()).then(|| tsify::Ts::new_unchecked(value))
 }

@@ -56,8 +56,9 @@ expect<Equal<typeof client.baseUrl, string>>();
 client.baseUrl = "https://other.example.com";
 
 // --- messages ---
-expect<Equal<Params<"messages">, [filter: MessageFilter, options?: MessagesOptions]>>();
-expect<Equal<Result<"messages">, Message[]>>();
+expect<Equal<Params<"messages">, [filter: MessageFilter, options?: MessagesOptions | null]>>();
+// GraphQL list elements are nullable: the service may send null for a message.
+expect<Equal<Result<"messages">, (Message | null)[]>>();
 client.messages({ candidateId: "cand-1" }, { fields: ["id", "text", "attachments"], userFields: ["email"] });
 client.messages({ listingId: "l" }, { paging: { skip: 0, take: 10 }, sort: { fieldName: "id", direction: "DESC" }, ...call });
 // @ts-expect-error messages needs a filter object
@@ -83,7 +84,7 @@ async function readMessage(): Promise<void> {
 }
 
 // --- documents ---
-expect<Equal<Params<"uploadDocument">, [input: UploadDocumentInput, options?: UploadOptions]>>();
+expect<Equal<Params<"uploadDocument">, [input: UploadDocumentInput, options?: UploadOptions | null]>>();
 expect<Equal<Result<"uploadDocument">, DocumentRecord>>();
 client.uploadDocument(
   { file: blob, resourcePath: "tenants/t-1", metadata: { type: "PRE-MOVE_IN", tenantId: "t-1" }, name: "a.pdf", format: "PNG" },
@@ -100,7 +101,7 @@ client.uploadDocument({ file: blob, resourcePath: "p", format: "GIF" });
 // @ts-expect-error onProgress gets one { loaded, total } object
 client.uploadDocument({ file: blob, resourcePath: "p" }, { onProgress: (loaded: number, total: number) => loaded + total });
 
-expect<Equal<Params<"listDocuments">, [query?: ListDocumentsQuery, options?: CallOptions]>>();
+expect<Equal<Params<"listDocuments">, [query?: ListDocumentsQuery | null, options?: CallOptions | null]>>();
 expect<Equal<Result<"listDocuments">, DocumentRecord[]>>();
 client.listDocuments();
 client.listDocuments({ propertyId: "p", types: ["CONTRACT", "MOVE_OUT"], title: "lease", skip: 0, take: 50 }, call);
@@ -109,9 +110,9 @@ client.listDocuments({ types: ["INVOICE"] });
 // @ts-expect-error timeoutMs is a number
 client.listDocuments({}, { timeoutMs: "5" });
 
-expect<Equal<Params<"getDocument">, [documentId: string, options?: CallOptions]>>();
+expect<Equal<Params<"getDocument">, [documentId: string, options?: CallOptions | null]>>();
 expect<Equal<Result<"getDocument">, DocumentRecord>>();
-expect<Equal<Params<"deleteDocument">, [documentId: string, options?: CallOptions]>>();
+expect<Equal<Params<"deleteDocument">, [documentId: string, options?: CallOptions | null]>>();
 expect<Equal<Result<"deleteDocument">, void>>();
 // @ts-expect-error document ids are strings
 client.getDocument(42);
@@ -121,16 +122,23 @@ async function readDocument(): Promise<void> {
   const type: DocumentType | (string & {}) | null | undefined = doc.type;
   const extra: unknown = doc.size;
   void [id, type, extra];
+  // Records are the browser's parsed JSON: an optional field may be absent or null.
+  expect<Equal<DocumentRecord["propertyId"], string | null | undefined>>();
+  const fromService: DocumentRecord = { id: "d", title: null, propertyGroupId: null, size: 12 };
+  void fromService;
+  // @ts-expect-error the id is never null
+  const noId: DocumentRecord = { id: null };
+  void noId;
 }
 
 // --- webhooks ---
-expect<Equal<Params<"listWebhooks">, [options?: CallOptions]>>();
+expect<Equal<Params<"listWebhooks">, [options?: CallOptions | null]>>();
 expect<Equal<Result<"listWebhooks">, Webhook[]>>();
-expect<Equal<Params<"registerWebhook">, [input: RegisterWebhookInput, options?: CallOptions]>>();
+expect<Equal<Params<"registerWebhook">, [input: RegisterWebhookInput, options?: CallOptions | null]>>();
 expect<Equal<Result<"registerWebhook">, string>>();
-expect<Equal<Params<"ensureWebhook">, [input: RegisterWebhookInput, options?: CallOptions]>>();
+expect<Equal<Params<"ensureWebhook">, [input: RegisterWebhookInput, options?: CallOptions | null]>>();
 expect<Equal<Result<"ensureWebhook">, string>>();
-expect<Equal<Params<"deleteWebhook">, [id: string, options?: CallOptions]>>();
+expect<Equal<Params<"deleteWebhook">, [id: string, options?: CallOptions | null]>>();
 expect<Equal<Result<"deleteWebhook">, void>>();
 client.registerWebhook({ type: "LISTING_CANDIDATE_APPLIED", url: "https://hooks.example.com/a" });
 client.ensureWebhook({ type: EVENT_TYPES[0]!, url: "https://hooks.example.com/a" }, call);
@@ -148,19 +156,22 @@ async function readWebhooks(): Promise<void> {
     const type: EventType | (string & {}) = hook.type;
     void type;
   }
+  expect<Equal<Webhook["deletedAt"], string | null | undefined>>();
+  const active: Webhook = { id: "w", type: "UNIT_CREATED", url: "https://h", deletedAt: null, partnerId: null };
+  void active;
 }
 
 // --- pagination ---
 expect<Equal<Params<"documents">, [query?: DocumentsQuery, options?: DocumentsOptions]>>();
 expect<Equal<ReturnType<Client["documents"]>, AsyncGenerator<DocumentRecord, void, undefined>>>();
 expect<Equal<Params<"messagesAll">, [filter: MessageFilter, options?: MessagesAllOptions]>>();
-expect<Equal<ReturnType<Client["messagesAll"]>, AsyncGenerator<Message, void, undefined>>>();
+expect<Equal<ReturnType<Client["messagesAll"]>, AsyncGenerator<Message | null, void, undefined>>>();
 async function paginate(): Promise<void> {
   for await (const doc of client.documents({ propertyId: "p", types: ["SELLING"] }, { pageSize: 50, limit: 200, signal })) {
     expect<Equal<typeof doc, DocumentRecord>>();
   }
   for await (const message of client.messagesAll({ candidateId: "c" }, { pageSize: 20, fields: ["id"], sort: { fieldName: "id" } })) {
-    expect<Equal<typeof message, Message>>();
+    expect<Equal<typeof message, Message | null>>();
   }
   const it = client.documents();
   const first = await it.next();

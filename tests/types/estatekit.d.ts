@@ -23,9 +23,6 @@ export * from "./estatekit_wasm.js";
  * What `init` and `initSync` give: the module's memory. (wasm-bindgen's own `InitOutput` also
  * lists the module's raw exports, which are internal.)
  */
-export interface InitOutput {
-    readonly memory: WebAssembly.Memory;
-}
 
 /**
  * Loads and instantiates the WebAssembly module. Optional: the first method call does it. Give
@@ -94,7 +91,7 @@ export declare class Client {
      * Concurrent `next()` calls are queued, never raced. A failed page rejects that `next()`
      * with its `ApiError` and ends the iteration.
      */
-    messagesAll(filter: MessageFilter, options?: MessagesAllOptions): AsyncGenerator<Message, void, undefined>;
+    messagesAll(filter: MessageFilter, options?: MessagesAllOptions): AsyncGenerator<Message | null, void, undefined>;
 }
 /** The members of the Rust `Client`, which the wrapper forwards. */
 export interface Client extends WasmClient {}

@@ -1,305 +1,569 @@
 /* tslint:disable */
 /* eslint-disable */
-/** An event type a webhook can subscribe to (section 6 of the interface). */
-export type EventType =
-| "LISTING_CREATED"
-| "LISTING_UPDATED"
-| "LISTING_ARCHIVED"
-| "LISTING_ACTIVATED"
-| "LISTING_DEACTIVATED"
-| "LISTING_PUBLISHED_TO_CHANNEL"
-| "LISTING_UNPUBLISHED_FROM_CHANNEL"
-| "CANDIDATE_PARSED"
-| "LISTING_CANDIDATE_APPLIED"
-| "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING"
-| "LISTING_CANDIDATE_SCHEDULE_NEW_TIMESLOTS_REQUESTED"
-| "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_ADMIN"
-| "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_CANDIDATE"
-| "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_ADMIN"
-| "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_CANDIDATE"
-| "LISTING_CONTRACT_FLOW_STARTED"
-| "LISTING_CONTRACT_FLOW_WITHDRAWN"
-| "LISTING_CONTRACT_FLOW_PARTIALLY_SIGNED"
-| "LISTING_CONTRACT_FLOW_SIGNED"
-| "OWNER_CREATED"
-| "OWNER_UPDATED"
-| "OWNER_DELETED"
-| "PROPERTY_CREATED"
-| "PROPERTY_UPDATED"
-| "PROPERTY_DELETED"
-| "UNIT_CREATED"
-| "UNIT_UPDATED"
-| "UNIT_DELETED";
 
-/** A document type (DOCUMENT_TYPES of the interface). `PRE-MOVE_IN` is a literal value. */
-export type DocumentType =
-| "DOCUMENT"
-| "RENTAL_APPLICATION"
-| "CONTRACT"
-| "MOVE_IN"
-| "MOVE_OUT"
-| "PRE-MOVE_IN"
-| "SELLING";
-
-/** Who sent a message (GraphQL enum `MESSAGE_SENT_BY`). */
-export type MessageSentBy = "ADMIN" | "CANDIDATE";
-
-/** Image format an upload can be converted to. */
-export type ImageFormat = "JPEG" | "PNG";
-
-/** A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`). */
-export type MessageField =
-| "id"
-| "candidateId"
-| "sentBy"
-| "userId"
-| "text"
-| "replyToMessageId"
-| "isRead"
-| "attachments";
-
-/** Sort direction of `GraphSorting`. */
-export type SortDirection = "ASC" | "DESC";
-
-/** What went wrong, in `ApiError.kind`. */
-export type ApiErrorKind =
-| "invalid_input"
-| "unauthorized"
-| "forbidden"
-| "not_found"
-| "rate_limited"
-| "http"
-| "graphql"
-| "network"
-| "timeout"
-| "aborted"
-| "decode";
-
-/** Why `getToken` is asked for a token. */
-export type TokenReason = "initial" | "unauthorized";
-
-/** Options of `new Client(...)`. Give `token` or `getToken`, not both. */
-export interface ClientOptions {
-    /** The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts). */
-    baseUrl: string;
-    /** A bearer access token. */
-    token?: string;
-    /** Returns a fresh access token; called once at first use and again after a 401. */
-    getToken?: (reason: TokenReason) => string | Promise<string>;
-    /** Timeout of every call except uploads, in milliseconds (default 30000; 0 = none). */
-    timeoutMs?: number;
-    /** Automatic retries of safe requests (reads, deletes, the messages query). */
-    retry?: RetryOptions;
-    /** Opt-in client-side rate limiting: requests queue instead of hitting 429. */
-    rateLimit?: RateLimitOptions;
-    /** Called before each automatic retry, e.g. for logging. */
-    onRetry?: (event: RetryEvent) => void;
+/** Every failure of a call: a real `Error` (with a stack) named `ApiError`. */
+export interface ApiError extends Error, ApiErrorInfo {
+    name: "ApiError";
 }
 
-/** Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`. */
-export interface RetryOptions {
-    /** Retries after the first attempt (default 2; 0 disables retries). */
-    limit?: number;
-    /** Backoff base in milliseconds (default 300). */
-    baseDelayMs?: number;
-    /** Longest single wait in milliseconds (default 20000). */
-    maxDelayMs?: number;
-}
 
-/** Client-side rate limit. */
-export interface RateLimitOptions {
-    /** Requests allowed per minute (the service allows 300). */
-    perMinute: number;
-}
+/**
+ * A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`,
+ * because the fields of `User` are not documented).
+ */
+export type MessageField = "id" | "candidateId" | "sentBy" | "userId" | "text" | "replyToMessageId" | "isRead" | "attachments";
 
-/** What `onRetry` is told before a retry. */
-export interface RetryEvent {
-    /** What the call is doing, e.g. `list webhooks`. */
-    operation: string;
-    /** The attempt that failed (1 for the first). */
-    attempt: number;
-    /** How long the client waits before the next attempt. */
-    delayMs: number;
-    /** Why: the failed attempt's error kind. */
-    kind: ApiErrorKind;
-    /** HTTP status of the failed attempt, when there was one. */
-    status?: number;
-}
+/**
+ * A document type (DOCUMENT_TYPES of the interface). `PRE-MOVE_IN` is a literal value.
+ */
+export type DocumentType = "DOCUMENT" | "RENTAL_APPLICATION" | "CONTRACT" | "MOVE_IN" | "MOVE_OUT" | "PRE-MOVE_IN" | "SELLING";
 
-/** The last argument of every method. */
-export interface CallOptions {
-    /** Aborts the call; it then rejects with kind `aborted`. */
-    signal?: AbortSignal;
-    /** Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`. */
-    timeoutMs?: number;
-}
-
-/** Which conversation to read: give at least one of `candidateId`, `contactId`, `listingId`. */
-export interface MessageFilter {
-    candidateId?: string;
-    contactId?: string;
-    listingId?: string;
-    /** Undocumented filter the vendor's examples use; not enough on its own. */
-    externalContactId?: string;
-}
-
-/** Paging of the messages query (`GraphPaging`). */
-export interface GraphPaging {
-    skip?: number;
-    take?: number;
-}
-
-/** Sorting of the messages query (`GraphSorting`). */
-export interface GraphSorting {
-    fieldName: string;
-    direction?: SortDirection;
-}
-
-/** Options of `messages`. */
-export interface MessagesOptions extends CallOptions {
-    /** `Message` fields to select; default: all of them except `user`. */
-    fields?: MessageField[];
-    /** `User` fields to select; `user` is selected only when this is given. */
-    userFields?: string[];
-    paging?: GraphPaging;
-    sort?: GraphSorting;
-}
-
-/** The sending user of a message (its fields are not documented). */
-export interface User {
-    id?: string | null;
-    [field: string]: unknown;
-}
-
-/** A file attached to a message. */
+/**
+ * A file attached to a message (all fields nullable).
+ */
 export interface MessageAttachment {
+    /**
+     * Attachment id.
+     */
     id?: string | null;
+    /**
+     * File name.
+     */
     name?: string | null;
+    /**
+     * Where the file is stored.
+     */
     resourcePath?: string | null;
+    /**
+     * Media type.
+     */
     type?: string | null;
-    /** Size in bytes. */
+    /**
+     * Size in bytes.
+     */
     size?: number | null;
 }
 
-/** A message (all fields nullable; only selected fields are present). */
+/**
+ * A message (all fields nullable; only selected fields are present).
+ */
 export interface Message {
+    /**
+     * Message id.
+     */
     id?: string | null;
+    /**
+     * The candidate the message belongs to.
+     */
     candidateId?: string | null;
-    /** `ADMIN` or `CANDIDATE`; values added later by the service are passed through. */
+    /**
+     * `ADMIN` or `CANDIDATE`; values added later by the service are passed through.
+     */
     sentBy?: MessageSentBy | (string & {}) | null;
+    /**
+     * The sending user.
+     */
     userId?: string | null;
+    /**
+     * The message body.
+     */
     text?: string | null;
-    user?: User | null;
+    /**
+     * The sending user (selected with `userFields`; its fields are not documented).
+     */
+    user?: Record<string, unknown> | null;
+    /**
+     * The message this one replies to.
+     */
     replyToMessageId?: string | null;
+    /**
+     * Read flag.
+     */
     isRead?: boolean | null;
+    /**
+     * Attached files.
+     */
     attachments?: (MessageAttachment | null)[] | null;
 }
 
-/** Metadata sent with an upload: links the document to other objects. */
-export interface DocumentMetadata {
-    /** Default `DOCUMENT`. */
-    type?: DocumentType;
-    tenantId?: string;
-    unitId?: string;
-    propertyId?: string;
-    propertyGroupId?: string;
+/**
+ * A registered webhook (section 2.5), as the service returns it. `id`, `type` and `url` are
+ * required; every other field the service sends is kept in the object the caller receives.
+ */
+export interface Webhook {
+    /**
+     * Webhook id.
+     */
+    id: string;
+    /**
+     * An `EventType`; values added later by the service are passed through.
+     */
+    type: EventType | (string & {});
+    /**
+     * The address that receives notifications.
+     */
+    url: string;
+    /**
+     * Partner id.
+     */
+    partnerId?: string | null;
+    /**
+     * Company id.
+     */
+    companyId?: string | null;
+    /**
+     * The user who registered the webhook.
+     */
+    connectedByUserId?: string | null;
+    /**
+     * ISO 8601 creation time.
+     */
+    createdAt?: string | null;
+    /**
+     * ISO 8601 time of the last change.
+     */
+    updatedAt?: string | null;
+    /**
+     * ISO 8601 deletion time; null while not deleted.
+     */
+    deletedAt?: string | null;
 }
 
-/** Input of `uploadDocument`. */
-export interface UploadDocumentInput {
-    /** The content; sent by the browser, never copied into WebAssembly memory. */
-    file: Blob;
-    /** Virtual folder, e.g. `tenants/<tenant_id>` or `properties/<property_id>`. */
-    resourcePath: string;
-    metadata?: DocumentMetadata;
-    /** Forces another file name (it comes back as `title`). */
-    name?: string;
-    /** Converts an image to this format. */
-    format?: ImageFormat;
+/**
+ * A stored document's metadata, as the service returns it. Only `id` is required; the
+ * documented fields are checked for type, and every other field the service sends is kept in
+ * the object the caller receives.
+ */
+export interface DocumentRecord {
+    /**
+     * Document id.
+     */
+    id: string;
+    /**
+     * `<subdomain>/<companyId>/<given resourcePath>/<id>`.
+     */
+    resourcePath?: string | null;
+    /**
+     * File name (the upload's `name`).
+     */
+    title?: string | null;
+    /**
+     * Owning company.
+     */
+    companyId?: string | null;
+    /**
+     * A `DocumentType`; values added later by the service are passed through.
+     */
+    type?: DocumentType | (string & {}) | null;
+    /**
+     * Linked tenant.
+     */
+    tenantId?: string | null;
+    /**
+     * Linked unit.
+     */
+    unitId?: string | null;
+    /**
+     * Linked property.
+     */
+    propertyId?: string | null;
+    /**
+     * Linked property group.
+     */
+    propertyGroupId?: string | null;
+    /**
+     * Size in bytes.
+     */
+    size?: number | null;
 }
 
-/** Bytes of an upload sent so far. */
+/**
+ * An event type a webhook can subscribe to (section 6 of the interface, 28 types grouped
+ * Listing, Candidates, Scheduling, Contracting, Owner, Property, Unit).
+ */
+export type EventType = "LISTING_CREATED" | "LISTING_UPDATED" | "LISTING_ARCHIVED" | "LISTING_ACTIVATED" | "LISTING_DEACTIVATED" | "LISTING_PUBLISHED_TO_CHANNEL" | "LISTING_UNPUBLISHED_FROM_CHANNEL" | "CANDIDATE_PARSED" | "LISTING_CANDIDATE_APPLIED" | "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING" | "LISTING_CANDIDATE_SCHEDULE_NEW_TIMESLOTS_REQUESTED" | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_ADMIN" | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_CANDIDATE" | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_ADMIN" | "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_CANDIDATE" | "LISTING_CONTRACT_FLOW_STARTED" | "LISTING_CONTRACT_FLOW_WITHDRAWN" | "LISTING_CONTRACT_FLOW_PARTIALLY_SIGNED" | "LISTING_CONTRACT_FLOW_SIGNED" | "OWNER_CREATED" | "OWNER_UPDATED" | "OWNER_DELETED" | "PROPERTY_CREATED" | "PROPERTY_UPDATED" | "PROPERTY_DELETED" | "UNIT_CREATED" | "UNIT_UPDATED" | "UNIT_DELETED";
+
+/**
+ * Bytes of an upload sent so far.
+ */
 export interface UploadProgress {
+    /**
+     * Bytes sent.
+     */
     loaded: number;
+    /**
+     * Bytes in all.
+     */
     total: number;
 }
 
-/** Options of `uploadDocument`. Uploads have no timeout unless `timeoutMs` is given. */
-export interface UploadOptions extends CallOptions {
-    /** Called as bytes go out; the last call has `loaded === total`. */
-    onProgress?: (progress: UploadProgress) => void;
+/**
+ * Client-side rate limit.
+ */
+export interface RateLimitOptions {
+    /**
+     * Requests allowed per minute (the service allows 300).
+     */
+    perMinute: number;
 }
 
-/** Filters of `listDocuments`. */
+/**
+ * Filters of `listDocuments`.
+ */
 export interface ListDocumentsQuery {
+    /**
+     * Only documents linked to this unit.
+     */
     unitId?: string;
+    /**
+     * Only documents linked to this property.
+     */
     propertyId?: string;
+    /**
+     * Only documents linked to this property group.
+     */
     propertyGroupId?: string;
+    /**
+     * Only documents linked to this candidate.
+     */
     candidateId?: string;
+    /**
+     * Only documents linked to this tenant.
+     */
     tenantId?: string;
+    /**
+     * Only documents of these types.
+     */
     types?: DocumentType[];
-    /** Title filter. */
+    /**
+     * Title filter.
+     */
     title?: string;
+    /**
+     * Number of records to skip.
+     */
     skip?: number;
+    /**
+     * Number of records to return.
+     */
     take?: number;
 }
 
-/** A stored document's metadata. Every field the service sends is kept. */
-export interface DocumentRecord {
-    id: string;
-    /** `<subdomain>/<companyId>/<given resourcePath>/<id>`. */
-    resourcePath?: string | null;
-    title?: string | null;
-    companyId?: string | null;
-    /** A `DocumentType`; values added later by the service are passed through. */
-    type?: DocumentType | (string & {}) | null;
-    tenantId?: string | null;
-    unitId?: string | null;
-    propertyId?: string | null;
-    propertyGroupId?: string | null;
-    [field: string]: unknown;
-}
+/**
+ * Image format an upload can be converted to.
+ */
+export type ImageFormat = "JPEG" | "PNG";
 
-/** Input of `registerWebhook`. */
+/**
+ * Input of `registerWebhook` and `ensureWebhook`; also the JSON body sent to register one.
+ */
 export interface RegisterWebhookInput {
+    /**
+     * The event to be notified of.
+     */
     type: EventType;
-    /** Absolute http(s) URL that receives the notifications. */
+    /**
+     * Absolute http(s) URL that receives the notifications.
+     */
     url: string;
 }
 
-/** A registered webhook (section 2.5). Every field the service sends is kept. */
-export interface Webhook {
-    id: string;
-    /** An `EventType`; values added later by the service are passed through. */
-    type: EventType | (string & {});
-    url: string;
-    partnerId?: string;
-    companyId?: string;
-    connectedByUserId?: string;
-    createdAt?: string;
-    updatedAt?: string;
-    deletedAt?: string | null;
-    [field: string]: unknown;
+/**
+ * Input of `uploadDocument`.
+ */
+export interface UploadDocumentInput {
+    /**
+     * The content; sent by the browser, never copied into WebAssembly memory.
+     */
+    file: Blob;
+    /**
+     * Virtual folder, e.g. `tenants/<tenant_id>` or `properties/<property_id>`.
+     */
+    resourcePath: string;
+    /**
+     * Links the document to other objects.
+     */
+    metadata?: DocumentMetadata;
+    /**
+     * Forces another file name (it comes back as `title`).
+     */
+    name?: string;
+    /**
+     * Converts an image to this format.
+     */
+    format?: ImageFormat;
 }
 
-/** Every failure of a call: a real `Error` with a stack. */
-export interface ApiError extends Error {
-    name: "ApiError";
+/**
+ * Metadata sent with an upload: links the document to other objects.
+ */
+export interface DocumentMetadata {
+    /**
+     * Type of document; the service's default is `DOCUMENT`.
+     */
+    type?: DocumentType;
+    /**
+     * Links the document to a tenant.
+     */
+    tenantId?: string;
+    /**
+     * Links the document to a unit.
+     */
+    unitId?: string;
+    /**
+     * Links the document to a property.
+     */
+    propertyId?: string;
+    /**
+     * Links the document to a property group.
+     */
+    propertyGroupId?: string;
+}
+
+/**
+ * Options of `messages`.
+ */
+export interface MessagesOptions {
+    /**
+     * `Message` fields to select; default: all of them except `user`.
+     */
+    fields?: MessageField[];
+    /**
+     * `User` fields to select; `user` is selected only when this is given.
+     */
+    userFields?: string[];
+    /**
+     * Paging.
+     */
+    paging?: GraphPaging;
+    /**
+     * Sorting.
+     */
+    sort?: GraphSorting;
+    /**
+     * Aborts the call; it then rejects with kind `aborted`.
+     */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
+     */
+    timeoutMs?: number;
+}
+
+/**
+ * Options of `new Client(...)`. Give `token` or `getToken`, not both.
+ */
+export interface ClientOptions {
+    /**
+     * The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
+     */
+    baseUrl: string;
+    /**
+     * A bearer access token.
+     */
+    token?: string;
+    /**
+     * Returns a fresh access token; called once at first use and again after a 401.
+     */
+    getToken?: (reason: TokenReason) => string | Promise<string>;
+    /**
+     * Timeout of every call except uploads, in milliseconds (default 30000; 0 = none).
+     */
+    timeoutMs?: number;
+    /**
+     * Automatic retries of safe requests (reads, deletes, the messages query).
+     */
+    retry?: RetryOptions;
+    /**
+     * Opt-in client-side rate limiting: requests queue instead of hitting 429.
+     */
+    rateLimit?: RateLimitOptions;
+    /**
+     * Called before each automatic retry, e.g. for logging.
+     */
+    onRetry?: (event: RetryEvent) => void;
+}
+
+/**
+ * Options of `uploadDocument`. Uploads have no timeout unless `timeoutMs` is given.
+ */
+export interface UploadOptions {
+    /**
+     * Aborts the upload; it then rejects with kind `aborted`.
+     */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this upload in milliseconds (default: none).
+     */
+    timeoutMs?: number;
+    /**
+     * Called as bytes go out; the last call has `loaded === total`.
+     */
+    onProgress?: (progress: UploadProgress) => void;
+}
+
+/**
+ * Paging of the messages query (`GraphPaging`).
+ */
+export interface GraphPaging {
+    /**
+     * Number of messages to skip.
+     */
+    skip?: number;
+    /**
+     * Number of messages to return.
+     */
+    take?: number;
+}
+
+/**
+ * Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
+ */
+export interface RetryOptions {
+    /**
+     * Retries after the first attempt (default 2; 0 disables retries).
+     */
+    limit?: number;
+    /**
+     * Backoff base in milliseconds (default 300).
+     */
+    baseDelayMs?: number;
+    /**
+     * Longest single wait in milliseconds (default 20000).
+     */
+    maxDelayMs?: number;
+}
+
+/**
+ * Sort direction of `GraphSorting`.
+ */
+export type SortDirection = "ASC" | "DESC";
+
+/**
+ * Sorting of the messages query (`GraphSorting`).
+ */
+export interface GraphSorting {
+    /**
+     * A `Message` field name, e.g. `id`.
+     */
+    fieldName: string;
+    /**
+     * `ASC` or `DESC`.
+     */
+    direction?: SortDirection;
+}
+
+/**
+ * The last argument of every method.
+ */
+export interface CallOptions {
+    /**
+     * Aborts the call; it then rejects with kind `aborted`.
+     */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
+     */
+    timeoutMs?: number;
+}
+
+/**
+ * What `onRetry` is told before a retry.
+ */
+export interface RetryEvent {
+    /**
+     * What the call is doing, e.g. `list webhooks`.
+     */
+    operation: string;
+    /**
+     * The attempt that failed (1 for the first).
+     */
+    attempt: number;
+    /**
+     * How long the client waits before the next attempt.
+     */
+    delayMs: number;
+    /**
+     * Why: the failed attempt's error kind.
+     */
     kind: ApiErrorKind;
-    /** HTTP status, when the service answered. */
+    /**
+     * HTTP status of the failed attempt, when there was one.
+     */
     status?: number;
-    /** The service's error `code`, when its body had one. */
+}
+
+/**
+ * What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
+ * so it has a stack).
+ */
+export interface ApiErrorInfo {
+    /**
+     * What went wrong.
+     */
+    kind: ApiErrorKind;
+    /**
+     * HTTP status, when the service answered.
+     */
+    status?: number;
+    /**
+     * The service's error `code`, when its body had one.
+     */
     code?: string;
-    /** The parsed error body, the GraphQL `errors`, or a text excerpt. */
+    /**
+     * The parsed error body, the GraphQL `errors`, or a text excerpt.
+     */
     details?: unknown;
-    /** Partial GraphQL `data` that came with `errors`. */
+    /**
+     * Partial GraphQL `data` that came with `errors`.
+     */
     data?: unknown;
-    /** How long the service asked to wait before trying again (kind `rate_limited`). */
+    /**
+     * How long the service asked to wait before trying again (kind `rate_limited`).
+     */
     retryAfterMs?: number;
-    /** How many requests the call made. */
+    /**
+     * How many requests the call made.
+     */
     attempts: number;
 }
 
+/**
+ * What went wrong, in `ApiError.kind`.
+ */
+export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode";
+
+/**
+ * Which conversation to read: give at least one of `candidateId`, `contactId`, `listingId`.
+ */
+export interface MessageFilter {
+    /**
+     * Messages of this candidate.
+     */
+    candidateId?: string;
+    /**
+     * Messages of this contact.
+     */
+    contactId?: string;
+    /**
+     * Messages about this listing.
+     */
+    listingId?: string;
+    /**
+     * Undocumented filter the vendor's examples use; not enough on its own.
+     */
+    externalContactId?: string;
+}
+
+/**
+ * Who sent a message (GraphQL enum `MESSAGE_SENT_BY`).
+ */
+export type MessageSentBy = "ADMIN" | "CANDIDATE";
+
+/**
+ * Why `getToken` is asked for a token.
+ */
+export type TokenReason = "initial" | "unauthorized";
 
 
 /**
@@ -311,31 +575,31 @@ export class Client {
     /**
      * Deletes a document.
      */
-    deleteDocument(documentId: string, options?: CallOptions): Promise<void>;
+    deleteDocument(documentId: string, options?: CallOptions | null): Promise<void>;
     /**
      * Deletes a webhook.
      */
-    deleteWebhook(id: string, options?: CallOptions): Promise<void>;
+    deleteWebhook(id: string, options?: CallOptions | null): Promise<void>;
     /**
      * Returns the id of a webhook with this type and URL, registering one only if none exists.
      */
-    ensureWebhook(input: RegisterWebhookInput, options?: CallOptions): Promise<string>;
+    ensureWebhook(input: RegisterWebhookInput, options?: CallOptions | null): Promise<string>;
     /**
      * Reads one document's metadata.
      */
-    getDocument(documentId: string, options?: CallOptions): Promise<DocumentRecord>;
+    getDocument(documentId: string, options?: CallOptions | null): Promise<DocumentRecord>;
     /**
      * Lists documents' metadata, filtered.
      */
-    listDocuments(query?: ListDocumentsQuery, options?: CallOptions): Promise<DocumentRecord[]>;
+    listDocuments(query?: ListDocumentsQuery | null, options?: CallOptions | null): Promise<DocumentRecord[]>;
     /**
      * Lists the registered webhooks.
      */
-    listWebhooks(options?: CallOptions): Promise<Webhook[]>;
+    listWebhooks(options?: CallOptions | null): Promise<Webhook[]>;
     /**
      * Reads the messages of a conversation (GraphQL `messages`).
      */
-    messages(filter: MessageFilter, options?: MessagesOptions): Promise<Message[]>;
+    messages(filter: MessageFilter, options?: MessagesOptions | null): Promise<(Message | null)[]>;
     /**
      * Creates a client for one account; nothing is sent until a method is called. Invalid
      * options throw an `ApiError` (kind `invalid_input`) once the module is initialised;
@@ -345,53 +609,19 @@ export class Client {
     /**
      * Registers a webhook; resolves with its id. Never retried automatically.
      */
-    registerWebhook(input: RegisterWebhookInput, options?: CallOptions): Promise<string>;
+    registerWebhook(input: RegisterWebhookInput, options?: CallOptions | null): Promise<string>;
     /**
      * Uploads a file (sent by the browser's `FormData`) with its metadata.
      */
-    uploadDocument(input: UploadDocumentInput, options?: UploadOptions): Promise<DocumentRecord>;
+    uploadDocument(input: UploadDocumentInput, options?: UploadOptions | null): Promise<DocumentRecord>;
     /**
      * The base URL the client talks to (normalised, without trailing slash).
      */
     readonly baseUrl: string;
 }
 
-/**
- * Whether `e` is an error thrown by estatekit (a type guard in TypeScript).
- */
-export function isApiError(e: unknown): e is ApiError;
-
 export type InitInput = RequestInfo | URL | Response | BufferSource | WebAssembly.Module;
 
-export interface InitOutput {
-    readonly memory: WebAssembly.Memory;
-    readonly __wbg_client_free: (a: number, b: number) => void;
-    readonly client_baseUrl: (a: number) => [number, number];
-    readonly client_deleteDocument: (a: number, b: any, c: any) => any;
-    readonly client_deleteWebhook: (a: number, b: any, c: any) => any;
-    readonly client_ensureWebhook: (a: number, b: any, c: any) => any;
-    readonly client_getDocument: (a: number, b: any, c: any) => any;
-    readonly client_listDocuments: (a: number, b: any, c: any) => any;
-    readonly client_listWebhooks: (a: number, b: any) => any;
-    readonly client_messages: (a: number, b: any, c: any) => any;
-    readonly client_new: (a: any) => [number, number, number];
-    readonly client_registerWebhook: (a: number, b: any, c: any) => any;
-    readonly client_uploadDocument: (a: number, b: any, c: any) => any;
-    readonly isApiError: (a: any) => number;
-    readonly wasm_bindgen__convert__closures_____invoke__h5e84aab8614c9381: (a: number, b: number, c: any) => [number, number];
-    readonly wasm_bindgen__convert__closures_____invoke__hb7bae8d1ceda1975: (a: number, b: number, c: any, d: any) => void;
-    readonly wasm_bindgen__convert__closures_____invoke__h95eccca9dbd4b36a: (a: number, b: number, c: any) => void;
-    readonly wasm_bindgen__convert__closures_____invoke__h7011a1878b96c74f: (a: number, b: number) => void;
-    readonly __wbindgen_malloc: (a: number, b: number) => number;
-    readonly __wbindgen_realloc: (a: number, b: number, c: number, d: number) => number;
-    readonly __wbindgen_free: (a: number, b: number, c: number) => void;
-    readonly __wbindgen_exn_store: (a: number) => void;
-    readonly __externref_table_alloc: () => number;
-    readonly __wbindgen_externrefs: WebAssembly.Table;
-    readonly __wbindgen_destroy_closure: (a: number, b: number) => void;
-    readonly __externref_table_dealloc: (a: number) => void;
-    readonly __wbindgen_start: () => void;
-}
 
 export type SyncInitInput = BufferSource | WebAssembly.Module;
 
