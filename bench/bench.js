@@ -22,6 +22,7 @@ const auth = { Authorization: `Bearer ${TOKEN}` };
 let pkg = null; // the imported module
 let wasmMemory = null; // InitOutput.memory
 let client = null;
+let observed = null; // the same client with a no-op onEvent (what request events cost)
 
 const log = (text) => {
   document.getElementById("log").textContent += `${text}\n`;
@@ -65,6 +66,16 @@ const scenarios = {
     },
     estatekit: () => client.listWebhooks(),
     verify: (v) => v.length === 10 || `expected 10 webhooks, got ${v.length}`,
+  },
+
+  // listWebhooks again, estatekit with a no-op onEvent: the cost of building and passing the
+  // request events (request, response, done) of every call.
+  listWebhooksObserved: {
+    batch: 10,
+    prepare: () => scenarios.listWebhooks.prepare(),
+    baseline: () => scenarios.listWebhooks.baseline(),
+    estatekit: () => observed.listWebhooks(),
+    verify: (v) => scenarios.listWebhooks.verify(v),
   },
 
   listDocuments: {
@@ -176,6 +187,7 @@ async function setup() {
   const out = await pkg.default();
   wasmMemory = out.memory;
   client = new pkg.Client({ baseUrl: base, token: TOKEN });
+  observed = new pkg.Client({ baseUrl: base, token: TOKEN, onEvent: () => {} });
   return { memory: wasmMemory.buffer.byteLength };
 }
 

@@ -26,6 +26,7 @@ const n = (count) => Math.max(1, Math.round(count * scale));
 // Each timed pair = one baseline sample + one estatekit sample.
 const PLAN = [
   { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.05, warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
+  { id: "listWebhooksObserved", title: "  the same with a no-op onEvent", budget: null, warmup: 5, runs: 41, note: "per call; compare with the row above" },
   { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, warmup: 3, runs: 21 },
   { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, warmup: 3, runs: 21 },
   { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.05, warmup: 2, runs: 15 },

@@ -8,8 +8,9 @@
 // (sizes are deterministic for a given toolchain, so this can gate CI).
 //
 // The budget is not met by ordinary means (README, Performance): the stack as specified comes to
-// about 146 KB. Until the budget is revisited, CI guards against growth: the ceiling is the size
-// measured when the stack was re-based plus about 3%, and every run prints how far the budget is.
+// about 146 KB (150 KB with request events). Until the budget is revisited, CI guards against
+// growth: the ceiling is the size measured with request events plus about 3%, and every run
+// prints how far the budget is.
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
 import { readFileSync, readdirSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
@@ -17,8 +18,8 @@ import { fileURLToPath } from "node:url";
 import { transformSync } from "esbuild";
 
 export const BUDGET = 80_000;
-/** Fails `--check`: the re-based package (145,848 bytes) plus about 3%. */
-export const CEILING = 150_000;
+/** Fails `--check`: the re-based package with request events (150,216 bytes) plus about 3%. */
+export const CEILING = 155_000;
 export const WASM = "estatekit_wasm_bg.wasm";
 
 /** The measured files: the .wasm, then every .js file of pkg/ (recursively), sorted. */

@@ -4,6 +4,7 @@ import { showError } from "./ui.js";
 import { setupWebhooks } from "./webhooks.js";
 import { setupDocuments } from "./documents.js";
 import { setupMessages } from "./messages.js";
+import { setupNetwork } from "./network.js";
 
 // The token lives in memory and in this tab's sessionStorage only: never localStorage, never the URL.
 const STORE = "estatekit-demo";
@@ -14,6 +15,8 @@ const ctx = {
   /** `/_emulator/info` when the base URL is the estatekit emulator, else null. */
   emulator: null,
   token: "",
+  /** The clients' onEvent (set by the Network tab). */
+  onEvent: () => {},
   eventTypes: EVENT_TYPES,
   documentTypes: DOCUMENT_TYPES,
   listeners: [],
@@ -65,7 +68,8 @@ async function connect() {
   const token = tokenInput.value.trim();
   let client;
   try {
-    client = new Client({ baseUrl, token });
+    // Every call's events go to the Network tab.
+    client = new Client({ baseUrl, token, onEvent: (event) => ctx.onEvent(event) });
   } catch (error) {
     // Invalid options (kind invalid_input): shown next to the form, nothing was sent.
     showError(connectError, error);
@@ -131,6 +135,7 @@ async function main() {
   setupWebhooks(ctx);
   setupDocuments(ctx);
   setupMessages(ctx);
+  setupNetwork(ctx);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     connect();

@@ -2,7 +2,7 @@
 
 use super::response::decode;
 use super::url::{check_id, encode_component, QueryString};
-use super::{check_non_empty, BaseUrl, FormValue, HttpRequest, JsonBody, Method, RequestBody};
+use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
 use serde::Deserializer;
@@ -78,7 +78,7 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
     }
     Ok(HttpRequest {
         operation: UPLOAD,
-        method: Method::Post,
+        method: HttpMethod::Post,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::Form(fields),
         retry_safe: false,
@@ -114,7 +114,7 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
     qs.push_opt("take", q.take);
     Ok(HttpRequest {
         operation: LIST,
-        method: Method::Get,
+        method: HttpMethod::Get,
         url: base.join(&format!("{PATH}/metadata"), &qs),
         body: RequestBody::None,
         retry_safe: true,
@@ -126,7 +126,7 @@ pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
     Ok(HttpRequest {
         operation: GET,
-        method: Method::Get,
+        method: HttpMethod::Get,
         url: base.join(
             &format!("{PATH}/{}/metadata", encode_component(id)),
             &QueryString::default(),
@@ -141,7 +141,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
     Ok(HttpRequest {
         operation: DELETE,
-        method: Method::Delete,
+        method: HttpMethod::Delete,
         url: base.join(
             &format!("{PATH}/{}", encode_component(id)),
             &QueryString::default(),
@@ -213,7 +213,7 @@ mod tests {
             format: Some(wire_name(&ImageFormat::Png)),
         };
         let r = upload_request(&base(), &input).unwrap();
-        assert_eq!(r.method, Method::Post);
+        assert_eq!(r.method, HttpMethod::Post);
         assert_eq!(
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents"
@@ -296,7 +296,7 @@ mod tests {
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents/metadata?propertyId=p%201&types=CONTRACT&types=PRE-MOVE_IN&title=Lease%20%26%20co&skip=0&take=50"
         );
-        assert_eq!((r.method, r.retry_safe), (Method::Get, true));
+        assert_eq!((r.method, r.retry_safe), (HttpMethod::Get, true));
         let r = list_request(&base(), &ListDocumentsQuery::default()).unwrap();
         assert_eq!(
             r.url,
@@ -327,7 +327,7 @@ mod tests {
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents/a%252Fb"
         );
-        assert_eq!((r.method, r.retry_safe), (Method::Delete, true));
+        assert_eq!((r.method, r.retry_safe), (HttpMethod::Delete, true));
         assert!(get_request(&base(), "")
             .unwrap_err()
             .to_string()

@@ -3,7 +3,7 @@
 
 use super::response::{decode, graphql_errors};
 use super::url::QueryString;
-use super::{check_non_empty, BaseUrl, HttpRequest, JsonBody, Method, RequestBody};
+use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::messages::{
     GraphPaging, GraphSorting, Message, MessageField, MessageFilter, MessagesOptions,
@@ -173,7 +173,7 @@ pub fn request(
     };
     Ok(HttpRequest {
         operation: QUERY,
-        method: Method::Post,
+        method: HttpMethod::Post,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
         retry_safe: true,
@@ -256,7 +256,7 @@ mod tests {
     #[test]
     fn default_request_is_exact() {
         let r = request(&base(), &by_candidate("c-1"), &MessagesOptions::default()).unwrap();
-        assert_eq!(r.method, Method::Post);
+        assert_eq!(r.method, HttpMethod::Post);
         assert_eq!(r.url, "https://acme.example.com/api/reporting/graphql");
         assert!(r.retry_safe);
         assert_eq!(

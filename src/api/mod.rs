@@ -17,13 +17,15 @@ pub mod webhooks;
 use crate::error::Error;
 use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
+use tsify::Tsify;
 
 pub use url::BaseUrl;
 
 /// HTTP methods the interface uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Method {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum HttpMethod {
     /// GET
     Get,
     /// POST
@@ -32,13 +34,13 @@ pub enum Method {
     Delete,
 }
 
-impl Method {
+impl HttpMethod {
     /// The method's name on the wire.
     pub fn as_str(self) -> &'static str {
         match self {
-            Method::Get => "GET",
-            Method::Post => "POST",
-            Method::Delete => "DELETE",
+            HttpMethod::Get => "GET",
+            HttpMethod::Post => "POST",
+            HttpMethod::Delete => "DELETE",
         }
     }
 }
@@ -82,7 +84,7 @@ pub struct HttpRequest {
     /// What the call does, for error messages (`list webhooks`).
     pub operation: &'static str,
     /// HTTP method.
-    pub method: Method,
+    pub method: HttpMethod,
     /// Absolute URL with encoded path and query.
     pub url: String,
     /// Body.

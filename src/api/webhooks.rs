@@ -2,7 +2,7 @@
 
 use super::response::{decode, LenientText};
 use super::url::{check_http_url, check_id, encode_component, QueryString};
-use super::{BaseUrl, HttpRequest, JsonBody, Method, RequestBody};
+use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
 use percent_encoding::percent_decode_str;
@@ -21,7 +21,7 @@ pub const DELETE: &str = "delete webhook";
 pub fn list_request(base: &BaseUrl) -> HttpRequest {
     HttpRequest {
         operation: LIST,
-        method: Method::Get,
+        method: HttpMethod::Get,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::None,
         retry_safe: true,
@@ -45,7 +45,7 @@ pub fn register_request(
     check_http_url("input.url", &input.url)?;
     Ok(HttpRequest {
         operation: REGISTER,
-        method: Method::Post,
+        method: HttpMethod::Post,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::Json(JsonBody::Webhook(input.clone())),
         retry_safe: false,
@@ -97,7 +97,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("id", id)?;
     Ok(HttpRequest {
         operation: DELETE,
-        method: Method::Delete,
+        method: HttpMethod::Delete,
         url: base.join(
             &format!("{PATH}/{}", encode_component(id)),
             &QueryString::default(),
@@ -127,7 +127,7 @@ mod tests {
             list_request(&base()),
             HttpRequest {
                 operation: "list webhooks",
-                method: Method::Get,
+                method: HttpMethod::Get,
                 url: "https://acme.example.com/api/external-integrations/webhooks".into(),
                 body: RequestBody::None,
                 retry_safe: true,
@@ -142,7 +142,7 @@ mod tests {
             &input("UNIT_CREATED", "https://hooks.example.com/a\"b"),
         )
         .unwrap();
-        assert_eq!(r.method, Method::Post);
+        assert_eq!(r.method, HttpMethod::Post);
         assert_eq!(
             r.url,
             "https://acme.example.com/api/external-integrations/webhooks"
@@ -242,7 +242,7 @@ mod tests {
     #[test]
     fn delete_encodes_the_id() {
         let r = delete_request(&base(), "../x?y#z").unwrap();
-        assert_eq!(r.method, Method::Delete);
+        assert_eq!(r.method, HttpMethod::Delete);
         assert_eq!(
             r.url,
             "https://acme.example.com/api/external-integrations/webhooks/..%2Fx%3Fy%23z"

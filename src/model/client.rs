@@ -2,6 +2,7 @@
 //! client tells callbacks.
 
 use super::{Callback, Signal};
+use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
@@ -30,6 +31,9 @@ pub struct ClientOptions {
     /// Called before each automatic retry, e.g. for logging.
     #[tsify(optional, type = "(event: RetryEvent) => void")]
     pub on_retry: Option<Callback>,
+    /// Told about every attempt of every call (for logs and metrics); what it throws is ignored.
+    #[tsify(optional, type = "(event: ClientEvent) => void")]
+    pub on_event: Option<Callback>,
 }
 
 /// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
@@ -93,4 +97,139 @@ pub struct CallOptions {
     /// Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
     #[tsify(optional)]
     pub timeout_ms: Option<u32>,
+    /// Told about this call's events, besides the client's `onEvent`.
+    #[tsify(optional, type = "(event: ClientEvent) => void")]
+    pub on_event: Option<Callback>,
+}
+
+/// The client method a call was made through (`ClientEvent.operation`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub enum Operation {
+    /// `messages`
+    Messages,
+    /// `uploadDocument`
+    UploadDocument,
+    /// `listDocuments`
+    ListDocuments,
+    /// `getDocument`
+    GetDocument,
+    /// `deleteDocument`
+    DeleteDocument,
+    /// `listWebhooks`
+    ListWebhooks,
+    /// `registerWebhook`
+    RegisterWebhook,
+    /// `ensureWebhook`
+    EnsureWebhook,
+    /// `deleteWebhook`
+    DeleteWebhook,
+}
+
+/// The service's rate-limit figures, when its `X-RateLimit-*` headers are readable.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct RateLimitInfo {
+    /// Requests allowed per window (`X-RateLimit-Limit`).
+    pub limit: f64,
+    /// Requests left in this window (`X-RateLimit-Remaining`).
+    pub remaining: f64,
+    /// Seconds until the window resets (`X-RateLimit-Reset`).
+    pub reset_seconds: f64,
+}
+
+/// What `onEvent` is told, for every attempt of every call; `callId` ties a call's events
+/// together. Events carry no body, no header but `X-Request-Id` and `X-RateLimit-*`, and never
+/// the token.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum ClientEvent {
+    /// An attempt is sent.
+    #[serde(rename_all = "camelCase")]
+    Request {
+        /// The client method.
+        operation: Operation,
+        /// HTTP method.
+        method: HttpMethod,
+        /// Request path with its query (ids percent-encoded), without the host.
+        path: String,
+        /// 1 for the first attempt of this request, 2 for its first retry, ...
+        attempt: u32,
+        /// The call this event belongs to.
+        call_id: u32,
+    },
+    /// An attempt's answer arrived.
+    #[serde(rename_all = "camelCase")]
+    Response {
+        /// The client method.
+        operation: Operation,
+        /// HTTP method.
+        method: HttpMethod,
+        /// Request path with its query, without the host.
+        path: String,
+        /// Which attempt this answers.
+        attempt: u32,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// HTTP status.
+        status: u16,
+        /// Time from sending to the whole answer read, in milliseconds.
+        duration_ms: f64,
+        /// `X-Request-Id`, when the service sends one and CORS exposes it.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        request_id: Option<String>,
+        /// The rate-limit figures, when the headers are readable.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        rate_limit: Option<RateLimitInfo>,
+    },
+    /// The client waits before repeating a failed attempt.
+    #[serde(rename_all = "camelCase")]
+    Retry {
+        /// The client method.
+        operation: Operation,
+        /// The attempt that failed.
+        attempt: u32,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// How long the client waits.
+        delay_ms: u32,
+        /// Why: the failed attempt's error kind.
+        kind: ApiErrorKind,
+        /// HTTP status of the failed attempt, when there was one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        status: Option<u16>,
+    },
+    /// The call failed for good.
+    #[serde(rename_all = "camelCase")]
+    Error {
+        /// The client method.
+        operation: Operation,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// What went wrong (the `ApiError`'s kind).
+        kind: ApiErrorKind,
+        /// HTTP status, when the service answered.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        status: Option<u16>,
+        /// Requests the call sent.
+        attempts: u32,
+        /// Time of the whole call, in milliseconds.
+        duration_ms: f64,
+    },
+    /// The call succeeded.
+    #[serde(rename_all = "camelCase")]
+    Done {
+        /// The client method.
+        operation: Operation,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// Requests the call sent.
+        attempts: u32,
+        /// Time of the whole call, in milliseconds.
+        duration_ms: f64,
+    },
 }

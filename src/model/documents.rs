@@ -104,6 +104,9 @@ pub struct UploadOptions {
     /// Called as bytes go out; the last call has `loaded === total`.
     #[tsify(optional, type = "(progress: UploadProgress) => void")]
     pub on_progress: Option<Callback>,
+    /// Told about this call's events, besides the client's `onEvent`.
+    #[tsify(optional, type = "(event: ClientEvent) => void")]
+    pub on_event: Option<Callback>,
 }
 
 /// Filters of `listDocuments`.

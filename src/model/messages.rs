@@ -1,7 +1,7 @@
 //! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options, and `Message` /
 //! `MessageAttachment` as the service returns them.
 
-use super::{AnyObject, Signal};
+use super::{AnyObject, Callback, Signal};
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -143,6 +143,9 @@ pub struct MessagesOptions {
     /// Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
     #[tsify(optional)]
     pub timeout_ms: Option<u32>,
+    /// Told about this call's events, besides the client's `onEvent`.
+    #[tsify(optional, type = "(event: ClientEvent) => void")]
+    pub on_event: Option<Callback>,
 }
 
 /// A file attached to a message (all fields nullable).

@@ -2,6 +2,7 @@
 //! for the request, runs it through the transport and checks the answer with `crate::api`.
 
 use super::errors::Failure;
+use super::events::{Answered, Events};
 use super::js::{self, optional, required};
 use super::transport::{self, Answer, Outgoing, Waited};
 use crate::api::response::{self, LIST_KEYS};
@@ -9,7 +10,7 @@ use crate::api::retry::{RateWindow, RetryPolicy};
 use crate::api::url::check_http_url;
 use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
 use crate::error::{ApiErrorKind, Error};
-use crate::model::client::{CallOptions, ClientOptions, RetryEvent, TokenReason};
+use crate::model::client::{CallOptions, ClientOptions, Operation, RetryEvent, TokenReason};
 use crate::model::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
@@ -43,6 +44,8 @@ struct Inner {
     timeout_ms: u32,
     retry: RetryPolicy,
     on_retry: Option<Function>,
+    /// The client's `onEvent`.
+    on_event: Option<Function>,
     rate: Option<RefCell<RateWindow>>,
 }
 
@@ -75,10 +78,17 @@ where
     value.map_or(JsValue::UNDEFINED, |v| v.js_value())
 }
 
-/// Runs `fut` as a JavaScript promise that rejects with an `ApiError` (boxed, so that every
-/// method shares one promise adapter).
-fn promise(fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>) -> Promise {
-    future_to_promise(async move { fut.await.map_err(Failure::into_js) })
+/// Runs `fut` as a JavaScript promise that rejects with an `ApiError`, telling the call's
+/// listeners how it ended (boxed, so that every method shares one promise adapter).
+fn promise(
+    events: Rc<Events>,
+    fut: Pin<Box<dyn Future<Output = Result<JsValue, Failure>>>>,
+) -> Promise {
+    future_to_promise(async move {
+        let result = fut.await;
+        events.finish(&result);
+        result.map_err(Failure::into_js)
+    })
 }
 
 /// How the JSON body of a 2xx answer becomes a call's result; `None` for calls whose answer
@@ -148,8 +158,15 @@ struct Call {
 }
 
 impl Inner {
-    fn call(&self, options: JsValue) -> Result<Call, Failure> {
+    /// The events of a new call of `operation` (its own listener is added once its options
+    /// are read).
+    fn events(&self, operation: Operation) -> Rc<Events> {
+        Rc::new(Events::new(operation, self.on_event.as_ref()))
+    }
+
+    fn call(&self, options: JsValue, events: &Events) -> Result<Call, Failure> {
         let parsed: CallOptions = optional("options", options)?;
+        events.listen(parsed.on_event.as_ref().map(|f| f.cast::<Function>()));
         Ok(Call {
             signal: parsed.signal.map(|s| s.cast::<AbortSignal>().clone()),
             timeout_ms: parsed.timeout_ms.unwrap_or(self.timeout_ms),
@@ -289,8 +306,28 @@ impl Inner {
                 timeout_ms: left,
                 ..*out
             };
+            let (method, url) = (out.request.method, &out.request.url);
+            let path = url.strip_prefix(self.base.origin()).unwrap_or(url);
+            let sent = out.events.request(method, path, attempts + 1);
             let mut result = transport::send(token.clone(), &attempt, self.base.origin()).await;
             attempts += 1;
+            if let Ok(answer) = &result {
+                out.events.response(
+                    method,
+                    path,
+                    attempts,
+                    sent,
+                    Answered {
+                        status: answer.status,
+                        request_id: answer.request_id.as_deref(),
+                        rate_limit: [
+                            answer.rate_limit_limit.as_deref(),
+                            answer.rate_limit_remaining.as_deref(),
+                            answer.rate_limit_reset.as_deref(),
+                        ],
+                    },
+                );
+            }
             if let Err(f) = &mut result {
                 // The attempt's timer is the call's deadline: report the call's timeout.
                 if let Error::Timeout { timeout_ms, .. } = &mut f.error {
@@ -347,6 +384,7 @@ impl Inner {
                 return with_attempts(result, attempts);
             }
             retries += 1;
+            out.events.retry(attempts, wait, kind, status);
             self.report_retry(RetryEvent {
                 operation: operation.into(),
                 attempt: attempts,
@@ -377,13 +415,21 @@ impl Inner {
         }
     }
 
-    async fn messages(&self, filter: JsValue, options: JsValue) -> Result<JsValue, Failure> {
-        let filter: MessageFilter = required("filter", filter)?;
+    async fn messages(
+        &self,
+        filter: JsValue,
+        options: JsValue,
+        events: &Events,
+    ) -> Result<JsValue, Failure> {
+        // Options first, so that the call's own listener hears of an invalid filter too.
         let opts: MessagesOptions = optional("options", options)?;
+        events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
+        let filter: MessageFilter = required("filter", filter)?;
         let request = messages::request(&self.base, &filter, &opts)?;
         let signal = opts.signal.as_ref().map(|s| s.cast::<AbortSignal>());
         let out = Outgoing {
             request: &request,
+            events,
             file: None,
             signal,
             timeout_ms: opts.timeout_ms.unwrap_or(self.timeout_ms),
@@ -413,7 +459,15 @@ impl Inner {
         Ok(js::get(&js::get(&value, "data"), "messages"))
     }
 
-    async fn upload_document(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+    async fn upload_document(
+        &self,
+        input: JsValue,
+        options: JsValue,
+        events: &Events,
+    ) -> Result<JsValue, Failure> {
+        // Options first, so that the call's own listener hears of an invalid input too.
+        let opts: UploadOptions = optional("options", options)?;
+        events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
         let input: UploadDocumentInput = required("input", input)?;
         let fields = documents::UploadFields {
             resource_path: input.resource_path,
@@ -428,9 +482,9 @@ impl Inner {
             .clone()
             .or_else(|| js::get(file, "name").as_string().filter(|n| !n.is_empty()))
             .unwrap_or_else(|| "upload".into());
-        let opts: UploadOptions = optional("options", options)?;
         let out = Outgoing {
             request: &request,
+            events,
             file: Some((file, &file_name)),
             signal: opts.signal.as_ref().map(|s| s.cast::<AbortSignal>()),
             // Uploads have no total timeout unless the call asks for one.
@@ -449,24 +503,39 @@ impl Inner {
     }
 
     /// Lists webhooks; returns the decoded list (for the lookups of register and ensure).
-    async fn webhooks(&self, call: &Call) -> Result<Vec<Webhook>, Failure> {
+    async fn webhooks(&self, call: &Call, events: &Events) -> Result<Vec<Webhook>, Failure> {
         let request = webhooks::list_request(&self.base);
-        let answer = self.execute_ok(&self.outgoing(&request, call)).await?;
+        let answer = self
+            .execute_ok(&self.outgoing(&request, call, events))
+            .await?;
         let body = answer.json()?;
         webhooks_of(&answer, body).map(|(list, _)| list)
     }
 
-    async fn register_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+    async fn register_webhook(
+        &self,
+        input: JsValue,
+        options: JsValue,
+        events: &Events,
+    ) -> Result<JsValue, Failure> {
         let input: RegisterWebhookInput = required("input", input)?;
-        let call = self.call(options)?;
-        self.register(&input, &call)
+        let call = self.call(options, events)?;
+        self.register(&input, &call, events)
             .await
             .map(|id| JsValue::from_str(&id))
     }
 
-    async fn register(&self, input: &RegisterWebhookInput, call: &Call) -> Result<String, Failure> {
+    async fn register(
+        &self,
+        input: &RegisterWebhookInput,
+        call: &Call,
+        events: &Events,
+    ) -> Result<String, Failure> {
         let request = webhooks::register_request(&self.base, input)?;
-        let answer = match self.execute_ok(&self.outgoing(&request, call)).await {
+        let answer = match self
+            .execute_ok(&self.outgoing(&request, call, events))
+            .await
+        {
             Ok(answer) => answer,
             Err(mut failure) => {
                 if matches!(
@@ -493,7 +562,7 @@ impl Inner {
             return Ok(id);
         }
         // Location not readable (e.g. not CORS-exposed) and no id in the body: look it up.
-        let listed = self.webhooks(call).await?;
+        let listed = self.webhooks(call, events).await?;
         webhooks::find_registered(&listed, input).ok_or_else(|| {
             answer.fail(Error::Decode {
                 operation: webhooks::REGISTER,
@@ -503,22 +572,33 @@ impl Inner {
         })
     }
 
-    async fn ensure_webhook(&self, input: JsValue, options: JsValue) -> Result<JsValue, Failure> {
+    async fn ensure_webhook(
+        &self,
+        input: JsValue,
+        options: JsValue,
+        events: &Events,
+    ) -> Result<JsValue, Failure> {
         let input: RegisterWebhookInput = required("input", input)?;
         check_http_url("input.url", &input.url)?;
-        let call = self.call(options)?;
-        let listed = self.webhooks(&call).await?;
+        let call = self.call(options, events)?;
+        let listed = self.webhooks(&call, events).await?;
         if let Some(id) = webhooks::find_registered(&listed, &input) {
             return Ok(JsValue::from_str(&id));
         }
-        self.register(&input, &call)
+        self.register(&input, &call, events)
             .await
             .map(|id| JsValue::from_str(&id))
     }
 
-    fn outgoing<'a>(&self, request: &'a HttpRequest, call: &'a Call) -> Outgoing<'a> {
+    fn outgoing<'a>(
+        &self,
+        request: &'a HttpRequest,
+        call: &'a Call,
+        events: &'a Events,
+    ) -> Outgoing<'a> {
         Outgoing {
             request,
+            events,
             file: None,
             signal: call.signal.as_ref(),
             timeout_ms: call.timeout_ms,
@@ -616,6 +696,7 @@ impl Client {
                 timeout_ms: opts.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),
                 retry,
                 on_retry: function(opts.on_retry),
+                on_event: function(opts.on_event),
                 rate,
             }),
         })
@@ -626,25 +707,33 @@ impl Client {
     /// share this one asynchronous body.
     fn simple(
         &self,
-        prepare: impl FnOnce(&Inner) -> Result<(HttpRequest, Call), Failure>,
+        operation: Operation,
+        prepare: impl FnOnce(&Inner, &Events) -> Result<(HttpRequest, Call), Failure>,
         decode: Decode,
     ) -> Promise {
-        self.run_simple(prepare(&self.inner), decode)
+        let events = self.inner.events(operation);
+        let prepared = prepare(&self.inner, &events);
+        self.run_simple(events, prepared, decode)
     }
 
     /// [`Client::simple`] for a request on one resource named by a string id argument
     /// (`(argument name, value)`).
     fn by_id(
         &self,
+        operation: Operation,
         (field, id): (&str, &JsValue),
         request: fn(&BaseUrl, &str) -> Result<HttpRequest, Error>,
         options: Option<Ts<CallOptions>>,
         decode: Decode,
     ) -> Promise {
         self.simple(
-            |inner| {
+            operation,
+            |inner, events| {
                 let id = id_arg(field, id)?;
-                Ok((request(&inner.base, &id)?, inner.call(given(options))?))
+                Ok((
+                    request(&inner.base, &id)?,
+                    inner.call(given(options), events)?,
+                ))
             },
             decode,
         )
@@ -654,21 +743,28 @@ impl Client {
     #[inline(never)]
     fn run_simple(
         &self,
+        events: Rc<Events>,
         prepared: Result<(HttpRequest, Call), Failure>,
         decode: Decode,
     ) -> Promise {
         let inner = self.inner.clone();
-        promise(Box::pin(async move {
-            let (request, call) = prepared?;
-            let answer = inner.execute_ok(&inner.outgoing(&request, &call)).await?;
-            match decode {
-                Some(decode) => {
-                    let body = answer.json()?;
-                    decode(&answer, body)
+        let call_events = events.clone();
+        promise(
+            events,
+            Box::pin(async move {
+                let (request, call) = prepared?;
+                let answer = inner
+                    .execute_ok(&inner.outgoing(&request, &call, &call_events))
+                    .await?;
+                match decode {
+                    Some(decode) => {
+                        let body = answer.json()?;
+                        decode(&answer, body)
+                    }
+                    None => Ok(JsValue::UNDEFINED),
                 }
-                None => Ok(JsValue::UNDEFINED),
-            }
-        }))
+            }),
+        )
     }
 
     /// The base URL the client talks to (normalised, without trailing slash).
@@ -685,10 +781,13 @@ impl Client {
         options: Option<Ts<MessagesOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let events = inner.events(Operation::Messages);
+        let call_events = events.clone();
         let (filter, options) = (filter.js_value(), given(options));
-        promise(Box::pin(
-            async move { inner.messages(filter, options).await },
-        ))
+        promise(
+            events,
+            Box::pin(async move { inner.messages(filter, options, &call_events).await }),
+        )
     }
 
     /// Uploads a file (sent by the browser's `FormData`) with its metadata.
@@ -699,10 +798,13 @@ impl Client {
         options: Option<Ts<UploadOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let events = inner.events(Operation::UploadDocument);
+        let call_events = events.clone();
         let (input, options) = (input.js_value(), given(options));
-        promise(Box::pin(async move {
-            inner.upload_document(input, options).await
-        }))
+        promise(
+            events,
+            Box::pin(async move { inner.upload_document(input, options, &call_events).await }),
+        )
     }
 
     /// Lists documents' metadata, filtered.
@@ -713,11 +815,12 @@ impl Client {
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.simple(
-            |inner| {
+            Operation::ListDocuments,
+            |inner, events| {
                 let query: ListDocumentsQuery = optional("query", given(query))?;
                 Ok((
                     documents::list_request(&inner.base, &query)?,
-                    inner.call(given(options))?,
+                    inner.call(given(options), events)?,
                 ))
             },
             Some(document_list),
@@ -732,6 +835,7 @@ impl Client {
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.by_id(
+            Operation::GetDocument,
             ("documentId", &document_id),
             documents::get_request,
             options,
@@ -747,6 +851,7 @@ impl Client {
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.by_id(
+            Operation::DeleteDocument,
             ("documentId", &document_id),
             documents::delete_request,
             options,
@@ -758,10 +863,11 @@ impl Client {
     #[wasm_bindgen(js_name = listWebhooks, unchecked_return_type = "Promise<Webhook[]>")]
     pub fn list_webhooks(&self, options: Option<Ts<CallOptions>>) -> Promise {
         self.simple(
-            |inner| {
+            Operation::ListWebhooks,
+            |inner, events| {
                 Ok((
                     webhooks::list_request(&inner.base),
-                    inner.call(given(options))?,
+                    inner.call(given(options), events)?,
                 ))
             },
             Some(webhook_list),
@@ -776,10 +882,13 @@ impl Client {
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let events = inner.events(Operation::RegisterWebhook);
+        let call_events = events.clone();
         let (input, options) = (input.js_value(), given(options));
-        promise(Box::pin(async move {
-            inner.register_webhook(input, options).await
-        }))
+        promise(
+            events,
+            Box::pin(async move { inner.register_webhook(input, options, &call_events).await }),
+        )
     }
 
     /// Returns the id of a webhook with this type and URL, registering one only if none exists.
@@ -790,10 +899,13 @@ impl Client {
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         let inner = self.inner.clone();
+        let events = inner.events(Operation::EnsureWebhook);
+        let call_events = events.clone();
         let (input, options) = (input.js_value(), given(options));
-        promise(Box::pin(async move {
-            inner.ensure_webhook(input, options).await
-        }))
+        promise(
+            events,
+            Box::pin(async move { inner.ensure_webhook(input, options, &call_events).await }),
+        )
     }
 
     /// Deletes a webhook.
@@ -803,6 +915,12 @@ impl Client {
         #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
-        self.by_id(("id", &id), webhooks::delete_request, options, None)
+        self.by_id(
+            Operation::DeleteWebhook,
+            ("id", &id),
+            webhooks::delete_request,
+            options,
+            None,
+        )
     }
 }

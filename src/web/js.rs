@@ -17,6 +17,10 @@ extern "C" {
     /// The global `clearTimeout`.
     #[wasm_bindgen(js_name = clearTimeout)]
     pub fn clear_timeout(id: &JsValue);
+
+    /// `performance.now()`: milliseconds with sub-millisecond precision, for durations.
+    #[wasm_bindgen(js_namespace = performance, js_name = now)]
+    pub fn now_precise() -> f64;
 }
 
 /// `Date.now()`.

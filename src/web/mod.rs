@@ -4,6 +4,7 @@
 
 mod client;
 mod errors;
+mod events;
 mod js;
 mod transport;
 

@@ -3,9 +3,10 @@
 //! caller's `AbortSignal`, never following redirects, and reading the whole answer.
 
 use super::errors::Failure;
+use super::events::Events;
 use super::js;
 use crate::api::response::{self, ErrorBody, ResponseHead};
-use crate::api::{FormValue, HttpRequest, JsonBody, Method, RequestBody};
+use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::UploadProgress;
 use std::cell::Cell;
@@ -23,6 +24,8 @@ use web_sys::{
 pub struct Outgoing<'a> {
     /// The described request.
     pub request: &'a HttpRequest,
+    /// Where the call's events go.
+    pub events: &'a Events,
     /// The file part of a multipart upload and its file name.
     pub file: Option<(&'a Blob, &'a str)>,
     /// The caller's abort signal.
@@ -45,6 +48,10 @@ pub struct Answer {
     pub rate_limit_reset: Option<String>,
     /// `X-RateLimit-Remaining`, if readable.
     pub rate_limit_remaining: Option<String>,
+    /// `X-RateLimit-Limit`, if readable.
+    pub rate_limit_limit: Option<String>,
+    /// `X-Request-Id`, if readable, the token redacted.
+    pub request_id: Option<String>,
     /// `Location`, if readable (CORS may hide it).
     pub location: Option<String>,
     /// The body as text, the token redacted; `None` when it is not UTF-8.
@@ -226,6 +233,8 @@ struct Reply {
     retry_after: Option<String>,
     rate_limit_reset: Option<String>,
     rate_limit_remaining: Option<String>,
+    rate_limit_limit: Option<String>,
+    request_id: Option<String>,
     location: Option<String>,
     bytes: Vec<u8>,
 }
@@ -237,6 +246,8 @@ impl Reply {
             retry_after: header("retry-after"),
             rate_limit_reset: header("x-ratelimit-reset"),
             rate_limit_remaining: header("x-ratelimit-remaining"),
+            rate_limit_limit: header("x-ratelimit-limit"),
+            request_id: header("x-request-id"),
             location: header("location"),
             bytes,
         }
@@ -251,11 +262,11 @@ enum NoAnswer {
     Redirected,
 }
 
-fn gloo_method(method: Method) -> gloo_net::http::Method {
+fn gloo_method(method: HttpMethod) -> gloo_net::http::Method {
     match method {
-        Method::Get => gloo_net::http::Method::GET,
-        Method::Post => gloo_net::http::Method::POST,
-        Method::Delete => gloo_net::http::Method::DELETE,
+        HttpMethod::Get => gloo_net::http::Method::GET,
+        HttpMethod::Post => gloo_net::http::Method::POST,
+        HttpMethod::Delete => gloo_net::http::Method::DELETE,
     }
 }
 
@@ -453,6 +464,8 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             retry_after: reply.retry_after,
             rate_limit_reset: reply.rate_limit_reset,
             rate_limit_remaining: reply.rate_limit_remaining,
+            rate_limit_limit: reply.rate_limit_limit,
+            request_id: reply.request_id.map(|id| redact(id, &token)),
             location: reply.location,
             body: utf8_text(reply.bytes).map(|text| redact(text, &token)),
             attempts: 1,

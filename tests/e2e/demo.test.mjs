@@ -136,7 +136,7 @@ test("the page connects to the emulator with the defaults; the token stays out o
   assert.ok(await page.isVisible("#panel-documents"));
   assert.ok(await page.isHidden("#panel-webhooks"));
   await page.keyboard.press("End");
-  assert.equal(await page.getAttribute("#tab-messages", "aria-selected"), "true");
+  assert.equal(await page.getAttribute("#tab-network", "aria-selected"), "true");
   const unlabelled = await page.evaluate(() =>
     [...document.querySelectorAll("input, select, textarea")]
       .filter((el) => el.labels.length === 0 && !el.getAttribute("aria-label"))
@@ -379,6 +379,40 @@ test("a wrong token: the 401 is shown next to the list and the query it broke", 
   noErrors(page);
 });
 
+test("network: a call and a retried call (the emulator's 503, then success) appear newest first", async () => {
+  await call("/_emulator/reset", { method: "POST" });
+  const page = await openPage();
+  // The page listed the webhooks when it connected: a call of its own.
+  await page.click("#tab-network");
+  const rows = page.locator("#network-rows tr");
+  await rows.filter({ hasText: "listWebhooks" }).filter({ hasText: "done" }).first().waitFor();
+  assert.match(await rows.first().textContent(), /listWebhooks/);
+  assert.equal(await page.textContent("#network-rows tr:first-child td:nth-child(4)"), "done", "the newest event is the call's end");
+  const response = rows.filter({ hasText: "response" }).first();
+  assert.match(await response.textContent(), /GET \/api\/external-integrations\/webhooks/);
+  assert.match(await response.textContent(), /200/);
+  assert.match(await response.textContent(), /request id req-\d+/);
+
+  // The emulator answers the next list with a 503; the client retries it.
+  await page.click("#network-clear");
+  assert.equal(await rows.count(), 0);
+  await page.click("#network-simulate");
+  await page.locator("#network-status", { hasText: "retried" }).waitFor();
+  const texts = await rows.allTextContents();
+  const kinds = await page.$$eval("#network-rows tr td:nth-child(4)", (cells) => cells.map((c) => c.textContent));
+  assert.deepEqual(kinds, ["done", "response", "request", "retry", "response", "request"], texts.join("\n"));
+  assert.match(texts[1], /200/);
+  assert.match(texts[3], /http 503/);
+  assert.match(texts[3], /waits \d+(\.\d)? ms before attempt 2/);
+  assert.match(texts[4], /503/);
+  assert.match(texts[0], /2 attempts/);
+  const callIds = new Set(texts.map((t) => t.match(/#(\d+)/)[1]));
+  assert.equal(callIds.size, 1, "one call");
+  const token = await page.inputValue("#token");
+  assert.ok(!texts.join("").includes(token), "the token is in no row");
+  noErrors(page);
+});
+
 test("screenshots of each tab at 1280x800 and 390x844, without horizontal scrolling", async () => {
   mkdirSync(SHOTS, { recursive: true });
   for (const [size, viewport] of [["1280x800", DESKTOP], ["390x844", PHONE]]) {
@@ -413,7 +447,12 @@ test("screenshots of each tab at 1280x800 and 390x844, without horizontal scroll
     await page.screenshot({ path: path.join(SHOTS, `messages-${size}.png`) });
     await page.screenshot({ path: path.join(SHOTS, `messages-${size}-full.png`), fullPage: true });
 
-    for (const tab of ["webhooks", "documents", "messages"]) {
+    await page.click("#tab-network");
+    await page.locator("#network-rows tr").first().waitFor();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(SHOTS, `network-${size}.png`) });
+
+    for (const tab of ["webhooks", "documents", "messages", "network"]) {
       await page.click(`#tab-${tab}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${tab} tab scrolls sideways by ${overflow}px at ${size}`);

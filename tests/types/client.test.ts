@@ -9,6 +9,7 @@ import init, {
   type ApiError,
   type ApiErrorKind,
   type CallOptions,
+  type ClientEvent,
   type ClientOptions,
   type DocumentRecord,
   type DocumentsOptions,
@@ -190,6 +191,45 @@ client.messagesAll({ candidateId: "c" }, { paging: { take: 5 } });
 client.messagesAll();
 // @ts-expect-error "body" is not a Message field
 client.messagesAll({ candidateId: "c" }, { fields: ["body"] });
+
+// --- request events ---
+new Client({
+  baseUrl: "https://acme.example.com",
+  token: "t",
+  onEvent: (event) => {
+    expect<Equal<typeof event, ClientEvent>>();
+    switch (event.type) {
+      case "request":
+        expect<Equal<typeof event.method, "GET" | "POST" | "DELETE">>();
+        expect<Equal<typeof event.path, string>>();
+        break;
+      case "response": {
+        const status: number = event.status;
+        const duration: number = event.durationMs;
+        const requestId: string | undefined = event.requestId;
+        const remaining: number | undefined = event.rateLimit?.remaining;
+        void [status, duration, requestId, remaining];
+        break;
+      }
+      case "retry":
+        expect<Equal<typeof event.kind, ApiErrorKind>>();
+        break;
+      case "error":
+        expect<Equal<typeof event.status, number | undefined>>();
+        break;
+      case "done":
+        // @ts-expect-error a finished call has no status of its own
+        event.status;
+        break;
+    }
+    expect<Equal<typeof event.operation, "messages" | "uploadDocument" | "listDocuments" | "getDocument" | "deleteDocument" | "listWebhooks" | "registerWebhook" | "ensureWebhook" | "deleteWebhook">>();
+    const callId: number = event.callId;
+    void callId;
+  },
+});
+client.listWebhooks({ onEvent: (event) => console.log(event.type, event.callId) });
+// @ts-expect-error onEvent gets one event object
+client.listWebhooks({ onEvent: (type: string, id: number) => type + id });
 
 // --- errors ---
 function handle(e: unknown): ApiErrorKind | undefined {

@@ -250,6 +250,11 @@ export interface ListDocumentsQuery {
 }
 
 /**
+ * HTTP methods the interface uses.
+ */
+export type HttpMethod = "GET" | "POST" | "DELETE";
+
+/**
  * Image format an upload can be converted to.
  */
 export type ImageFormat = "JPEG" | "PNG";
@@ -348,6 +353,10 @@ export interface MessagesOptions {
      * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
      */
     timeoutMs?: number;
+    /**
+     * Told about this call's events, besides the client's `onEvent`.
+     */
+    onEvent?: (event: ClientEvent) => void;
 }
 
 /**
@@ -382,6 +391,10 @@ export interface ClientOptions {
      * Called before each automatic retry, e.g. for logging.
      */
     onRetry?: (event: RetryEvent) => void;
+    /**
+     * Told about every attempt of every call (for logs and metrics); what it throws is ignored.
+     */
+    onEvent?: (event: ClientEvent) => void;
 }
 
 /**
@@ -400,6 +413,10 @@ export interface UploadOptions {
      * Called as bytes go out; the last call has `loaded === total`.
      */
     onProgress?: (progress: UploadProgress) => void;
+    /**
+     * Told about this call's events, besides the client's `onEvent`.
+     */
+    onEvent?: (event: ClientEvent) => void;
 }
 
 /**
@@ -454,6 +471,11 @@ export interface GraphSorting {
 }
 
 /**
+ * The client method a call was made through (`ClientEvent.operation`).
+ */
+export type Operation = "messages" | "uploadDocument" | "listDocuments" | "getDocument" | "deleteDocument" | "listWebhooks" | "registerWebhook" | "ensureWebhook" | "deleteWebhook";
+
+/**
  * The last argument of every method.
  */
 export interface CallOptions {
@@ -465,7 +487,36 @@ export interface CallOptions {
      * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
      */
     timeoutMs?: number;
+    /**
+     * Told about this call's events, besides the client's `onEvent`.
+     */
+    onEvent?: (event: ClientEvent) => void;
 }
+
+/**
+ * The service's rate-limit figures, when its `X-RateLimit-*` headers are readable.
+ */
+export interface RateLimitInfo {
+    /**
+     * Requests allowed per window (`X-RateLimit-Limit`).
+     */
+    limit: number;
+    /**
+     * Requests left in this window (`X-RateLimit-Remaining`).
+     */
+    remaining: number;
+    /**
+     * Seconds until the window resets (`X-RateLimit-Reset`).
+     */
+    resetSeconds: number;
+}
+
+/**
+ * What `onEvent` is told, for every attempt of every call; `callId` ties a call's events
+ * together. Events carry no body, no header but `X-Request-Id` and `X-RateLimit-*`, and never
+ * the token.
+ */
+export type ClientEvent = { type: "request"; operation: Operation; method: HttpMethod; path: string; attempt: number; callId: number } | { type: "response"; operation: Operation; method: HttpMethod; path: string; attempt: number; callId: number; status: number; durationMs: number; requestId?: string; rateLimit?: RateLimitInfo } | { type: "retry"; operation: Operation; attempt: number; callId: number; delayMs: number; kind: ApiErrorKind; status?: number } | { type: "error"; operation: Operation; callId: number; kind: ApiErrorKind; status?: number; attempts: number; durationMs: number } | { type: "done"; operation: Operation; callId: number; attempts: number; durationMs: number };
 
 /**
  * What `onRetry` is told before a retry.

@@ -1,0 +1,158 @@
+//! Request events: what `onEvent` listeners (the client's and the call's) are told about a call.
+//! Nothing is built when no one listens; a listener that throws is ignored.
+
+use super::errors::Failure;
+use super::js;
+use crate::api::HttpMethod;
+use crate::error::ApiErrorKind;
+use crate::model::client::{ClientEvent, Operation, RateLimitInfo};
+use js_sys::Function;
+use std::cell::{Cell, RefCell};
+use wasm_bindgen::JsValue;
+
+thread_local! {
+    /// The id of the next call (one counter per module instance, so ids never repeat).
+    static NEXT_CALL_ID: Cell<u32> = const { Cell::new(1) };
+}
+
+/// One call's events: its operation and id, when it started, who listens, how many requests
+/// it has sent.
+pub struct Events {
+    operation: Operation,
+    call_id: u32,
+    started: f64,
+    listeners: RefCell<Vec<Function>>,
+    attempts: Cell<u32>,
+}
+
+/// What an answer said that a `response` event carries.
+pub struct Answered<'a> {
+    /// HTTP status.
+    pub status: u16,
+    /// `X-Request-Id`, the token redacted.
+    pub request_id: Option<&'a str>,
+    /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`.
+    pub rate_limit: [Option<&'a str>; 3],
+}
+
+impl Events {
+    /// The events of a new call of `operation`, told to the client's listener if there is one.
+    pub fn new(operation: Operation, client_listener: Option<&Function>) -> Events {
+        let call_id = NEXT_CALL_ID.with(|next| {
+            let id = next.get();
+            next.set(id.wrapping_add(1));
+            id
+        });
+        Events {
+            operation,
+            call_id,
+            started: js::now_precise(),
+            listeners: RefCell::new(client_listener.into_iter().cloned().collect()),
+            attempts: Cell::new(0),
+        }
+    }
+
+    /// Adds the call's own listener (`options.onEvent`).
+    pub fn listen(&self, listener: Option<&Function>) {
+        if let Some(f) = listener {
+            self.listeners.borrow_mut().push(f.clone());
+        }
+    }
+
+    /// Requests sent so far.
+    pub fn attempts(&self) -> u32 {
+        self.attempts.get()
+    }
+
+    fn emit(&self, event: impl FnOnce() -> ClientEvent) {
+        let listeners = self.listeners.borrow().clone();
+        if listeners.is_empty() {
+            return;
+        }
+        let value: JsValue = js::to_js(&event());
+        for listener in &listeners {
+            js::notify(listener, &value);
+        }
+    }
+
+    /// An attempt is about to be sent; returns when it started.
+    pub fn request(&self, method: HttpMethod, path: &str, attempt: u32) -> f64 {
+        self.attempts.set(self.attempts.get() + 1);
+        self.emit(|| ClientEvent::Request {
+            operation: self.operation,
+            method,
+            path: path.to_owned(),
+            attempt,
+            call_id: self.call_id,
+        });
+        js::now_precise()
+    }
+
+    /// An attempt sent at `sent` got its answer.
+    pub fn response(
+        &self,
+        method: HttpMethod,
+        path: &str,
+        attempt: u32,
+        sent: f64,
+        answer: Answered<'_>,
+    ) {
+        self.emit(|| {
+            let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<f64>().ok());
+            let [limit, remaining, reset] = answer.rate_limit.map(number);
+            ClientEvent::Response {
+                operation: self.operation,
+                method,
+                path: path.to_owned(),
+                attempt,
+                call_id: self.call_id,
+                status: answer.status,
+                duration_ms: js::now_precise() - sent,
+                request_id: answer.request_id.map(str::to_owned),
+                rate_limit: match (limit, remaining, reset) {
+                    (Some(limit), Some(remaining), Some(reset_seconds)) => Some(RateLimitInfo {
+                        limit,
+                        remaining,
+                        reset_seconds,
+                    }),
+                    _ => None,
+                },
+            }
+        });
+    }
+
+    /// The client waits `delay_ms` before repeating attempt `attempt`.
+    pub fn retry(&self, attempt: u32, delay_ms: u32, kind: ApiErrorKind, status: Option<u16>) {
+        self.emit(|| ClientEvent::Retry {
+            operation: self.operation,
+            attempt,
+            call_id: self.call_id,
+            delay_ms,
+            kind,
+            status,
+        });
+    }
+
+    /// The call ended: `done`, or `error` with the failure's kind and status.
+    pub fn finish(&self, result: &Result<JsValue, Failure>) {
+        self.emit(|| {
+            let duration_ms = js::now_precise() - self.started;
+            match result {
+                Ok(_) => ClientEvent::Done {
+                    operation: self.operation,
+                    call_id: self.call_id,
+                    attempts: self.attempts(),
+                    duration_ms,
+                },
+                Err(failure) => ClientEvent::Error {
+                    operation: self.operation,
+                    call_id: self.call_id,
+                    kind: failure.error.kind(),
+                    status: failure.error.status(),
+                    attempts: self.attempts(),
+                    duration_ms,
+                },
+            }
+        });
+    }
+}
