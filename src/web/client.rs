@@ -739,6 +739,17 @@ impl Client {
         )
     }
 
+    /// Starts a call of `operation`: `body` gets the client's state and the call's events, and
+    /// its future becomes the promise the method returns.
+    fn run<F>(&self, operation: Operation, body: impl FnOnce(Rc<Inner>, Rc<Events>) -> F) -> Promise
+    where
+        F: Future<Output = Result<JsValue, Failure>> + 'static,
+    {
+        let events = self.inner.events(operation);
+        let future = body(self.inner.clone(), events.clone());
+        promise(events, Box::pin(future))
+    }
+
     /// The non-generic part of [`Client::simple`], so that its future exists once.
     #[inline(never)]
     fn run_simple(
@@ -780,14 +791,10 @@ impl Client {
         filter: Ts<MessageFilter>,
         options: Option<Ts<MessagesOptions>>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        let events = inner.events(Operation::Messages);
-        let call_events = events.clone();
         let (filter, options) = (filter.js_value(), given(options));
-        promise(
-            events,
-            Box::pin(async move { inner.messages(filter, options, &call_events).await }),
-        )
+        self.run(Operation::Messages, |inner, events| async move {
+            inner.messages(filter, options, &events).await
+        })
     }
 
     /// Uploads a file (sent by the browser's `FormData`) with its metadata.
@@ -797,14 +804,10 @@ impl Client {
         input: Ts<UploadDocumentInput>,
         options: Option<Ts<UploadOptions>>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        let events = inner.events(Operation::UploadDocument);
-        let call_events = events.clone();
         let (input, options) = (input.js_value(), given(options));
-        promise(
-            events,
-            Box::pin(async move { inner.upload_document(input, options, &call_events).await }),
-        )
+        self.run(Operation::UploadDocument, |inner, events| async move {
+            inner.upload_document(input, options, &events).await
+        })
     }
 
     /// Lists documents' metadata, filtered.
@@ -881,14 +884,10 @@ impl Client {
         input: Ts<RegisterWebhookInput>,
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        let events = inner.events(Operation::RegisterWebhook);
-        let call_events = events.clone();
         let (input, options) = (input.js_value(), given(options));
-        promise(
-            events,
-            Box::pin(async move { inner.register_webhook(input, options, &call_events).await }),
-        )
+        self.run(Operation::RegisterWebhook, |inner, events| async move {
+            inner.register_webhook(input, options, &events).await
+        })
     }
 
     /// Returns the id of a webhook with this type and URL, registering one only if none exists.
@@ -898,14 +897,10 @@ impl Client {
         input: Ts<RegisterWebhookInput>,
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
-        let inner = self.inner.clone();
-        let events = inner.events(Operation::EnsureWebhook);
-        let call_events = events.clone();
         let (input, options) = (input.js_value(), given(options));
-        promise(
-            events,
-            Box::pin(async move { inner.ensure_webhook(input, options, &call_events).await }),
-        )
+        self.run(Operation::EnsureWebhook, |inner, events| async move {
+            inner.ensure_webhook(input, options, &events).await
+        })
     }
 
     /// Deletes a webhook.
