@@ -74,10 +74,10 @@ fn decode_all(v: &Value) {
     let kinds = [ApiErrorKind::Decode, ApiErrorKind::Graphql];
     for r in [
         webhooks::decode_list(200, "items", v).map(|_| ()),
-        documents::decode_list(200, "", v).map(|_| ()),
+        documents::decode_list(200, "", || v).map(|_| ()),
         documents::decode_record(documents::GET, 200, v).map(|_| ()),
         messages::decode_errors(200, v),
-        messages::decode_data(200, v).map(|_| ()),
+        messages::decode_data(200, || v).map(|_| ()),
     ] {
         if let Err(e) = r {
             assert!(kinds.contains(&e.kind()), "{e:?}");

@@ -1,6 +1,6 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
-use super::response::decode;
+use super::response::{decode, decode_large};
 use super::url::{check_id, encode_component, QueryString};
 use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
@@ -164,9 +164,9 @@ pub fn decode_record<'de, D: Deserializer<'de>>(
 pub fn decode_list<'de, D: Deserializer<'de>>(
     status: u16,
     prefix: &str,
-    array: D,
+    array: impl Fn() -> D,
 ) -> Result<Vec<DocumentRecord>, Error> {
-    decode(LIST, status, prefix, array)
+    decode_large(LIST, status, prefix, array)
 }
 
 #[cfg(test)]
@@ -342,7 +342,9 @@ mod tests {
         let r = decode_record(UPLOAD, 201, &rec).unwrap();
         assert_eq!(r.document_type.as_deref(), Some("BRAND_NEW_TYPE"));
         assert_eq!(
-            decode_list(200, "documents", json!([rec])).unwrap().len(),
+            decode_list(200, "documents", || json!([rec]))
+                .unwrap()
+                .len(),
             1
         );
         for bad in [
@@ -354,7 +356,7 @@ mod tests {
             let e = decode_record(GET, 200, &bad).unwrap_err();
             assert_eq!(e.kind(), ApiErrorKind::Decode, "{bad}");
         }
-        let e = decode_list(200, "items", json!([rec, {"id": 1}])).unwrap_err();
+        let e = decode_list(200, "items", || json!([rec, {"id": 1}])).unwrap_err();
         assert!(e.to_string().contains("at items[1].id"), "{e}");
     }
 }

@@ -1,7 +1,7 @@
 //! The messages GraphQL query (4.1). Values always travel as variables; only field names
 //! (the schema's own, or checked to be GraphQL names) are written into the query text.
 
-use super::response::{decode, graphql_errors};
+use super::response::{decode_large, graphql_errors};
 use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
@@ -209,14 +209,14 @@ struct AnswerData {
 /// (or nulls); returns them.
 pub fn decode_data<'de, D: Deserializer<'de>>(
     status: u16,
-    body: D,
+    body: impl Fn() -> D,
 ) -> Result<Vec<Option<Message>>, Error> {
     let missing = |what: &str| Error::Decode {
         operation: QUERY,
         status,
         reason: format!("{what} is missing or null"),
     };
-    let answer: Answer = decode(QUERY, status, "", body)?;
+    let answer: Answer = decode_large(QUERY, status, "", body)?;
     answer
         .data
         .ok_or_else(|| missing("data"))?
@@ -354,7 +354,7 @@ mod tests {
     fn decode(body: &str) -> Result<usize, Error> {
         let v: Value = serde_json::from_str(body).unwrap();
         decode_errors(200, &v)?;
-        decode_data(200, &v).map(|m| m.len())
+        decode_data(200, || &v).map(|m| m.len())
     }
 
     #[test]

@@ -135,7 +135,7 @@ fn webhook_list(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
 /// The checked document list of a 2xx answer.
 fn document_list(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
     let (at, array) = list_array(answer, body)?;
-    documents::decode_list(answer.status, at, Deserializer::from(array.clone()))
+    documents::decode_list(answer.status, at, || Deserializer::from(array.clone()))
         .map_err(|e| answer.fail(e))?;
     Ok(array)
 }
@@ -454,7 +454,7 @@ impl Inner {
             return Err(answer.status_failure());
         }
         let value = parsed?;
-        messages::decode_data(answer.status, Deserializer::from(value.clone()))
+        messages::decode_data(answer.status, || Deserializer::from(value.clone()))
             .map_err(|e| answer.fail(e))?;
         Ok(js::get(&js::get(&value, "data"), "messages"))
     }
