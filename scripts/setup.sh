@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # Installs what building and testing estatekit needs, skipping what is already there at the
 # right version: the wasm32 target, wasm-bindgen-cli (same version as the wasm-bindgen crate),
-# wasm-pack, Debian's Chromium + ChromeDriver, and the npm dev tools (package-lock.json).
+# wasm-pack, Debian's Chromium + ChromeDriver, Debian's Firefox ESR + geckodriver (a crate on
+# crates.io: Debian does not package it), and the npm dev tools (package-lock.json).
+# Nothing is fetched but packages from their registries (apt, crates.io, npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=$(sed -nE 's/^wasm-bindgen = "=([0-9.]+)"/\1/p' Cargo.toml)
 WASM_PACK_VERSION=0.15.1
+# geckodriver 0.37.1 drives Debian's firefox-esr 153 (make test-browser, tests/consumers).
+GECKODRIVER_VERSION=0.37.1
 export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf 'setup: %s\n' "$*"; }
@@ -32,6 +36,21 @@ if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ !
   say "installing Debian's chromium and chromium-driver"
   as_root apt-get update -qq
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# firefox-esr: any ESR from 140 (bookworm's) on; 153 is the one tested (see README, Engines).
+firefox_major=$( (firefox-esr --version 2>/dev/null || true) | sed -nE 's/^Mozilla Firefox ([0-9]+)\..*/\1/p')
+if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && [ "${firefox_major:-0}" -lt 140 ]; then
+  say "installing Debian's firefox-esr (about 1 minute)"
+  as_root apt-get update -qq
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
+fi
+
+geckodriver_version=$( (geckodriver --version 2>/dev/null || true) | sed -n 1p)
+if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && [ "$geckodriver_version" != "geckodriver $GECKODRIVER_VERSION" ]; then
+  say "installing geckodriver $GECKODRIVER_VERSION from crates.io (about 5 minutes)"
+  # --locked: the crate ships its Cargo.lock, and every version in it is on the registry.
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force
 fi
 
 stamp=node_modules/.estatekit-lock-sha
