@@ -10,9 +10,17 @@ PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
 PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh
 
-# Browser tests: wasm-bindgen-test in Debian's headless Chromium (see webdriver.json).
-BROWSER_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-	CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=300
+# Browser engines of test-browser: `make test-browser BROWSER=firefox` (or
+# BROWSER=chromium) runs one alone; both by default. Debian's headless Chromium and Firefox ESR,
+# each through its own WebDriver (webdriver.json keeps both off the network).
+BROWSER ?= chromium firefox
+ENGINES := chromium firefox
+$(foreach b,$(BROWSER),$(if $(filter $(b),$(ENGINES)),,$(error BROWSER=$(b): use one or more of $(ENGINES))))
+GECKODRIVER_BIN := $(HOME)/.cargo/bin/geckodriver
+# wasm-bindgen-test-runner takes GECKODRIVER before CHROMEDRIVER: each engine sees only its own.
+WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=300
+DRIVER_ENV_chromium := -u GECKODRIVER CHROMEDRIVER=/usr/bin/chromedriver
+DRIVER_ENV_firefox := -u CHROMEDRIVER GECKODRIVER=$(GECKODRIVER_BIN)
 
 .PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean
 
@@ -41,9 +49,15 @@ lint:
 test-native:
 	cargo test --workspace
 
-test-browser: emulator
+# Every wasm-bindgen-test suite (tests/*.rs) in each engine of BROWSER, one after the other,
+# each against its own emulator on a free loopback port.
+test-browser: $(addprefix test-browser-,$(BROWSER))
+
+.PHONY: $(addprefix test-browser-,$(ENGINES))
+$(addprefix test-browser-,$(ENGINES)): test-browser-%: emulator
+	@echo "test-browser: $* (wasm-bindgen-test, tests/*.rs)"
 	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
-	  env $(BROWSER_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --test '*'
+	  env $(DRIVER_ENV_$*) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast --test '*'
 
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
 # test-types: the type tests of the public API, the wrapper's JavaScript type-checked (checkJs)
