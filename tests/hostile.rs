@@ -354,8 +354,10 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
             None,
         ),
         (
-            "dropped connection",
-            g(r#","drop":true,"times":2"#),
+            // A connection that keeps closing with no answer. Both engines silently resend the
+            // request first (see dropped_twice_* below), so the drops outlast them: 20 > 10.
+            "dropped connection, every attempt",
+            g(r#","drop":true,"times":20"#),
             ListWebhooks,
             "network",
             None,
@@ -555,4 +557,50 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
             panic!("{name}: {}", message(&e));
         }
     }
+}
+
+/// A GET whose connection closes twice with no answer (then the service answers): the engines
+/// differ, below the library (`retry.limit` is 0, so estatekit itself sends once).
+/// - Chromium resends a request once when a connection closes without any reply, and then
+///   rejects the fetch ("Failed to fetch"): the user gets an `ApiError` of kind `network`.
+/// - Firefox resends an idempotent request (a GET) on such a closed connection up to its
+///   attempt limit (`network.http.request.max-attempts`, 10 attempts in all): the third attempt
+///   is answered, and the user gets the real list, as if nothing had happened.
+/// What the user gets is right in both: an error they can retry, or the right answer.
+/// (A POST is resent once by both engines: webhooks.rs, ambiguous_registration_*.)
+#[wasm_bindgen_test]
+async fn dropped_twice_is_network_in_chromium_and_the_real_list_in_firefox() {
+    let token = new_account().await;
+    let c = client_with(&format!(
+        r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"limit":0}}}}"#,
+        emulator()
+    ));
+    let id = ok(c.register_webhook(
+        json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com/drop"}"#),
+        JsValue::UNDEFINED,
+    ))
+    .await;
+    fault_on("GET", WEBHOOKS, &token, r#","drop":true,"times":2"#).await;
+    let answer = run(&c, Call::ListWebhooks).await;
+    admin("DELETE", "/_emulator/faults", None).await;
+    match (engine(), answer) {
+        (Engine::Chromium, Err(e)) => {
+            assert!(estatekit::is_api_error(&e), "not an ApiError: {e:?}");
+            assert_eq!(
+                get_str(&e, "kind").as_deref(),
+                Some("network"),
+                "{}",
+                message(&e)
+            );
+            assert!(get(&e, "status").is_undefined());
+        }
+        (Engine::Firefox, Ok(list)) => {
+            let ids: Vec<JsValue> = items(&list).iter().map(|w| get(w, "id")).collect();
+            assert_eq!(ids, [id]);
+        }
+        (engine, Ok(v)) => panic!("{engine:?}: expected network, got {}", stringify(&v)),
+        (engine, Err(e)) => panic!("{engine:?}: expected the list, got {}", message(&e)),
+    }
+    // Either way the same client then completes a normal call.
+    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
 }

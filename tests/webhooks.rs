@@ -300,8 +300,9 @@ async fn ensure_webhook_never_duplicates() {
 async fn ambiguous_registration_points_to_ensure_webhook() {
     let token = new_account().await;
     let c = client(&token);
-    // times 2: Chrome silently repeats a request once when a reused connection closes
-    // without any reply, so the connection must drop twice for the page to see it.
+    // times 2: Chromium and Firefox both silently resend a POST once when its connection
+    // closes without any reply (the emulator sees 2 requests in each), so the connection must
+    // drop twice for the page to see it. (A GET differs: hostile.rs, dropped_twice_*.)
     fault_on(
         "POST",
         "/api/external-integrations/webhooks",

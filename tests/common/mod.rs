@@ -15,6 +15,25 @@ pub fn emulator() -> &'static str {
         .expect("ESTATEKIT_EMULATOR_URL is not set: run `make test-browser`")
 }
 
+/// The browser engine running the tests (`make test-browser` runs them in each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// Chromium (Blink, V8).
+    Chromium,
+    /// Firefox (Gecko, SpiderMonkey).
+    Firefox,
+}
+
+/// Which engine this is, from `navigator.userAgent`.
+pub fn engine() -> Engine {
+    let navigator = get(&js_sys::global().into(), "navigator");
+    match get_str(&navigator, "userAgent") {
+        Some(ua) if ua.contains("Firefox/") => Engine::Firefox,
+        Some(ua) if ua.contains("Chrome/") => Engine::Chromium,
+        ua => panic!("unknown browser engine: {ua:?}"),
+    }
+}
+
 /// `JSON.parse(text)`, for building inputs and expected values.
 pub fn json(text: &str) -> JsValue {
     JSON::parse(text).unwrap_or_else(|_| panic!("bad JSON in test: {text}"))
