@@ -10,7 +10,7 @@ PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
 PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh
 
-# Browser engines of test-browser: `make test-browser BROWSER=firefox` (or
+# Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium) runs one alone; both by default. Debian's headless Chromium and Firefox ESR,
 # each through its own WebDriver (webdriver.json keeps both off the network).
 BROWSER ?= chromium firefox
@@ -74,11 +74,12 @@ test-golden: pkg
 golden: pkg
 	node tests/types/golden.mjs --update
 
-# Packs pkg/ (npm pack) for the consumer projects, then runs them against their own emulators.
+# Packs pkg/ (npm pack) for the consumer projects, then runs them against their own emulators;
+# the browser pages run in each engine of BROWSER (tests/consumers/browsers.mjs).
 test-consumers: pkg emulator
-	@[ -d node_modules/playwright-core ] || npm ci
+	@[ -d node_modules/playwright-core ] && [ -d node_modules/selenium-webdriver ] || npm ci
 	node -e 'import("./tests/consumers/lib.mjs").then((m) => console.log("packed", m.pack().filename))'
-	node --test --test-concurrency=1 tests/consumers/*.test.mjs
+	ESTATEKIT_BROWSERS="$(BROWSER)" node --test --test-concurrency=1 tests/consumers/*.test.mjs
 
 docs: pkg
 	typedoc --entryPoints pkg/estatekit.d.ts --tsconfig tests/types/tsconfig.json --out target/docs \

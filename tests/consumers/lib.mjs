@@ -1,10 +1,11 @@
 // Helpers of the consumer smoke tests: the packed tarball, installing it into a consumer
-// project, the emulator, and headless Chromium.
+// project, the emulator, and the headless browsers (browsers.mjs: Chromium and Firefox).
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
-import { launchChromium, root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
+import { root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
+import { ENGINE_NAMES, enginesToRun, openPage } from "./browsers.mjs";
 
-export { root };
+export { root, ENGINE_NAMES, enginesToRun };
 export const pkgDir = `${root}pkg`;
 const packDir = `${root}target/consumers`;
 /** Where the consumer projects' package.json files expect the tarball. */
@@ -61,74 +62,91 @@ export async function registerWebhook(url, body, token = "dev-token") {
   return res.headers.get("location");
 }
 
+/** Fetches a document's metadata directly over HTTP (what an upload from a page stored). */
+export async function documentMetadata(url, id, token = "dev-token") {
+  const res = await fetch(`${url}/api/file-storage/company/documents/${encodeURIComponent(id)}/metadata`, {
+    headers: { authorization: `Bearer ${token}` },
+  });
+  if (!res.ok) throw new Error(`document ${id}: HTTP ${res.status}`);
+  return res.json();
+}
+
 /**
- * Opens `url` in headless Chromium and waits for the page to set `document.body.dataset.result`
- * (JSON). Returns it with the console messages, page errors and failed requests seen.
+ * Opens `url` in a headless browser of `engine` (browsers.mjs) and waits for the page to set
+ * `document.body.dataset.result` (JSON). Returns it with the console messages, page errors and
+ * failed requests seen, and the .wasm files the page fetched.
  */
-export async function runPage(url, timeoutMs = 30_000) {
-  const browser = await launchChromium();
+export async function runPage(engine, url, timeoutMs = 30_000) {
+  const page = await openPage(engine);
   try {
-    const page = await browser.newPage();
-    const consoleMessages = [];
-    const pageErrors = [];
-    const failed = [];
-    page.on("console", (m) => consoleMessages.push(`${m.type()}: ${m.text()}`));
-    page.on("pageerror", (e) => pageErrors.push(String(e)));
-    page.on("requestfailed", (r) => failed.push(`${r.url()} ${r.failure()?.errorText}`));
-    page.on("response", (r) => {
-      if (r.status() >= 400) failed.push(`${r.url()} HTTP ${r.status()}`);
-    });
     await page.goto(url);
     try {
-      await page.waitForFunction(() => document.body.dataset.result, null, { timeout: timeoutMs });
+      await page.waitFor(() => document.body.dataset.result, timeoutMs);
     } catch (e) {
-      const seen = [...consoleMessages, ...pageErrors, ...failed].join("\n  ");
-      throw new Error(`${url}: no result in ${timeoutMs} ms (${e.message}); the page showed:\n  ${seen}`);
+      const seen = [...page.consoleMessages, ...page.pageErrors, ...page.failed].join("\n  ");
+      throw new Error(`${url} in ${engine}: no result in ${timeoutMs} ms (${e.message}); the page showed:\n  ${seen}`);
     }
     const result = JSON.parse(await page.evaluate(() => document.body.dataset.result));
     const wasm = await page.evaluate(() =>
       performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).map((e) => e.name),
     );
+    const { consoleMessages, pageErrors, failed } = page;
     return { result, consoleMessages, pageErrors, failed, wasm };
   } finally {
-    await browser.close();
+    await page.close();
   }
 }
 
+/** Checks the page's upload: progress reported up to the whole body, and the document stored. */
+export async function checkUpload(assert, url, upload) {
+  assert.equal(typeof upload?.id, "string", JSON.stringify(upload));
+  assert.ok(upload.reports.length > 0, "onProgress was called");
+  const [loaded, total] = upload.reports.at(-1);
+  assert.ok(total >= upload.size && loaded === total, `last progress report ${loaded}/${total}`);
+  const stored = await documentMetadata(url, upload.id);
+  assert.equal(stored.id, upload.id);
+}
+
 /**
- * The browser checks both page consumers share: served by the emulator from `staticDir`, the
- * page lists a webhook registered beforehand (lazy init, no init() call), and with a wrong token
- * it gets an ApiError of kind `unauthorized`.
+ * The browser checks both page consumers share, in each engine of enginesToRun(), each engine
+ * with its own emulator serving `staticDir`: the page lists a webhook registered beforehand
+ * (lazy init, no init() call) and uploads a file; with a wrong token it gets an ApiError of
+ * kind `unauthorized`.
  */
 export function browserChecks(test, assert, staticDir) {
-  let emulator;
-  test.before(async () => {
-    emulator = await startEmulator(["--static", staticDir]);
-  });
-  test.after(() => emulator?.stop());
+  for (const engine of enginesToRun()) {
+    test.describe(`in headless ${ENGINE_NAMES[engine]}`, () => {
+      let emulator;
+      test.before(async () => {
+        emulator = await startEmulator(["--static", staticDir]);
+      });
+      test.after(() => emulator?.stop());
 
-  test.it("completes a listWebhooks call in headless Chromium without calling init()", async () => {
-    const hook = { type: "UNIT_CREATED", url: "http://127.0.0.1:9/estatekit-consumer" };
-    const id = await registerWebhook(emulator.url, hook);
-    const run = await runPage(`${emulator.url}/`);
-    assert.deepEqual(run.pageErrors, []);
-    assert.deepEqual(run.failed, []);
-    assert.deepEqual(run.consoleMessages.filter((m) => /^(error|warning)/.test(m)), []);
-    assert.equal(run.result.ok, true, run.result.message);
-    assert.equal(run.result.baseUrl, emulator.url);
-    assert.equal(run.result.eventTypes, 28);
-    assert.deepEqual(
-      run.result.webhooks.map((w) => [w.id, w.type, w.url]),
-      [[id, hook.type, hook.url]],
-    );
-    assert.equal(run.wasm.length, 1, "the page fetched one .wasm file");
-  });
+      test.it("completes listWebhooks and an upload without calling init()", async () => {
+        const hook = { type: "UNIT_CREATED", url: "http://127.0.0.1:9/estatekit-consumer" };
+        const id = await registerWebhook(emulator.url, hook);
+        const run = await runPage(engine, `${emulator.url}/`);
+        assert.deepEqual(run.pageErrors, []);
+        assert.deepEqual(run.failed, []);
+        assert.deepEqual(run.consoleMessages.filter((m) => /^(error|warning)/.test(m)), []);
+        assert.equal(run.result.ok, true, run.result.message);
+        assert.equal(run.result.baseUrl, emulator.url);
+        assert.equal(run.result.eventTypes, 28);
+        assert.deepEqual(
+          run.result.webhooks.map((w) => [w.id, w.type, w.url]),
+          [[id, hook.type, hook.url]],
+        );
+        await checkUpload(assert, emulator.url, run.result.upload);
+        assert.equal(run.wasm.length, 1, "the page fetched one .wasm file");
+      });
 
-  test.it("rejects with an ApiError of kind unauthorized for a wrong token", async () => {
-    const run = await runPage(`${emulator.url}/?token=wrong-token`);
-    assert.deepEqual(run.pageErrors, []);
-    assert.equal(run.result.ok, false);
-    assert.equal(run.result.apiError, true);
-    assert.equal(run.result.kind, "unauthorized");
-  });
+      test.it("rejects with an ApiError of kind unauthorized for a wrong token", async () => {
+        const run = await runPage(engine, `${emulator.url}/?token=wrong-token`);
+        assert.deepEqual(run.pageErrors, []);
+        assert.equal(run.result.ok, false);
+        assert.equal(run.result.apiError, true);
+        assert.equal(run.result.kind, "unauthorized");
+      });
+    });
+  }
 }

@@ -1,10 +1,20 @@
 // A Vite 7 production build (no wasm plugin, no config) of a page that imports the packed
-// estatekit, served by the emulator and run in headless Chromium.
+// estatekit, served by the emulator and run in headless Chromium and Firefox.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { browserChecks, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
+import {
+  ENGINE_NAMES,
+  browserChecks,
+  checkUpload,
+  enginesToRun,
+  installPacked,
+  registerWebhook,
+  root,
+  runPage,
+  startEmulator,
+} from "./lib.mjs";
 
 const dir = `${root}tests/consumers/vite`;
 
@@ -47,11 +57,14 @@ test.describe("Vite 7 dev server with optimizeDeps.exclude", () => {
     await emulator?.stop();
   });
 
-  test.it("completes a listWebhooks call", async () => {
-    const id = await registerWebhook(emulator.url, { type: "OWNER_CREATED", url: "http://127.0.0.1:9/dev" });
-    const run = await runPage(server.resolvedUrls.local[0]);
-    assert.deepEqual(run.pageErrors, []);
-    assert.equal(run.result.ok, true, run.result.message);
-    assert.deepEqual(run.result.webhooks.map((w) => w.id), [id]);
-  });
+  for (const engine of enginesToRun()) {
+    test.it(`completes listWebhooks and an upload in headless ${ENGINE_NAMES[engine]}`, async () => {
+      const id = await registerWebhook(emulator.url, { type: "OWNER_CREATED", url: `http://127.0.0.1:9/dev-${engine}` });
+      const run = await runPage(engine, server.resolvedUrls.local[0]);
+      assert.deepEqual(run.pageErrors, []);
+      assert.equal(run.result.ok, true, run.result.message);
+      assert.ok(run.result.webhooks.some((w) => w.id === id), JSON.stringify(run.result.webhooks));
+      await checkUpload(assert, emulator.url, run.result.upload);
+    });
+  }
 });

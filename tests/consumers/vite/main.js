@@ -9,7 +9,18 @@ function show(result) {
   document.body.dataset.result = JSON.stringify(result);
 }
 
-client.listWebhooks().then(
-  (hooks) => show({ ok: true, baseUrl: client.baseUrl, eventTypes: EVENT_TYPES.length, webhooks: hooks }),
-  (e) => show({ ok: false, apiError: isApiError(e), kind: e?.kind, message: String(e?.message ?? e) }),
+// List the webhooks, then upload a small file (FormData, with progress reports).
+async function run() {
+  const webhooks = await client.listWebhooks();
+  const file = new Blob(["estatekit consumer upload\n"], { type: "text/plain" });
+  const reports = [];
+  const record = await client.uploadDocument(
+    { file, resourcePath: "units/consumer", name: "consumer.txt" },
+    { onProgress: ({ loaded, total }) => reports.push([loaded, total]) },
+  );
+  return { ok: true, baseUrl: client.baseUrl, eventTypes: EVENT_TYPES.length, webhooks, upload: { id: record.id, size: file.size, reports } };
+}
+
+run().then(show, (e) =>
+  show({ ok: false, apiError: isApiError(e), kind: e?.kind, message: String(e?.message ?? e) }),
 );

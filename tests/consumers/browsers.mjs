@@ -1,0 +1,109 @@
+// The browser engines the consumer pages run in, behind one interface:
+// - chromium: Debian's Chromium through playwright-core (scripts/local.mjs);
+// - firefox: Debian's Firefox ESR through geckodriver (cargo install, see scripts/setup.sh) and
+//   selenium-webdriver, an ordinary WebDriver client, with WebDriver BiDi for the console, page
+//   errors and responses. playwright's own Firefox is a patched build that cannot be installed
+//   here, and selenium-manager (the driver downloader shipped in selenium-webdriver) is never
+//   run: the geckodriver path is passed explicitly, and SE_MANAGER_PATH points nowhere so any
+//   stray call fails at once instead of reaching the network.
+// ESTATEKIT_BROWSERS ("chromium firefox", the Makefile's BROWSER) picks the engines.
+import { existsSync, readFileSync } from "node:fs";
+import { homedir } from "node:os";
+import { launchChromium, root } from "../../scripts/local.mjs";
+
+/** Every engine the consumers can run in, by the name BROWSER uses. */
+export const ENGINES = ["chromium", "firefox"];
+
+/** How test names call each engine. */
+export const ENGINE_NAMES = { chromium: "Chromium", firefox: "Firefox" };
+
+/** The engines to run: ESTATEKIT_BROWSERS (space or comma separated), else all of them. */
+export function enginesToRun() {
+  const asked = (process.env.ESTATEKIT_BROWSERS ?? "").split(/[\s,]+/).filter(Boolean);
+  for (const e of asked) {
+    if (!ENGINES.includes(e)) throw new Error(`ESTATEKIT_BROWSERS: unknown engine ${e} (use ${ENGINES.join(", ")})`);
+  }
+  return asked.length ? asked : ENGINES;
+}
+
+/** geckodriver: GECKODRIVER, else the one scripts/setup.sh installs with cargo. */
+export const geckodriverPath = () => process.env.GECKODRIVER ?? `${homedir()}/.cargo/bin/geckodriver`;
+
+/** Firefox's options (binary, -headless, the prefs that keep it off the network): webdriver.json. */
+export const firefoxOptions = () => JSON.parse(readFileSync(`${root}webdriver.json`, "utf8"))["moz:firefoxOptions"];
+
+/**
+ * Opens a headless browser of `engine` on a blank page. Returns `{ goto(url), evaluate(fn),
+ * waitFor(fn, timeoutMs), close() }` plus what the page showed, as text lines in arrays that
+ * fill as it runs: `consoleMessages` ("<type>: <text>", types as Chromium names them: log,
+ * warning, error...), `pageErrors` (uncaught exceptions) and `failed` (requests that failed,
+ * or answered 400 or more). `fn` is a function without arguments run in the page.
+ */
+export async function openPage(engine) {
+  if (engine === "chromium") return openChromium();
+  if (engine === "firefox") return openFirefox();
+  throw new Error(`unknown engine ${engine}`);
+}
+
+async function openChromium() {
+  const browser = await launchChromium();
+  try {
+    const page = await browser.newPage();
+    const shown = { consoleMessages: [], pageErrors: [], failed: [] };
+    page.on("console", (m) => shown.consoleMessages.push(`${m.type()}: ${m.text()}`));
+    page.on("pageerror", (e) => shown.pageErrors.push(String(e)));
+    page.on("requestfailed", (r) => shown.failed.push(`${r.url()} ${r.failure()?.errorText}`));
+    page.on("response", (r) => {
+      if (r.status() >= 400) shown.failed.push(`${r.url()} HTTP ${r.status()}`);
+    });
+    return {
+      ...shown,
+      goto: async (url) => void (await page.goto(url)),
+      evaluate: (fn) => page.evaluate(fn),
+      waitFor: async (fn, timeoutMs) => void (await page.waitForFunction(fn, null, { timeout: timeoutMs })),
+      close: () => browser.close(),
+    };
+  } catch (e) {
+    await browser.close();
+    throw e;
+  }
+}
+
+async function openFirefox() {
+  const driverPath = geckodriverPath();
+  if (!existsSync(driverPath)) throw new Error(`${driverPath} is missing: run scripts/setup.sh (or set GECKODRIVER)`);
+  process.env.SE_MANAGER_PATH = "/nonexistent/selenium-manager-is-not-used";
+  const firefox = await import("selenium-webdriver/firefox.js");
+  const { binary, args = [], prefs = {} } = firefoxOptions();
+  const options = new firefox.Options().setBinary(binary).addArguments(...args).enableBidi();
+  for (const [name, value] of Object.entries(prefs)) options.setPreference(name, value);
+  const service = new firefox.ServiceBuilder(driverPath).build();
+  const driver = firefox.Driver.createSession(options, service);
+  try {
+    await driver.getSession();
+    const bidi = await driver.getBidi();
+    const shown = { consoleMessages: [], pageErrors: [], failed: [] };
+    bidi.on("log.entryAdded", (e) => {
+      if (e.type === "javascript") return void shown.pageErrors.push(e.text);
+      // console.warn is "warning" in Chromium's naming, so the checks read alike.
+      const type = e.method ?? e.level;
+      shown.consoleMessages.push(`${type === "warn" ? "warning" : type}: ${e.text}`);
+    });
+    bidi.on("network.fetchError", (e) => shown.failed.push(`${e.request.url} ${e.errorText}`));
+    bidi.on("network.responseCompleted", (e) => {
+      if (e.response.status >= 400) shown.failed.push(`${e.response.url} HTTP ${e.response.status}`);
+    });
+    await bidi.subscribe(["log.entryAdded", "network.fetchError", "network.responseCompleted"]);
+    const run = (fn) => driver.executeScript(`return (${fn})();`);
+    return {
+      ...shown,
+      goto: (url) => driver.get(url),
+      evaluate: run,
+      waitFor: (fn, timeoutMs) => driver.wait(async () => Boolean(await run(fn)), timeoutMs),
+      close: () => driver.quit(),
+    };
+  } catch (e) {
+    await driver.quit().catch(() => {});
+    throw e;
+  }
+}
