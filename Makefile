@@ -16,11 +16,17 @@ PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock scripts/build-
 BROWSER ?= chromium firefox
 ENGINES := chromium firefox
 $(foreach b,$(BROWSER),$(if $(filter $(b),$(ENGINES)),,$(error BROWSER=$(b): use one or more of $(ENGINES))))
-GECKODRIVER_BIN := $(HOME)/.cargo/bin/geckodriver
+# geckodriver: GECKODRIVER from the environment, else the one scripts/setup.sh installs.
+GECKODRIVER ?= $(HOME)/.cargo/bin/geckodriver
 # wasm-bindgen-test-runner takes GECKODRIVER before CHROMEDRIVER: each engine sees only its own.
 WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=300
 DRIVER_ENV_chromium := -u GECKODRIVER CHROMEDRIVER=/usr/bin/chromedriver
-DRIVER_ENV_firefox := -u CHROMEDRIVER GECKODRIVER=$(GECKODRIVER_BIN)
+# MOZ_DISABLE_NONLOCAL_CONNECTIONS=1 (inherited by Firefox from geckodriver; moz:firefoxOptions'
+# env is applied on Android only): Firefox refuses every non-loopback connection, and honours
+# webdriver.json's services.settings.server (ignored otherwise on release builds), so it makes
+# no DNS look-up either (checked with strace: loopback connections only).
+FIREFOX_ENV := MOZ_DISABLE_NONLOCAL_CONNECTIONS=1
+DRIVER_ENV_firefox := -u CHROMEDRIVER GECKODRIVER=$(GECKODRIVER) $(FIREFOX_ENV)
 
 .PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean
 
@@ -79,7 +85,7 @@ golden: pkg
 test-consumers: pkg emulator
 	@[ -d node_modules/playwright-core ] && [ -d node_modules/selenium-webdriver ] || npm ci
 	node -e 'import("./tests/consumers/lib.mjs").then((m) => console.log("packed", m.pack().filename))'
-	ESTATEKIT_BROWSERS="$(BROWSER)" node --test --test-concurrency=1 tests/consumers/*.test.mjs
+	ESTATEKIT_BROWSERS="$(BROWSER)" GECKODRIVER=$(GECKODRIVER) node --test --test-concurrency=1 tests/consumers/*.test.mjs
 
 docs: pkg
 	typedoc --entryPoints pkg/estatekit.d.ts --tsconfig tests/types/tsconfig.json --out target/docs \

@@ -2,7 +2,8 @@
 // - chromium: Debian's Chromium through playwright-core (scripts/local.mjs);
 // - firefox: Debian's Firefox ESR through geckodriver (cargo install, see scripts/setup.sh) and
 //   selenium-webdriver, an ordinary WebDriver client, with WebDriver BiDi for the console, page
-//   errors and responses. playwright's own Firefox is a patched build that cannot be installed
+//   errors and responses; off the network (webdriver.json's options, and the environment set
+//   below). playwright's own Firefox is a patched build that cannot be installed
 //   here, and selenium-manager (the driver downloader shipped in selenium-webdriver) is never
 //   run: the geckodriver path is passed explicitly, and SE_MANAGER_PATH points nowhere so any
 //   stray call fails at once instead of reaching the network.
@@ -29,7 +30,7 @@ export function enginesToRun() {
 /** geckodriver: GECKODRIVER, else the one scripts/setup.sh installs with cargo. */
 export const geckodriverPath = () => process.env.GECKODRIVER ?? `${homedir()}/.cargo/bin/geckodriver`;
 
-/** Firefox's options (binary, -headless, the prefs that keep it off the network): webdriver.json. */
+/** Firefox's options (binary, -headless, env and prefs that keep it off the network): webdriver.json. */
 export const firefoxOptions = () => JSON.parse(readFileSync(`${root}webdriver.json`, "utf8"))["moz:firefoxOptions"];
 
 /**
@@ -74,10 +75,15 @@ async function openFirefox() {
   if (!existsSync(driverPath)) throw new Error(`${driverPath} is missing: run scripts/setup.sh (or set GECKODRIVER)`);
   process.env.SE_MANAGER_PATH = "/nonexistent/selenium-manager-is-not-used";
   const firefox = await import("selenium-webdriver/firefox.js");
-  const { binary, args = [], prefs = {} } = firefoxOptions();
-  const options = new firefox.Options().setBinary(binary).addArguments(...args).enableBidi();
-  for (const [name, value] of Object.entries(prefs)) options.setPreference(name, value);
-  const service = new firefox.ServiceBuilder(driverPath).build();
+  // webdriver.json's moz:firefoxOptions as they are, as wasm-bindgen-test-runner sends them.
+  const options = new firefox.Options().enableBidi();
+  options.set("moz:firefoxOptions", firefoxOptions());
+  // Firefox inherits geckodriver's environment (moz:firefoxOptions' env is for Android only):
+  // MOZ_DISABLE_NONLOCAL_CONNECTIONS=1 refuses every non-loopback connection and makes Firefox
+  // honour webdriver.json's services.settings.server, so it makes no DNS look-up either.
+  const service = new firefox.ServiceBuilder(driverPath)
+    .setEnvironment({ ...process.env, MOZ_DISABLE_NONLOCAL_CONNECTIONS: "1" })
+    .build();
   const driver = firefox.Driver.createSession(options, service);
   try {
     await driver.getSession();
