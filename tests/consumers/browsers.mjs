@@ -2,11 +2,11 @@
 // - chromium: Debian's Chromium through playwright-core (scripts/local.mjs);
 // - firefox: Debian's Firefox ESR through geckodriver (cargo install, see scripts/setup.sh) and
 //   selenium-webdriver, an ordinary WebDriver client, with WebDriver BiDi for the console, page
-//   errors and responses; off the network (webdriver.json's options, and the environment set
-//   below). playwright's own Firefox is a patched build that cannot be installed
-//   here, and selenium-manager (the driver downloader shipped in selenium-webdriver) is never
-//   run: the geckodriver path is passed explicitly, and SE_MANAGER_PATH points nowhere so any
-//   stray call fails at once instead of reaching the network.
+//   errors and responses; kept off the network by webdriver.json's options and the environment
+//   set below. playwright's own Firefox is a patched build that cannot be installed here, and
+//   selenium-manager (the driver downloader shipped in selenium-webdriver) is never run: the
+//   geckodriver path is passed explicitly, and SE_MANAGER_PATH points nowhere so any stray call
+//   fails at once instead of reaching the network.
 // ESTATEKIT_BROWSERS ("chromium firefox", the Makefile's BROWSER) picks the engines.
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
@@ -30,7 +30,7 @@ export function enginesToRun() {
 /** geckodriver: GECKODRIVER, else the one scripts/setup.sh installs with cargo. */
 export const geckodriverPath = () => process.env.GECKODRIVER ?? `${homedir()}/.cargo/bin/geckodriver`;
 
-/** Firefox's options (binary, -headless, env and prefs that keep it off the network): webdriver.json. */
+/** Firefox's options (binary, -headless, the prefs that keep it off the network): webdriver.json. */
 export const firefoxOptions = () => JSON.parse(readFileSync(`${root}webdriver.json`, "utf8"))["moz:firefoxOptions"];
 
 /**
