@@ -576,8 +576,10 @@ async fn dropped_twice_is_network_in_chromium_and_the_real_list_in_firefox() {
         emulator()
     ));
     let id = ok(c.register_webhook(
-        json(r#"{"type":"UNIT_CREATED","url":"https://h.example.com/drop"}"#),
-        JsValue::UNDEFINED,
+        ts(json(
+            r#"{"type":"UNIT_CREATED","url":"https://h.example.com/drop"}"#,
+        )),
+        None,
     ))
     .await;
     fault_on("GET", WEBHOOKS, &token, r#","drop":true,"times":2"#).await;
@@ -602,5 +604,5 @@ async fn dropped_twice_is_network_in_chromium_and_the_real_list_in_firefox() {
         (engine, Err(e)) => panic!("{engine:?}: expected the list, got {}", message(&e)),
     }
     // Either way the same client then completes a normal call.
-    ok(c.list_webhooks(JsValue::UNDEFINED)).await;
+    ok(c.list_webhooks(None)).await;
 }
