@@ -105,17 +105,33 @@ clean:
 	cargo clean
 	rm -rf pkg node_modules
 
-# Benchmark and size budget (issue 6; see bench/README.md). Timings are printed, never asserted.
-# size: gzip -9 of the .wasm + every .js of pkg/ minified in memory by esbuild (scripts/size.mjs).
-.PHONY: bench bench-emulator size size-check
+# Benchmark and size budget (see bench/README.md). Timings are printed, never asserted.
+# size: gzip -9 of the .wasm + the main entry's .js minified by esbuild (scripts/size.mjs).
+.PHONY: bench bench-emulator size size-check pkg-named size-top profile
 BENCH_EMULATOR := target/bench-emulator/estatekit-emulator
+TWIGGY_VERSION := 0.8.0
 
 bench-emulator:
 	cargo build -p estatekit-emulator --profile bench-emulator
 
 bench: pkg bench-emulator
-	@[ -d node_modules/playwright-core ] || npm ci
+	@[ -d node_modules/playwright-core ] && [ -d node_modules/zod ] || npm ci
 	ESTATEKIT_EMULATOR_BIN=$(BENCH_EMULATOR) node bench/run.mjs
+
+# The same package with its function names kept (target/pkg-named), for twiggy and profiles.
+pkg-named: $(PKG_SOURCES)
+	scripts/build-pkg.sh --keep-names
+
+# Where the module's bytes are, by function (twiggy on the names-kept build).
+size-top: pkg-named
+	@twiggy --version 2>/dev/null | grep -qx "twiggy $(TWIGGY_VERSION)" || cargo install twiggy --version $(TWIGGY_VERSION) --locked
+	twiggy top -n 40 target/pkg-named/estatekit_wasm_bg.wasm
+
+# Where a call's time goes: `make profile SCENARIO=listDocuments` (bench/profile.mjs).
+SCENARIO ?= listWebhooks
+profile: pkg-named bench-emulator
+	@[ -d node_modules/playwright-core ] && [ -d node_modules/zod ] || npm ci
+	ESTATEKIT_EMULATOR_BIN=$(BENCH_EMULATOR) node bench/profile.mjs $(SCENARIO)
 
 size: pkg
 	@node scripts/size.mjs

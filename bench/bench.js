@@ -1,12 +1,16 @@
-// The in-page half of the estatekit benchmark (issue 6); bench/run.mjs drives it through
-// `window.bench`. Every scenario has two samplers doing the same work: `estatekit` (the
-// package's Client) and `baseline` (hand-written fetch / FormData / response.json() with the same
-// headers). Samples are interleaved, each pair in alternating order (A B, B A, A B, ...), with a
-// forced GC (when Chromium runs with --js-flags=--expose-gc) before every sample, outside the timing.
-// The package is NOT imported when this module loads: only `setup()` and `coldStart()` import it.
+// The in-page half of the estatekit benchmark; bench/run.mjs drives it through `window.bench`.
+// Every scenario has three samplers doing the same work: `estatekit` (the package's Client),
+// `baseline` (raw: hand-written fetch / FormData / response.json() with the same headers and an
+// Array.isArray/ok check) and `peer` (the validated peer of bench/peer.js: fetch + response.json()
+// + zod 4 schemas of the same shapes). Samples are interleaved, the order rotating every round
+// (A B C, B C A, C A B, ...), with a forced GC (when Chromium runs with --js-flags=--expose-gc)
+// before every sample, outside the timing.
+// Neither the package nor the peer is imported when this module loads: only `setup()` and
+// `coldStart()` import them.
 
 const TOKEN = "dev-token";
 const PKG = "/pkg/estatekit.js";
+const PEER = "/peer/peer.js";
 const WEBHOOKS = "/api/external-integrations/webhooks";
 const DOCUMENTS = "/api/file-storage/company/documents";
 const GRAPHQL = "/api/reporting/graphql";
@@ -22,6 +26,7 @@ const auth = { Authorization: `Bearer ${TOKEN}` };
 let pkg = null; // the imported module
 let wasmMemory = null; // InitOutput.memory
 let client = null;
+let peer = null; // bench/peer.js's client
 let observed = null; // the same client with a no-op onEvent (what request events cost)
 
 const log = (text) => {
@@ -64,6 +69,7 @@ const scenarios = {
       if (!Array.isArray(v)) throw new Error("not an array");
       return v;
     },
+    peer: () => peer.listWebhooks(),
     estatekit: () => client.listWebhooks(),
     verify: (v) => v.length === 10 || `expected 10 webhooks, got ${v.length}`,
   },
@@ -74,6 +80,7 @@ const scenarios = {
     batch: 10,
     prepare: () => scenarios.listWebhooks.prepare(),
     baseline: () => scenarios.listWebhooks.baseline(),
+    peer: () => scenarios.listWebhooks.peer(),
     estatekit: () => observed.listWebhooks(),
     verify: (v) => scenarios.listWebhooks.verify(v),
   },
@@ -86,6 +93,7 @@ const scenarios = {
       if (!Array.isArray(v)) throw new Error("not an array");
       return v;
     },
+    peer: () => peer.listDocuments({ propertyId: "prop-bulk", take: 10000 }),
     estatekit: () => client.listDocuments({ propertyId: "prop-bulk", take: 10000 }),
     verify: (v) => v.length === 10000 || `expected 10000 documents, got ${v.length}`,
   },
@@ -104,6 +112,7 @@ const scenarios = {
       if (!Array.isArray(messages)) throw new Error("no data.messages array");
       return messages;
     },
+    peer: () => peer.messages({ candidateId: "cand-bulk" }),
     estatekit: () => client.messages({ candidateId: "cand-bulk" }),
     verify: (v) =>
       (v.length >= 20000 && v.every((m) => Array.isArray(m.attachments))) ||
@@ -129,6 +138,9 @@ const scenarios = {
       if (typeof v?.id !== "string") throw new Error("no id in the record");
       return v;
     },
+    peer() {
+      return peer.uploadDocument({ file: this.blob, resourcePath: "properties/bench" });
+    },
     estatekit() {
       return client.uploadDocument({ file: this.blob, resourcePath: "properties/bench" });
     },
@@ -147,7 +159,7 @@ const scenarios = {
   getDocument: {
     async prepare() {
       this.ids = (await client.listDocuments({ propertyId: "prop-bulk", take: 1000 })).map((d) => d.id);
-      this.failures = { baseline: 0, estatekit: 0 };
+      this.failures = { baseline: 0, peer: 0, estatekit: 0 };
       this.firstError = {};
       return { ids: this.ids.length };
     },
@@ -160,6 +172,9 @@ const scenarios = {
         return v;
       };
       return Promise.allSettled(this.ids.map(one));
+    },
+    peer() {
+      return Promise.allSettled(this.ids.map((id) => peer.getDocument(id)));
     },
     estatekit() {
       return Promise.allSettled(this.ids.map((id) => client.getDocument(id)));
@@ -181,8 +196,9 @@ const scenarios = {
 
 // --- API used by bench/run.mjs ------------------------------------------------------------
 
-/** Imports and initialises the package, creates the client. */
+/** Imports and initialises the package and the peer, creates the clients. */
 async function setup() {
+  peer = (await import(PEER)).peerClient({ baseUrl: base, token: TOKEN });
   pkg = await import(PKG);
   const out = await pkg.default();
   wasmMemory = out.memory;
@@ -207,32 +223,44 @@ async function timeOne(scenario, mode) {
   return ms;
 }
 
+/** The samplers, in the order of the first round; later rounds rotate it. */
+const MODES = ["baseline", "peer", "estatekit"];
+const rotated = (i) => MODES.map((_, k) => MODES[(i + k) % MODES.length]);
+
 /**
- * Runs `warmup` untimed pairs, then `runs` timed pairs, alternating which side goes first.
- * Returns { baseline: [ms], estatekit: [ms], prepared, extra }.
+ * Runs `warmup` untimed rounds, then `runs` timed rounds of one sample per sampler, rotating
+ * which goes first. Returns { baseline: [ms], peer: [ms], estatekit: [ms], prepared, extra }.
  */
 async function run(scenario, { warmup = 2, runs = 10 } = {}) {
   const s = scenarios[scenario];
   if (!s) throw new Error(`unknown scenario ${scenario}`);
   const prepared = s.prepare ? await s.prepare() : {};
-  const out = { baseline: [], estatekit: [], prepared };
+  const out = { baseline: [], peer: [], estatekit: [], prepared };
   for (let i = 0; i < warmup + runs; i++) {
-    const order = i % 2 === 0 ? ["baseline", "estatekit"] : ["estatekit", "baseline"];
-    for (const mode of order) {
+    for (const mode of rotated(i)) {
       const ms = await timeOne(scenario, mode);
       if (i >= warmup) out[mode].push(ms);
     }
   }
   out.extra = s.extra ? s.extra() : {};
-  log(`${scenario}: ${runs} pairs done`);
+  log(`${scenario}: ${runs} rounds done`);
   return out;
 }
 
 /**
  * One cold-start sample in a fresh page: estatekit = import() of the package + init() + new
- * Client + the first resolved listWebhooks; baseline = the first fetch + json() + Array.isArray.
+ * Client + the first resolved listWebhooks; peer = import() of the peer's bundle (zod included)
+ * + its first listWebhooks; baseline = the first fetch + json() + Array.isArray.
  */
 async function coldStart(mode) {
+  if (mode === "peer") {
+    const t0 = performance.now();
+    const m = await import(PEER);
+    const t1 = performance.now();
+    const v = await m.peerClient({ baseUrl: base, token: TOKEN }).listWebhooks();
+    const t2 = performance.now();
+    return { total: t2 - t0, import: t1 - t0, firstCall: t2 - t1, count: v.length };
+  }
   if (mode === "baseline") {
     const t0 = performance.now();
     const r = await fetch(`${base}${WEBHOOKS}`, { headers: auth });
@@ -252,5 +280,8 @@ async function coldStart(mode) {
   return { total: t3 - t0, import: t1 - t0, init: t2 - t1, firstCall: t3 - t2, count: v.length };
 }
 
-window.bench = { setup, run, coldStart, scenarios: Object.keys(scenarios), gc: typeof globalThis.gc === "function" };
+/** One sampler of a scenario as a function (bench/profile.mjs calls it under the profiler). */
+const sampler = (scenario, mode) => () => scenarios[scenario][mode].call(scenarios[scenario]);
+
+window.bench = { setup, run, coldStart, sampler, modes: MODES, scenarios: Object.keys(scenarios), gc: typeof globalThis.gc === "function" };
 window.benchReady = true;

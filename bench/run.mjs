@@ -1,37 +1,44 @@
 #!/usr/bin/env node
-// estatekit benchmark runner (issue 6). Starts the emulator on a free loopback port, serving
-// bench/ at / and a snapshot of pkg/ at /pkg/, runs the scenarios of bench/bench.js in headless Chromium,
-// prints a table (scenario, baseline median, estatekit median, ratio, budget, result) and writes
+// estatekit benchmark runner. Starts the emulator on a free loopback port, serving bench/ at /,
+// a snapshot of pkg/ at /pkg/ and the validated peer (bench/peer.js bundled with zod by esbuild)
+// at /peer/, runs the scenarios of bench/bench.js in headless Chromium, prints a table (scenario,
+// raw, peer and estatekit medians, estatekit / peer, estatekit / raw, budget, result) and writes
 // it as JSON to target/bench/results.json. pkg/ is copied to target/bench/pkg first, so that a
-// rebuild of pkg/ during the run (the working tree is shared) cannot mix two builds in one table. Timings are reported, never asserted: the exit status
-// is 0 whenever the benchmark ran, whatever the figures.
+// rebuild of pkg/ during the run (the working tree is shared) cannot mix two builds in one table.
+// Timings are reported, never asserted: the exit status is 0 whenever the benchmark ran, whatever
+// the figures.
 //
 // Environment: ESTATEKIT_EMULATOR_BIN (default: target/bench-emulator/estatekit-emulator, then
 // target/release/..., then target/debug/...), BENCH_SCALE (multiplies the run counts, default 1),
-// BENCH_ONLY (comma list of scenario ids to run, e.g. "listWebhooks,coldStart").
+// BENCH_ONLY (comma list of scenario ids to run, e.g. "listWebhooks,coldStart"), BENCH_PKG (another
+// built package directory to measure instead of pkg/, e.g. an experiment's).
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { constants, gzipSync } from "node:zlib";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { launchChromium, startEmulator } from "../scripts/local.mjs";
 import { measure as measureSize } from "../scripts/size.mjs";
+import { buildSync } from "esbuild";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const scale = Number(process.env.BENCH_SCALE ?? 1);
 const only = process.env.BENCH_ONLY ? new Set(process.env.BENCH_ONLY.split(",")) : null;
 const n = (count) => Math.max(1, Math.round(count * scale));
 
-// Run counts: chosen so that the whole run takes ~3 minutes on the 2-core machine.
-// Each timed pair = one baseline sample + one estatekit sample.
+// Run counts: chosen so that the whole run takes ~5 minutes on the 2-core machine.
+// Each timed round = one raw (baseline) sample + one peer sample + one estatekit sample.
+// Budgets (issue 17) are ratios of estatekit's median to the peer's (`against: "peer"`), except
+// the upload's, which is against raw fetch (the peer's upload is the same FormData request).
 const PLAN = [
-  { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.05, warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
-  { id: "listWebhooksObserved", title: "  the same with a no-op onEvent", budget: null, warmup: 5, runs: 41, note: "per call; compare with the row above" },
-  { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, warmup: 3, runs: 21 },
-  { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, warmup: 3, runs: 21 },
-  { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.05, warmup: 2, runs: 15 },
-  { id: "coldStart", title: "cold start (import -> first listWebhooks)", budget: null, runs: 11 },
-  { id: "getDocument", title: "getDocument x1000 concurrent", budget: 1.1, warmup: 2, runs: 15 },
+  { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.0, against: "peer", warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
+  { id: "listWebhooksObserved", title: "  the same with a no-op onEvent", budget: null, against: "peer", warmup: 5, runs: 41, note: "per call; compare with the row above" },
+  { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, against: "peer", warmup: 3, runs: 21 },
+  { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, against: "peer", warmup: 3, runs: 21 },
+  { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.02, against: "raw", warmup: 2, runs: 15 },
+  { id: "coldStart", title: "cold start (import -> first listWebhooks)", budget: 3.0, against: "peer", runs: 11 },
+  { id: "getDocument", title: "getDocument x1000 concurrent", budget: 1.05, against: "peer", warmup: 2, runs: 15 },
 ];
 const MEMORY_BUDGET = 1024 * 1024; // wasm linear memory growth during the upload
 
@@ -48,11 +55,22 @@ function emulatorBin() {
 }
 
 const PKG_SNAPSHOT = join("target", "bench", "pkg");
+const PEER_BUNDLE = join("target", "bench", "peer");
 const EMULATOR_FLAGS = ["--rate-limit", "0", "--seed-messages", "20000",
-  "--seed-documents", "10000", "--static", "bench", "--static", `/pkg=${PKG_SNAPSHOT}`];
+  "--seed-documents", "10000", "--static", "bench", "--static", `/pkg=${PKG_SNAPSHOT}`,
+  "--static", `/peer=${PEER_BUNDLE}`];
+
+/** Bundles bench/peer.js with zod (minified, as an app ships it); returns its gzip size. */
+function bundlePeer() {
+  const outfile = join(root, PEER_BUNDLE, "peer.js");
+  rmSync(join(root, PEER_BUNDLE), { recursive: true, force: true });
+  buildSync({ entryPoints: [join(root, "bench", "peer.js")], bundle: true, format: "esm", minify: true, outfile, logLevel: "warning" });
+  const bytes = readFileSync(outfile);
+  return { raw: bytes.length, gzip: gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length };
+}
 
 function snapshotPkg() {
-  const from = join(root, "pkg");
+  const from = process.env.BENCH_PKG ?? join(root, "pkg");
   if (!existsSync(join(from, "estatekit.js"))) throw new Error("no pkg/estatekit.js: run `make pkg` first");
   const to = join(root, PKG_SNAPSHOT);
   rmSync(to, { recursive: true, force: true });
@@ -74,7 +92,7 @@ function stats(samples) {
   return { n: s.length, median: r(quantile(s, 0.5)), p25: r(quantile(s, 0.25)), p75: r(quantile(s, 0.75)), min: r(s[0]), max: r(s[s.length - 1]) };
 }
 const ratioOf = (a, b) => Math.round((a / b) * 1000) / 1000;
-// Median of the ratios of the two samples of each pair: less sensitive to load drifting
+// Median of the ratios of the two samples of each round: less sensitive to load drifting
 // between the beginning and the end of a scenario (the machine is shared).
 const pairRatio = (a, b) => ratioOf(stats(a.map((v, i) => v / b[i])).median, 1);
 
@@ -96,38 +114,57 @@ async function runPaired(browser, url, item) {
     await page.evaluate(() => window.bench.setup());
     const r = await page.evaluate(({ id, warmup, runs }) => window.bench.run(id, { warmup, runs }),
       { id: item.id, warmup: n(item.warmup), runs: n(item.runs) });
-    const baseline = stats(r.baseline);
-    const estatekit = stats(r.estatekit);
-    return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), pairRatio: pairRatio(r.estatekit, r.baseline), prepared: r.prepared, extra: r.extra, samples: { baseline: r.baseline, estatekit: r.estatekit } };
+    return { ...compare(r, item), prepared: r.prepared, extra: r.extra };
   } finally {
     await context.close();
   }
 }
 
+/**
+ * The statistics of the three samplers, and estatekit's ratios: to the peer and to raw (of the
+ * medians), and the median of the per-round ratios to the budget's reference.
+ */
+function compare(samples, item) {
+  const baseline = stats(samples.baseline);
+  const peer = stats(samples.peer);
+  const estatekit = stats(samples.estatekit);
+  const reference = item.against === "raw" ? samples.baseline : samples.peer;
+  return {
+    baseline, peer, estatekit,
+    ratioPeer: ratioOf(estatekit.median, peer.median),
+    ratioRaw: ratioOf(estatekit.median, baseline.median),
+    ratio: ratioOf(estatekit.median, (item.against === "raw" ? baseline : peer).median),
+    pairRatio: pairRatio(samples.estatekit, reference),
+    samples: { baseline: samples.baseline, peer: samples.peer, estatekit: samples.estatekit },
+  };
+}
+
+const MODES = ["baseline", "peer", "estatekit"];
+
 async function runColdStart(browser, url, item) {
   // A fresh browser context (empty HTTP and code caches) and page for every sample.
-  const samples = { baseline: [], estatekit: [] };
+  const samples = { baseline: [], peer: [], estatekit: [] };
   const parts = { import: [], init: [], firstCall: [] };
+  const peerParts = { import: [], firstCall: [] };
   const runs = n(item.runs);
   for (let i = 0; i < runs + 1; i++) {
-    const order = i % 2 === 0 ? ["baseline", "estatekit"] : ["estatekit", "baseline"];
+    const order = MODES.map((_, k) => MODES[(i + k) % MODES.length]);
     for (const mode of order) {
       const context = await browser.newContext();
       try {
         const page = await openPage(context, url);
         const r = await page.evaluate((m) => window.bench.coldStart(m), mode);
-        if (i === 0) continue; // first pair: warm-up of the browser process itself
+        if (i === 0) continue; // first round: warm-up of the browser process itself
         samples[mode].push(r.total);
         if (mode === "estatekit") for (const k of Object.keys(parts)) parts[k].push(r[k]);
+        if (mode === "peer") for (const k of Object.keys(peerParts)) peerParts[k].push(r[k]);
       } finally {
         await context.close();
       }
     }
   }
-  const baseline = stats(samples.baseline);
-  const estatekit = stats(samples.estatekit);
-  const breakdown = Object.fromEntries(Object.entries(parts).map(([k, v]) => [k, stats(v).median]));
-  return { baseline, estatekit, ratio: ratioOf(estatekit.median, baseline.median), pairRatio: pairRatio(samples.estatekit, samples.baseline), extra: { estatekitBreakdownMedianMs: breakdown }, samples };
+  const medians = (p) => Object.fromEntries(Object.entries(p).map(([k, v]) => [k, stats(v).median]));
+  return { ...compare(samples, item), extra: { estatekitBreakdownMedianMs: medians(parts), peerBreakdownMedianMs: medians(peerParts) } };
 }
 
 // --- table --------------------------------------------------------------------------------
@@ -138,34 +175,38 @@ function fmtBytes(v) {
   return v >= 1024 * 1024 ? `${(v / 1048576).toFixed(1)} MiB` : v >= 1024 ? `${(v / 1024).toFixed(0)} KiB` : `${v} B`;
 }
 
+const budgetText = (r) => (r.budget == null ? "none" : `<= ${r.budget.toFixed(2)} ${r.against}`);
+
 function rowsOf(results) {
   const rows = [];
   for (const r of results) {
     if (r.error) {
-      rows.push([r.title, "-", "-", "-", "-", r.budget ? `<= ${r.budget.toFixed(2)}` : "none", "ERROR"]);
+      rows.push([r.title, "-", "-", "-", "-", "-", "-", budgetText(r), "ERROR"]);
       continue;
     }
     const verdict = r.budget == null ? "report" : r.ratio <= r.budget ? "pass" : "MISS";
-    rows.push([r.title, fmtMs(r.baseline.median), fmtMs(r.estatekit.median), `${r.ratio.toFixed(2)}x`,
-      `${r.pairRatio.toFixed(2)}x`, r.budget == null ? "none" : `<= ${r.budget.toFixed(2)}`, verdict]);
+    rows.push([r.title, fmtMs(r.baseline.median), fmtMs(r.peer.median), fmtMs(r.estatekit.median),
+      `${r.ratioPeer.toFixed(2)}x`, `${r.ratioRaw.toFixed(2)}x`, `${r.pairRatio.toFixed(2)}x`, budgetText(r), verdict]);
     if (r.id === "uploadDocument") {
       const g = r.extra.memoryGrowth;
-      rows.push(["  wasm memory growth during upload", "", fmtBytes(g), "", "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
+      rows.push(["  wasm memory growth during upload", "", "", fmtBytes(g), "", "", "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
     }
     if (r.id === "getDocument") {
       const f = r.extra.failures;
-      rows.push(["  failures (all samples)", String(f.baseline), String(f.estatekit), "", "", "0", f.estatekit === 0 ? "pass" : "MISS"]);
+      rows.push(["  failures (all samples)", String(f.baseline), String(f.peer), String(f.estatekit), "", "", "", "0", f.estatekit === 0 ? "pass" : "MISS"]);
     }
     if (r.id === "coldStart") {
       const b = r.extra.estatekitBreakdownMedianMs;
-      rows.push(["  estatekit: import / init / 1st call", "", `${fmtMs(b.import)} / ${fmtMs(b.init)} / ${fmtMs(b.firstCall)}`, "", "", "", ""]);
+      const p = r.extra.peerBreakdownMedianMs;
+      rows.push(["  peer: import / 1st call", "", `${fmtMs(p.import)} / ${fmtMs(p.firstCall)}`, "", "", "", "", "", ""]);
+      rows.push(["  estatekit: import / init / 1st call", "", "", `${fmtMs(b.import)} / ${fmtMs(b.init)} / ${fmtMs(b.firstCall)}`, "", "", "", "", ""]);
     }
   }
   return rows;
 }
 
 function printTable(rows) {
-  const head = ["scenario", "baseline", "estatekit", "ratio", "pair ratio", "budget", "result"];
+  const head = ["scenario", "raw", "peer", "estatekit", "/ peer", "/ raw", "pair", "budget", "result"];
   const all = [head, ...rows];
   const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
@@ -179,6 +220,7 @@ async function main() {
   const started = Date.now();
   const load = { start: loadavg() };
   const wasmSha256 = snapshotPkg();
+  const peerBundle = bundlePeer();
   const bin = emulatorBin();
   const { child, url } = await startEmulator(EMULATOR_FLAGS, { bin });
   const stopEmulator = () => {
@@ -203,8 +245,8 @@ async function main() {
         r = { error: String(e.message ?? e).split("\n")[0] };
         console.error(`bench: ${item.id} failed: ${r.error}`);
       }
-      results.push({ id: item.id, title: item.title, budget: item.budget, note: item.note, ...r });
-      if (!r.error) console.error(`bench: ${item.id}: baseline ${fmtMs(r.baseline.median)}, estatekit ${fmtMs(r.estatekit.median)}, ratio ${r.ratio} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
+      results.push({ id: item.id, title: item.title, budget: item.budget, against: item.against, note: item.note, ...r });
+      if (!r.error) console.error(`bench: ${item.id}: raw ${fmtMs(r.baseline.median)}, peer ${fmtMs(r.peer.median)}, estatekit ${fmtMs(r.estatekit.median)}, / peer ${r.ratioPeer}, / raw ${r.ratioRaw} (${((Date.now() - t0) / 1000).toFixed(0)} s)`);
     }
   } finally {
     await browser.close();
@@ -224,11 +266,13 @@ async function main() {
     const parts = size.files.map((f) => `${f.name} ${f.gzip}`).join(" + ");
     console.log(`\nsize (gzip -9): ${parts} = ${size.total} bytes (budget ${size.budget}: ${size.pass ? "pass" : `MISS by ${size.total - size.budget}`})`);
   }
+  console.log(`peer bundle (bench/peer.js + zod, esbuild --minify, gzip -9): ${peerBundle.gzip} bytes`);
   const seconds = Math.round((Date.now() - started) / 1000);
   load.end = loadavg();
   const la = (v) => v.map((x) => x.toFixed(1)).join(" ");
   console.log(`\n${cpus().length} CPUs (load average ${la(load.start)} at start, ${la(load.end)} at end), Chromium ${chromiumVersion}, ${seconds} s.`);
-  console.log("ratio = estatekit median / baseline median (the budgeted figure); pair ratio = median of the per-pair ratios.");
+  console.log("/ peer, / raw = estatekit median / the peer's, raw fetch's median; the budget applies to the one it names;");
+  console.log("pair = median of the per-round ratios to that one (drift-resistant).");
   console.log(`wasm sha256 ${wasmSha256.slice(0, 16)}...`);
 
   const outDir = join(root, "target", "bench");
@@ -237,6 +281,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: load, node: process.version, chromium: chromiumVersion },
     pkg: { snapshot: PKG_SNAPSHOT, wasmSha256 },
+    peerBundle,
     emulator: { bin, flags: EMULATOR_FLAGS },
     scale,
     durationSeconds: seconds,

@@ -7,14 +7,30 @@
 #    names, so the glue needs no change;
 # 3. the public wrapper js/estatekit.js, its declarations js/estatekit.d.ts and js/package.json,
 #    copied as they are.
+#
+# `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
+# function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
+# and the CPU profiles of `make profile`. Its code is the shipped module's; only names are added.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
-rm -rf pkg # no file of an earlier build (e.g. a snippet under an old hash) is packed
-# --mode no-install: use the wasm-bindgen on PATH (scripts/setup.sh pins it), never download.
-wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
-wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-bulk-memory-opt \
+out=pkg
+strip=(--strip-debug --strip-producers)
+rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
+if [ "${1:-}" = --keep-names ]; then
+  out=target/pkg-named
+  strip=(-g)
+  rm -rf "$out"
+  # What wasm-pack runs, plus --keep-debug (wasm-pack has no way to pass it on).
+  cargo build --lib --release --target wasm32-unknown-unknown
+  wasm-bindgen --target web --typescript --keep-debug --out-name estatekit_wasm --out-dir "$out" \
+    target/wasm32-unknown-unknown/release/estatekit.wasm
+else
+  # --mode no-install: use the wasm-bindgen on PATH (scripts/setup.sh pins it), never download.
+  wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
+fi
+wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-  --enable-reference-types pkg/estatekit_wasm_bg.wasm -o pkg/estatekit_wasm_bg.wasm
-cp js/estatekit.js js/estatekit.d.ts js/package.json pkg/
+  --enable-reference-types "$out/estatekit_wasm_bg.wasm" -o "$out/estatekit_wasm_bg.wasm"
+cp js/estatekit.js js/estatekit.d.ts js/package.json "$out/"

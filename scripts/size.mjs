@@ -1,48 +1,42 @@
-// Size of the built package as an app would serve it, against the 80,000-byte budget of issue 12: gzip -9 of
-// pkg/estatekit_wasm_bg.wasm plus, for every JavaScript file of pkg/ (the wrapper estatekit.js,
-// wasm-bindgen's glue estatekit_wasm.js and any other .js file there), gzip -9 of
-// that file minified in memory by esbuild (pinned in package.json; `minify: true`, format esm),
-// as an app's bundler would ship it. pkg/ itself ships readable, unminified modules; declarations
-// (.d.ts) are not counted. `node scripts/size.mjs` (make size) prints raw, minified and gzip per
-// file and the sum; with `--check` (make size-check) it exits 1 when the sum is over CEILING
-// (sizes are deterministic for a given toolchain, so this can gate CI).
-//
-// The budget is not met by ordinary means (README, Performance): the stack as specified comes to
-// about 146 KB (150 KB with request events). Until the budget is revisited, CI guards against
-// growth: the ceiling is the size measured with request events plus about 3%, and every run
-// prints how far the budget is.
+// Size of the package's main entry as an app would serve it, against the 100,000-byte budget:
+// gzip -9 of pkg/estatekit_wasm_bg.wasm plus gzip -9 of the main entry's JavaScript — pkg/estatekit.js
+// bundled with what it imports (wasm-bindgen's glue estatekit_wasm.js) and minified by esbuild
+// (pinned in package.json; format esm), as an app's bundler would ship it. pkg/ itself ships
+// readable, unminified modules; declarations (.d.ts) are not counted, and neither is any other
+// entry of the package. `node scripts/size.mjs` (make size) prints raw, minified and gzip per
+// file and the sum; with `--check` (make size-check, part of make test) it exits 1 when the sum
+// is over GUARD (sizes are deterministic for a given toolchain, so this can gate CI).
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
-import { transformSync } from "esbuild";
+import { buildSync } from "esbuild";
 
-export const BUDGET = 80_000;
-/** Fails `--check`: the re-based package with request events (150,216 bytes) plus about 3%. */
-export const CEILING = 155_000;
+/** The budget of issue 17, in bytes. */
+export const BUDGET = 100_000;
+/**
+ * What `--check` enforces. The budget is not met by ordinary means on this stack (bench/README.md,
+ * "Where the bytes are"), so CI guards what was reached instead: the size measured after the size
+ * work of issue 17 plus about 1 %. It is only ever lowered, down to BUDGET.
+ */
+export const GUARD = 100_000;
 export const WASM = "estatekit_wasm_bg.wasm";
-
-/** The measured files: the .wasm, then every .js file of pkg/ (recursively), sorted. */
-function filesOf(pkgDir) {
-  const scripts = readdirSync(pkgDir, { recursive: true })
-    .map(String)
-    .filter((name) => name.endsWith(".js"))
-    .sort();
-  return [WASM, ...scripts];
-}
+export const ENTRY = "estatekit.js";
 
 const gzip = (bytes) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
 
 export function measure(pkgDir = new URL("../pkg/", import.meta.url)) {
-  const files = filesOf(pkgDir).map((name) => {
-    const bytes = readFileSync(new URL(name, pkgDir));
-    if (name === WASM) return { name, raw: bytes.length, minified: bytes.length, gzip: gzip(bytes) };
-    const { code } = transformSync(bytes.toString("utf8"), { format: "esm", minify: true, sourcefile: name });
-    const minified = Buffer.from(code);
-    return { name, raw: bytes.length, minified: minified.length, gzip: gzip(minified) };
-  });
+  const wasm = readFileSync(new URL(WASM, pkgDir));
+  const entry = fileURLToPath(new URL(ENTRY, pkgDir));
+  const raw = buildSync({ entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent" });
+  const min = buildSync({ entryPoints: [entry], bundle: true, format: "esm", minify: true, write: false, logLevel: "silent" });
+  const js = Buffer.from(min.outputFiles[0].contents);
+  const files = [
+    { name: WASM, raw: wasm.length, minified: wasm.length, gzip: gzip(wasm) },
+    { name: `${ENTRY} + imports (bundled)`, raw: raw.outputFiles[0].contents.length, minified: js.length, gzip: gzip(js) },
+  ];
   const total = files.reduce((sum, f) => sum + f.gzip, 0);
-  return { files, total, budget: BUDGET, ceiling: CEILING, pass: total <= BUDGET, guarded: total <= CEILING };
+  return { files, total, budget: BUDGET, guard: GUARD, pass: total <= BUDGET, guarded: total <= GUARD };
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -67,9 +61,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(
     `${"sum".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${n(result.total)}  budget ${result.budget.toLocaleString("en-US")}: ${verdict}`,
   );
-  const guard = result.guarded
-    ? `ok, ${(result.ceiling - result.total).toLocaleString("en-US")} bytes under`
-    : `OVER by ${(result.total - result.ceiling).toLocaleString("en-US")} bytes: the package grew`;
-  console.log(`${"".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${"".padStart(9)}  ceiling ${result.ceiling.toLocaleString("en-US")} (CI): ${guard}`);
+  if (result.guard !== result.budget) {
+    const guard = result.guarded
+      ? `ok, ${(result.guard - result.total).toLocaleString("en-US")} bytes under`
+      : `OVER by ${(result.total - result.guard).toLocaleString("en-US")} bytes: the package grew`;
+    console.log(`${"".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${"".padStart(9)}  guard ${result.guard.toLocaleString("en-US")} (CI): ${guard}`);
+  }
   if (check && !result.guarded) process.exit(1);
 }

@@ -1,7 +1,7 @@
-//! What the pure request/response code borrows from the platform: the WHATWG URL parser and the
-//! HTTP-date parser. In the browser they are the browser's own (`URL`, `Date.parse`); natively,
-//! where the unit and property tests run, the `url` and `httpdate` crates, which implement the
-//! same standards.
+//! What the pure request/response code borrows from the platform: the WHATWG URL parser, the
+//! HTTP-date parser and the number parser. In the browser they are the browser's own (`URL`,
+//! `Date.parse`, `Number`); natively, where the unit and property tests run, the `url` and
+//! `httpdate` crates and Rust's `f64` parser, which read the same texts the same way.
 
 /// The parts of an absolute URL, as the URL standard parses and normalises them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -60,4 +60,57 @@ pub fn http_date_ms(value: &str) -> Option<f64> {
     let at = httpdate::parse_http_date(value).ok()?;
     let since = at.duration_since(std::time::UNIX_EPOCH).ok()?;
     Some(since.as_millis() as f64)
+}
+
+/// Whether `value` is written like a decimal number (`12`, `1.5`, `-3`, `1e3`): the only texts
+/// [`decimal`] reads, and the ones on which the browser's `Number` and Rust's `f64` parser agree
+/// (`Number` would also read `""`, `0x1f` and `Infinity`).
+fn decimal_like(value: &str) -> bool {
+    value.bytes().any(|b| b.is_ascii_digit())
+        && value
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+}
+
+/// The number a header writes in decimal (`12`, `1.5`), if it is one.
+#[cfg(target_arch = "wasm32")]
+pub fn decimal(value: &str) -> Option<f64> {
+    use wasm_bindgen::JsValue;
+    // `+value` in JavaScript: the browser's own number parser (no float parser in the module).
+    Some(JsValue::from_str(value).unchecked_into_f64())
+        .filter(|n| decimal_like(value) && !n.is_nan())
+}
+
+/// The number a header writes in decimal (`12`, `1.5`), if it is one.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn decimal(value: &str) -> Option<f64> {
+    value.parse().ok().filter(|_| decimal_like(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decimals_are_read_as_the_browser_reads_them() {
+        for (text, want) in [
+            ("12", Some(12.0)),
+            ("1.5", Some(1.5)),
+            ("-3", Some(-3.0)),
+            ("1e3", Some(1000.0)),
+            ("5.", Some(5.0)),
+            (".5", Some(0.5)),
+            ("", None),
+            ("0x1f", None),
+            ("Infinity", None),
+            ("inf", None),
+            ("NaN", None),
+            ("1.2.3", None),
+            ("1_000", None),
+            ("e5", None),
+            (" 7", None),
+        ] {
+            assert_eq!(decimal(text), want, "{text:?}");
+        }
+    }
 }

@@ -1,7 +1,7 @@
 //! Reading answers: non-2xx statuses into [`Error`]s, `Retry-After`, and decoding bodies into
 //! the model's types with the JSON path of the first mismatch in the message.
 
-use super::platform::http_date_ms;
+use super::platform::{decimal, http_date_ms};
 use crate::error::Error;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
@@ -341,11 +341,7 @@ pub fn status_error(
 
 /// A non-negative number of seconds as a header carries it (`12`, `1.5`).
 pub fn header_seconds(value: &str) -> Option<f64> {
-    value
-        .trim()
-        .parse::<f64>()
-        .ok()
-        .filter(|s| s.is_finite() && (0.0..1e9).contains(s))
+    decimal(value.trim()).filter(|s| s.is_finite() && (0.0..1e9).contains(s))
 }
 
 /// How long the answer asks us to wait: `Retry-After` (seconds or HTTP date), else, for a

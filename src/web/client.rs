@@ -2,7 +2,7 @@
 //! for the request, runs it through the transport and checks the answer with `crate::api`.
 
 use super::errors::Failure;
-use super::events::{Answered, Events};
+use super::events::Events;
 use super::js::{self, optional, required};
 use super::transport::{self, Answer, Outgoing, Waited};
 use crate::api::response::{self, LIST_KEYS};
@@ -312,21 +312,7 @@ impl Inner {
             let mut result = transport::send(token.clone(), &attempt, self.base.origin()).await;
             attempts += 1;
             if let Ok(answer) = &result {
-                out.events.response(
-                    method,
-                    path,
-                    attempts,
-                    sent,
-                    Answered {
-                        status: answer.status,
-                        request_id: answer.request_id.as_deref(),
-                        rate_limit: [
-                            answer.rate_limit_limit.as_deref(),
-                            answer.rate_limit_remaining.as_deref(),
-                            answer.rate_limit_reset.as_deref(),
-                        ],
-                    },
-                );
+                out.events.response(method, path, attempts, sent, answer);
             }
             if let Err(f) = &mut result {
                 // The attempt's timer is the call's deadline: report the call's timeout.
@@ -338,8 +324,8 @@ impl Inner {
                 if let Some(rate) = &self.rate {
                     rate.borrow_mut().observe(
                         js::now_ms(),
-                        answer.rate_limit_remaining.as_deref(),
-                        answer.rate_limit_reset.as_deref(),
+                        answer.header("x-ratelimit-remaining").as_deref(),
+                        answer.header("x-ratelimit-reset").as_deref(),
                     );
                 }
                 if answer.status == 401 && self.get_token.is_some() && !refreshed {
@@ -548,7 +534,7 @@ impl Inner {
             }
         };
         if let Some(id) = answer
-            .location
+            .header("location")
             .as_deref()
             .and_then(webhooks::id_from_location)
         {

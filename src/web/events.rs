@@ -3,6 +3,8 @@
 
 use super::errors::Failure;
 use super::js;
+use super::transport::Answer;
+use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
 use crate::model::client::{ClientEvent, Operation, RateLimitInfo};
@@ -23,16 +25,6 @@ pub struct Events {
     started: f64,
     listeners: RefCell<Vec<Function>>,
     attempts: Cell<u32>,
-}
-
-/// What an answer said that a `response` event carries.
-pub struct Answered<'a> {
-    /// HTTP status.
-    pub status: u16,
-    /// `X-Request-Id`, the token redacted.
-    pub request_id: Option<&'a str>,
-    /// `X-RateLimit-Limit`, `X-RateLimit-Remaining`, `X-RateLimit-Reset`.
-    pub rate_limit: [Option<&'a str>; 3],
 }
 
 impl Events {
@@ -95,11 +87,16 @@ impl Events {
         path: &str,
         attempt: u32,
         sent: f64,
-        answer: Answered<'_>,
+        answer: &Answer,
     ) {
         self.emit(|| {
-            let number = |v: Option<&str>| v.and_then(|v| v.trim().parse::<f64>().ok());
-            let [limit, remaining, reset] = answer.rate_limit.map(number);
+            let number = |name| answer.header(name).and_then(|v| decimal(v.trim()));
+            let [limit, remaining, reset] = [
+                "x-ratelimit-limit",
+                "x-ratelimit-remaining",
+                "x-ratelimit-reset",
+            ]
+            .map(number);
             ClientEvent::Response {
                 operation: self.operation,
                 method,
@@ -108,7 +105,7 @@ impl Events {
                 call_id: self.call_id,
                 status: answer.status,
                 duration_ms: js::now_precise() - sent,
-                request_id: answer.request_id.map(str::to_owned),
+                request_id: answer.header("x-request-id"),
                 rate_limit: match (limit, remaining, reset) {
                     (Some(limit), Some(remaining), Some(reset_seconds)) => Some(RateLimitInfo {
                         limit,

@@ -21,6 +21,37 @@ extern "C" {
     /// `performance.now()`: milliseconds with sub-millisecond precision, for durations.
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     pub fn now_precise() -> f64;
+
+    /// `JSON.parse` of a JavaScript string (js-sys's takes a Rust `&str`, which would copy the
+    /// text into JavaScript again).
+    #[wasm_bindgen(js_namespace = JSON, js_name = parse, catch)]
+    pub fn parse_json(text: &js_sys::JsString) -> Result<JsValue, JsValue>;
+
+    /// A `TextDecoder` (made by web-sys) seen through [`TextDecoderJs::decode`].
+    type TextDecoderJs;
+
+    /// `TextDecoder.prototype.decode`, answering the JavaScript string (web-sys's copies it
+    /// into a Rust `String`).
+    #[wasm_bindgen(method, catch)]
+    fn decode(this: &TextDecoderJs, input: &JsValue) -> Result<js_sys::JsString, JsValue>;
+}
+
+thread_local! {
+    /// A fatal UTF-8 decoder (throws on malformed input), made once.
+    static UTF8: Option<web_sys::TextDecoder> = {
+        let options = web_sys::TextDecoderOptions::new();
+        options.set_fatal(true);
+        web_sys::TextDecoder::new_with_label_and_options("utf-8", &options).ok()
+    };
+}
+
+/// The text of a body (an `ArrayBuffer`) decoded by the browser as UTF-8, without a leading
+/// byte order mark (as `Response.text()` does), or `None` when it is not UTF-8.
+pub fn utf8_text(buffer: &JsValue) -> Option<js_sys::JsString> {
+    UTF8.with(|decoder| {
+        let decoder: &TextDecoderJs = decoder.as_ref()?.unchecked_ref();
+        decoder.decode(buffer).ok()
+    })
 }
 
 /// `Date.now()`.

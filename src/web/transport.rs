@@ -1,6 +1,10 @@
 //! Runs one described request: with gloo-net's `fetch` (or, for upload progress, which fetch
 //! cannot report, `XMLHttpRequest`), adding the bearer token, aborting on timeout or on the
 //! caller's `AbortSignal`, never following redirects, and reading the whole answer.
+//!
+//! The body of an answer stays a JavaScript string: the browser decodes it (UTF-8, fatal), the
+//! token is redacted from it by the browser's own string search, and `JSON.parse` reads it; it
+//! is never copied into WebAssembly memory (only short excerpts are, for error messages).
 
 use super::errors::Failure;
 use super::events::Events;
@@ -9,6 +13,7 @@ use crate::api::response::{self, ErrorBody, ResponseHead};
 use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::UploadProgress;
+use js_sys::JsString;
 use std::cell::Cell;
 use std::rc::Rc;
 use wasm_bindgen::prelude::*;
@@ -36,31 +41,47 @@ pub struct Outgoing<'a> {
     pub progress: Option<&'a js_sys::Function>,
 }
 
+/// Where an answer's headers are read from. They are read when something needs one (a retry
+/// wait, the rate window, an event, a registration's `Location`): most calls read none.
+enum Headers {
+    /// gloo-net's view of a `fetch` answer's headers.
+    Fetch(gloo_net::http::Headers),
+    /// The `XMLHttpRequest` that got the answer.
+    Xhr(XmlHttpRequest),
+}
+
+impl Headers {
+    fn get(&self, name: &str) -> Option<String> {
+        match self {
+            Headers::Fetch(headers) => headers.get(name),
+            Headers::Xhr(xhr) => xhr.get_response_header(name).ok().flatten(),
+        }
+    }
+}
+
 /// An HTTP answer (any status).
 pub struct Answer {
     /// What the call was doing.
     pub operation: &'static str,
     /// HTTP status.
     pub status: u16,
-    /// `Retry-After`, if readable.
-    pub retry_after: Option<String>,
-    /// `X-RateLimit-Reset`, if readable.
-    pub rate_limit_reset: Option<String>,
-    /// `X-RateLimit-Remaining`, if readable.
-    pub rate_limit_remaining: Option<String>,
-    /// `X-RateLimit-Limit`, if readable.
-    pub rate_limit_limit: Option<String>,
-    /// `X-Request-Id`, if readable, the token redacted.
-    pub request_id: Option<String>,
-    /// `Location`, if readable (CORS may hide it).
-    pub location: Option<String>,
-    /// The body as text, the token redacted; `None` when it is not UTF-8.
-    pub body: Option<String>,
+    headers: Headers,
+    /// The token the request carried, redacted from what is read of the answer.
+    token: Rc<str>,
+    /// The body as the browser's string, the token redacted; `None` when it is not UTF-8.
+    pub body: Option<JsString>,
     /// Requests made to get this answer.
     pub attempts: u32,
 }
 
 impl Answer {
+    /// A header's value, if readable (CORS may hide it), the token redacted.
+    pub fn header(&self, name: &str) -> Option<String> {
+        self.headers
+            .get(name)
+            .map(|value| redact(value, &self.token))
+    }
+
     /// Whether the status is 2xx.
     pub fn ok(&self) -> bool {
         (200..300).contains(&self.status)
@@ -77,46 +98,67 @@ impl Answer {
         let Some(text) = &self.body else {
             return Err(self.fail(response::not_json(self.operation, self.status, None)));
         };
-        js_sys::JSON::parse(text).map_err(|_| {
+        js::parse_json(text).map_err(|_| {
             self.fail(response::not_json(
                 self.operation,
                 self.status,
-                Some(&response::limit(text, 200)),
+                Some(&excerpt(text, 200)),
             ))
         })
     }
 
     /// How long the answer asks to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
-        response::retry_after_ms(&self.head(), js::now_ms())
+        let (retry_after, reset) = self.wait_headers();
+        response::retry_after_ms(&head(self.status, &retry_after, &reset), js::now_ms())
     }
 
-    fn head(&self) -> ResponseHead<'_> {
-        ResponseHead {
-            status: self.status,
-            retry_after: self.retry_after.as_deref(),
-            rate_limit_reset: self.rate_limit_reset.as_deref(),
-        }
+    /// `Retry-After` and `X-RateLimit-Reset`.
+    fn wait_headers(&self) -> (Option<String>, Option<String>) {
+        (self.header("retry-after"), self.header("x-ratelimit-reset"))
     }
 
     /// The failure for a non-2xx answer: status, the service's `code`/`message`, and the
     /// parsed body (or a text excerpt) as `details`.
     pub fn status_failure(&self) -> Failure {
         let (body, details) = match &self.body {
-            Some(text) if !text.is_empty() => match js_sys::JSON::parse(text) {
+            Some(text) if text.length() > 0 => match js::parse_json(text) {
                 Ok(value) => (
                     Some(ErrorBody::read(serde_wasm_bindgen::Deserializer::from(
                         value.clone(),
                     ))),
                     Some(value),
                 ),
-                Err(_) => (None, Some(JsValue::from(response::limit(text, 2000)))),
+                Err(_) => (None, Some(JsValue::from(excerpt(text, 2000)))),
             },
             _ => (None, None),
         };
-        let error = response::status_error(self.operation, &self.head(), body, js::now_ms());
+        let (retry_after, reset) = self.wait_headers();
+        let head = head(self.status, &retry_after, &reset);
+        let error = response::status_error(self.operation, &head, body, js::now_ms());
         self.fail(error).with_details(details)
     }
+}
+
+/// What [`response`] reads of an answer besides its body.
+fn head<'a>(
+    status: u16,
+    retry_after: &'a Option<String>,
+    rate_limit_reset: &'a Option<String>,
+) -> ResponseHead<'a> {
+    ResponseHead {
+        status,
+        retry_after: retry_after.as_deref(),
+        rate_limit_reset: rate_limit_reset.as_deref(),
+    }
+}
+
+/// The start of a body, at most `max` characters (with an ellipsis when cut), copied into a
+/// Rust string for an error message.
+fn excerpt(text: &JsString, max: u32) -> String {
+    // A character is at most two UTF-16 units: 2 * max + 1 units always hold `max` of them.
+    let head: String = text.slice(0, 2 * max + 1).into();
+    response::limit(&head, max as usize)
 }
 
 /// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
@@ -230,28 +272,8 @@ fn body_of(out: &Outgoing<'_>) -> Result<(Option<JsValue>, bool), JsValue> {
 /// What came back, before it becomes an [`Answer`].
 struct Reply {
     status: u16,
-    retry_after: Option<String>,
-    rate_limit_reset: Option<String>,
-    rate_limit_remaining: Option<String>,
-    rate_limit_limit: Option<String>,
-    request_id: Option<String>,
-    location: Option<String>,
-    bytes: Vec<u8>,
-}
-
-impl Reply {
-    fn new(status: u16, header: impl Fn(&str) -> Option<String>, bytes: Vec<u8>) -> Reply {
-        Reply {
-            status,
-            retry_after: header("retry-after"),
-            rate_limit_reset: header("x-ratelimit-reset"),
-            rate_limit_remaining: header("x-ratelimit-remaining"),
-            rate_limit_limit: header("x-ratelimit-limit"),
-            request_id: header("x-request-id"),
-            location: header("location"),
-            bytes,
-        }
-    }
+    headers: Headers,
+    body: Option<JsString>,
 }
 
 /// Why a request got no HTTP answer.
@@ -296,12 +318,17 @@ async fn via_fetch(
         return Err(NoAnswer::Redirected);
     }
     let headers = response.headers();
-    let bytes = response.binary().await.map_err(failed)?;
-    Ok(Reply::new(
-        response.status(),
-        |name| headers.get(name),
-        bytes,
-    ))
+    // The raw response's ArrayBuffer (gloo-net's `binary()` would copy it into wasm memory).
+    let raw = web_sys::Response::from(response);
+    let read = |e: JsValue| NoAnswer::Failed(describe(&e));
+    let buffer = JsFuture::from(raw.array_buffer().map_err(read)?)
+        .await
+        .map_err(read)?;
+    Ok(Reply {
+        status: raw.status(),
+        headers: Headers::Fetch(headers),
+        body: js::utf8_text(&buffer),
+    })
 }
 
 /// Sends with `XMLHttpRequest`, the only browser API that reports upload progress. XHR
@@ -388,13 +415,12 @@ async fn via_xhr(
         return Err(NoAnswer::Redirected);
     }
     let buffer = xhr.response().map_err(failed)?;
-    let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
     let status = xhr.status().map_err(failed)?;
-    Ok(Reply::new(
+    Ok(Reply {
         status,
-        |name| xhr.get_response_header(name).ok().flatten(),
-        bytes,
-    ))
+        headers: Headers::Xhr(xhr),
+        body: js::utf8_text(&buffer),
+    })
 }
 
 /// Whether `url` is on `origin` (`scheme://host[:port]`, as the base URL normalised it).
@@ -408,21 +434,20 @@ fn progress(loaded: f64, total: f64) -> JsValue {
     js::to_js(&UploadProgress { loaded, total })
 }
 
-/// The body as text when it is UTF-8, without a leading byte order mark (as the Encoding
-/// standard's UTF-8 decode, which `Response.text()` uses, drops it).
-fn utf8_text(bytes: Vec<u8>) -> Option<String> {
-    let text = String::from_utf8(bytes).ok()?;
-    Some(match text.strip_prefix('\u{feff}') {
-        Some(rest) => rest.to_owned(),
-        None => text,
-    })
-}
-
 /// `text` with every occurrence of the token replaced, so that no error message, `details`
 /// or returned value can carry it (a service echoing the token is the only way it could).
 fn redact(text: String, token: &str) -> String {
     if !token.is_empty() && text.contains(token) {
         text.replace(token, "[redacted]")
+    } else {
+        text
+    }
+}
+
+/// [`redact`] for a body, searched and rewritten by the browser's own string functions.
+fn redact_js(text: JsString, token: &str) -> JsString {
+    if !token.is_empty() && text.includes(token, 0) {
+        text.replace_all(token, "[redacted]")
     } else {
         text
     }
@@ -461,13 +486,9 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
         Ok(reply) => Ok(Answer {
             operation,
             status: reply.status,
-            retry_after: reply.retry_after,
-            rate_limit_reset: reply.rate_limit_reset,
-            rate_limit_remaining: reply.rate_limit_remaining,
-            rate_limit_limit: reply.rate_limit_limit,
-            request_id: reply.request_id.map(|id| redact(id, &token)),
-            location: reply.location,
-            body: utf8_text(reply.bytes).map(|text| redact(text, &token)),
+            headers: reply.headers,
+            body: reply.body.map(|text| redact_js(text, &token)),
+            token,
             attempts: 1,
         }),
         Err(NoAnswer::Redirected) => Err(Failure::from(Error::Redirected { operation }).after(1)),
