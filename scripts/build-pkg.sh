@@ -17,11 +17,12 @@ export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 out=pkg
 strip=(--strip-debug --strip-producers)
-rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
 if [ "${1:-}" = --keep-names ]; then
   out=target/pkg-named
   strip=(-g)
-  rm -rf "$out"
+fi
+rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
+if [ "$out" != pkg ]; then
   # What wasm-pack runs, plus --keep-debug (wasm-pack has no way to pass it on).
   cargo build --lib --release --target wasm32-unknown-unknown
   wasm-bindgen --target web --typescript --keep-debug --out-name estatekit_wasm --out-dir "$out" \

@@ -1,6 +1,6 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
-use super::response::{decode, decode_large};
+use super::response::{decode, decode_large, Checked};
 use super::url::{check_id, encode_component, QueryString};
 use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
@@ -160,13 +160,14 @@ pub fn decode_record<'de, D: Deserializer<'de>>(
     decode(operation, status, "", body)
 }
 
-/// Checks the array of a list answer (found at `prefix`: empty, or the wrapping key).
+/// Checks the array of a list answer (found at `prefix`: empty, or the wrapping key); returns
+/// how many records it holds.
 pub fn decode_list<'de, D: Deserializer<'de>>(
     status: u16,
     prefix: &str,
     array: impl Fn() -> D,
-) -> Result<Vec<DocumentRecord>, Error> {
-    decode_large(LIST, status, prefix, array)
+) -> Result<usize, Error> {
+    decode_large::<Checked<DocumentRecord>, D>(LIST, status, prefix, array).map(|list| list.len)
 }
 
 #[cfg(test)]
@@ -340,13 +341,8 @@ mod tests {
             "type":"BRAND_NEW_TYPE","tenantId":null,"unitId":null,"propertyId":"p","propertyGroupId":null,
             "size":12,"mimeType":"application/pdf","whatever":{"deep":[1,2]}});
         let r = decode_record(UPLOAD, 201, &rec).unwrap();
-        assert_eq!(r.document_type.as_deref(), Some("BRAND_NEW_TYPE"));
-        assert_eq!(
-            decode_list(200, "documents", || json!([rec]))
-                .unwrap()
-                .len(),
-            1
-        );
+        assert_eq!(r.document_type, Some("BRAND_NEW_TYPE".into()));
+        assert_eq!(decode_list(200, "documents", || json!([rec])).unwrap(), 1);
         for bad in [
             json!({"title":"no id"}),
             json!({"id":"d","size":"big"}),

@@ -6,6 +6,7 @@ use crate::error::Error;
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::fmt;
+use std::marker::PhantomData;
 
 /// What the transport read from an answer, apart from the body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -419,6 +420,38 @@ pub fn decode_large<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     read: impl Fn() -> D,
 ) -> Result<T, Error> {
     T::deserialize(read()).or_else(|_| decode(operation, status, prefix, read()))
+}
+
+/// A list checked element by element: each element is decoded into `T` (serde) and dropped at
+/// once, so that checking a 10,000-record answer keeps no record (the caller receives the
+/// browser's own array). Holds how many elements there were.
+pub struct Checked<T> {
+    /// Number of elements.
+    pub len: usize,
+    element: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Checked<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked<T>, A::Error> {
+                let mut len = 0;
+                while seq.next_element::<T>()?.is_some() {
+                    len += 1;
+                }
+                Ok(Checked {
+                    len,
+                    element: PhantomData,
+                })
+            }
+        }
+        deserializer.deserialize_seq(V(PhantomData))
+    }
 }
 
 /// Keys under which a wrapped list answer may hold its array, in order of preference.

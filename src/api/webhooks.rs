@@ -88,8 +88,8 @@ pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option
     let wanted = super::documents::wire_name(&input.event_type);
     list.iter()
         .rev()
-        .find(|w| w.event_type == wanted && w.url == input.url)
-        .map(|w| w.id.clone())
+        .find(|w| w.event_type.is(&wanted) && w.url.is(&input.url))
+        .map(|w| w.id.to_rust())
 }
 
 /// `DELETE /api/external-integrations/webhooks/{id}`.

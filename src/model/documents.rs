@@ -1,7 +1,7 @@
 //! Documents (section 2.4, endpoints 4.2-4.5): document types, image formats, upload and list
 //! inputs, and the stored record.
 
-use super::{BlobHandle, Callback, Signal};
+use super::{BlobHandle, Callback, Signal, Text};
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -150,32 +150,40 @@ pub struct ListDocumentsQuery {
 #[serde(rename_all = "camelCase")]
 pub struct DocumentRecord {
     /// Document id.
-    pub id: String,
+    #[tsify(type = "string")]
+    pub id: Text,
     /// `<subdomain>/<companyId>/<given resourcePath>/<id>`.
     #[serde(default)]
-    pub resource_path: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub resource_path: Option<Text>,
     /// File name (the upload's `name`).
     #[serde(default)]
-    pub title: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub title: Option<Text>,
     /// Owning company.
     #[serde(default)]
-    pub company_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub company_id: Option<Text>,
     /// A `DocumentType`; values added later by the service are passed through.
     #[serde(default, rename = "type")]
     #[tsify(optional, type = "DocumentType | (string & {}) | null")]
-    pub document_type: Option<String>,
+    pub document_type: Option<Text>,
     /// Linked tenant.
     #[serde(default)]
-    pub tenant_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub tenant_id: Option<Text>,
     /// Linked unit.
     #[serde(default)]
-    pub unit_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub unit_id: Option<Text>,
     /// Linked property.
     #[serde(default)]
-    pub property_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub property_id: Option<Text>,
     /// Linked property group.
     #[serde(default)]
-    pub property_group_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub property_group_id: Option<Text>,
     /// Size in bytes.
     #[serde(default)]
     pub size: Option<f64>,

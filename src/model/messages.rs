@@ -1,7 +1,7 @@
 //! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options, and `Message` /
 //! `MessageAttachment` as the service returns them.
 
-use super::{AnyObject, Callback, Signal};
+use super::{AnyObject, Callback, Signal, Text};
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -155,16 +155,20 @@ pub struct MessagesOptions {
 pub struct MessageAttachment {
     /// Attachment id.
     #[serde(default)]
-    pub id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub id: Option<Text>,
     /// File name.
     #[serde(default)]
-    pub name: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub name: Option<Text>,
     /// Where the file is stored.
     #[serde(default)]
-    pub resource_path: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub resource_path: Option<Text>,
     /// Media type.
     #[serde(rename = "type", default)]
-    pub media_type: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub media_type: Option<Text>,
     /// Size in bytes.
     #[serde(default)]
     pub size: Option<f64>,
@@ -177,27 +181,32 @@ pub struct MessageAttachment {
 pub struct Message {
     /// Message id.
     #[serde(default)]
-    pub id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub id: Option<Text>,
     /// The candidate the message belongs to.
     #[serde(default)]
-    pub candidate_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub candidate_id: Option<Text>,
     /// `ADMIN` or `CANDIDATE`; values added later by the service are passed through.
     #[serde(default)]
     #[tsify(optional, type = "MessageSentBy | (string & {}) | null")]
-    pub sent_by: Option<String>,
+    pub sent_by: Option<Text>,
     /// The sending user.
     #[serde(default)]
-    pub user_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub user_id: Option<Text>,
     /// The message body.
     #[serde(default)]
-    pub text: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub text: Option<Text>,
     /// The sending user (selected with `userFields`; its fields are not documented).
     #[serde(default)]
     #[tsify(optional, type = "Record<string, unknown> | null")]
     pub user: Option<AnyObject>,
     /// The message this one replies to.
     #[serde(default)]
-    pub reply_to_message_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub reply_to_message_id: Option<Text>,
     /// Read flag.
     #[serde(default)]
     pub is_read: Option<bool>,

@@ -6,6 +6,7 @@
 //! browser layer finds such keys by comparing the caller's object with what serde writes back).
 //! Responses are the other way round: decoding checks the documented fields and the caller gets
 //! the browser's own parsed object, so every field the service sends, known or not, is kept.
+//! Their strings are [`Text`]s: checked to be strings, never copied into WebAssembly memory.
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};
@@ -115,3 +116,78 @@ impl<K> Serialize for JsHandle<K> {
 /// Any JSON object, checked to be one (a message's `user`, whose fields are not documented).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct AnyObject {}
+
+/// A string the service sent, in a response record. In the browser, read through
+/// serde-wasm-bindgen, it stays the JavaScript string: decoding checks that it is one (through
+/// serde-wasm-bindgen's `preserve`) without copying its text into WebAssembly memory. Read by any
+/// other deserializer (serde_json in the tests), it is read as a Rust string.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Text(TextInner);
+
+#[cfg(target_arch = "wasm32")]
+type TextInner = js_sys::JsString;
+#[cfg(not(target_arch = "wasm32"))]
+type TextInner = String;
+
+impl Text {
+    /// The text as a Rust string (copied, in the browser).
+    pub fn to_rust(&self) -> String {
+        String::from(&self.0)
+    }
+
+    /// Whether the text is `other`.
+    pub fn is(&self, other: &str) -> bool {
+        self.0 == *other
+    }
+}
+
+impl From<&str> for Text {
+    fn from(text: &str) -> Self {
+        Text(TextInner::from(text))
+    }
+}
+
+/// Whether `D` is serde-wasm-bindgen's deserializer (also behind serde_path_to_error's
+/// wrapper): the only one that can hand over a JavaScript value as it is. Serde offers no way to
+/// ask a deserializer what it is, so its type's name is looked at.
+#[cfg(target_arch = "wasm32")]
+fn reads_javascript<D>() -> bool {
+    std::any::type_name::<D>().contains("serde_wasm_bindgen::")
+}
+
+impl<'de> Deserialize<'de> for Text {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        #[cfg(target_arch = "wasm32")]
+        if reads_javascript::<D>() {
+            let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
+            return match value.dyn_into::<js_sys::JsString>() {
+                Ok(text) => Ok(Text(text)),
+                Err(other) => Err(de::Error::invalid_type(unexpected(&other), &"a string")),
+            };
+        }
+        String::deserialize(deserializer).map(|text| Text::from(text.as_str()))
+    }
+}
+
+/// What a JavaScript value that is not a string is, for a decoding error (serde-wasm-bindgen's
+/// own words: `invalid type: floating point `5`, expected a string`).
+#[cfg(target_arch = "wasm32")]
+fn unexpected(value: &JsValue) -> de::Unexpected<'_> {
+    if value.is_null() || value.is_undefined() {
+        de::Unexpected::Unit
+    } else if let Some(b) = value.as_bool() {
+        de::Unexpected::Bool(b)
+    } else if let Some(n) = value.as_f64() {
+        de::Unexpected::Float(n)
+    } else if js_sys::Array::is_array(value) {
+        de::Unexpected::Seq
+    } else {
+        de::Unexpected::Map
+    }
+}
+
+impl Serialize for Text {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&self.to_rust())
+    }
+}

@@ -1,5 +1,6 @@
 //! Webhooks: the 28 event types (section 6), the register input and the record (section 2.5).
 
+use super::Text;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -57,29 +58,37 @@ pub struct RegisterWebhookInput {
 #[serde(rename_all = "camelCase")]
 pub struct Webhook {
     /// Webhook id.
-    pub id: String,
+    #[tsify(type = "string")]
+    pub id: Text,
     /// An `EventType`; values added later by the service are passed through.
     #[serde(rename = "type")]
     #[tsify(type = "EventType | (string & {})")]
-    pub event_type: String,
+    pub event_type: Text,
     /// The address that receives notifications.
-    pub url: String,
+    #[tsify(type = "string")]
+    pub url: Text,
     /// Partner id.
     #[serde(default)]
-    pub partner_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub partner_id: Option<Text>,
     /// Company id.
     #[serde(default)]
-    pub company_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub company_id: Option<Text>,
     /// The user who registered the webhook.
     #[serde(default)]
-    pub connected_by_user_id: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub connected_by_user_id: Option<Text>,
     /// ISO 8601 creation time.
     #[serde(default)]
-    pub created_at: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub created_at: Option<Text>,
     /// ISO 8601 time of the last change.
     #[serde(default)]
-    pub updated_at: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub updated_at: Option<Text>,
     /// ISO 8601 deletion time; null while not deleted.
     #[serde(default)]
-    pub deleted_at: Option<String>,
+    #[tsify(optional, type = "string | null")]
+    pub deleted_at: Option<Text>,
 }
