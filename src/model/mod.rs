@@ -152,7 +152,10 @@ impl From<&str> for Text {
 /// ask a deserializer what it is, so its type's name is looked at.
 #[cfg(target_arch = "wasm32")]
 fn reads_javascript<D>() -> bool {
-    std::any::type_name::<D>().contains("serde_wasm_bindgen::")
+    // Two fixed-length comparisons (a substring search here costs more than the check it saves).
+    let name = std::any::type_name::<D>();
+    name.ends_with("serde_wasm_bindgen::de::Deserializer")
+        || name.ends_with("serde_wasm_bindgen::de::Deserializer>")
 }
 
 impl<'de> Deserialize<'de> for Text {
