@@ -91,9 +91,24 @@ fn promise(
     })
 }
 
-/// How the JSON body of a 2xx answer becomes a call's result; `None` for calls whose answer
-/// has no body to read (deletions resolve with `undefined`).
-type Decode = Option<fn(&Answer, JsValue) -> Result<JsValue, Failure>>;
+/// How an answer (of any status) becomes a call's result.
+type Decode = fn(&Answer) -> Result<JsValue, Failure>;
+
+/// The parsed body of a 2xx answer; any other status is the call's failure.
+fn ok_json(answer: &Answer) -> Result<JsValue, Failure> {
+    if !answer.ok() {
+        return Err(answer.status_failure());
+    }
+    answer.json()
+}
+
+/// The result of a deletion: `undefined` for a 2xx answer (its body is not read).
+fn deleted(answer: &Answer) -> Result<JsValue, Failure> {
+    if !answer.ok() {
+        return Err(answer.status_failure());
+    }
+    Ok(JsValue::UNDEFINED)
+}
 
 /// The array of a list answer: the body itself, or the first of [`LIST_KEYS`] holding an
 /// array; with where it was found (for error paths).
@@ -128,33 +143,67 @@ fn webhooks_of(answer: &Answer, body: JsValue) -> Result<(Vec<Webhook>, JsValue)
 }
 
 /// The checked webhook list of a 2xx answer.
-fn webhook_list(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
-    webhooks_of(answer, body).map(|(_, array)| array)
+fn webhook_list(answer: &Answer) -> Result<JsValue, Failure> {
+    webhooks_of(answer, ok_json(answer)?).map(|(_, array)| array)
 }
 
 /// The checked document list of a 2xx answer.
-fn document_list(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
-    let (at, array) = list_array(answer, body)?;
+fn document_list(answer: &Answer) -> Result<JsValue, Failure> {
+    let (at, array) = list_array(answer, ok_json(answer)?)?;
     documents::decode_list(answer.status, at, || Deserializer::from(array.clone()))
         .map_err(|e| answer.fail(e))?;
     Ok(array)
 }
 
 /// The checked document record of a 2xx `getDocument` answer.
-fn document_record(answer: &Answer, body: JsValue) -> Result<JsValue, Failure> {
-    documents::decode_record(
-        documents::GET,
-        answer.status,
-        Deserializer::from(body.clone()),
-    )
-    .map_err(|e| answer.fail(e))?;
+fn document_record(answer: &Answer) -> Result<JsValue, Failure> {
+    record(documents::GET, answer)
+}
+
+/// The checked document record of a 2xx `uploadDocument` answer.
+fn uploaded_record(answer: &Answer) -> Result<JsValue, Failure> {
+    record(documents::UPLOAD, answer)
+}
+
+fn record(operation: &'static str, answer: &Answer) -> Result<JsValue, Failure> {
+    let body = ok_json(answer)?;
+    documents::decode_record(operation, answer.status, Deserializer::from(body.clone()))
+        .map_err(|e| answer.fail(e))?;
     Ok(body)
+}
+
+/// The checked `data.messages` of a GraphQL answer. GraphQL errors win, with HTTP 200 or not.
+fn messages_of(answer: &Answer) -> Result<JsValue, Failure> {
+    let parsed = answer.json();
+    if let Ok(value) = &parsed {
+        if let Err(error) =
+            messages::decode_errors(answer.status, Deserializer::from(value.clone()))
+        {
+            let data = js::get(value, "data");
+            let mut failure = answer
+                .fail(error)
+                .with_details(Some(js::get(value, "errors")));
+            failure.data = (!js::is_nullish(&data)).then_some(data);
+            return Err(failure);
+        }
+    }
+    if !answer.ok() {
+        return Err(answer.status_failure());
+    }
+    let value = parsed?;
+    messages::decode_data(answer.status, || Deserializer::from(value.clone()))
+        .map_err(|e| answer.fail(e))?;
+    Ok(js::get(&js::get(&value, "data"), "messages"))
 }
 
 /// Per-call settings taken from an options object.
 struct Call {
     signal: Option<AbortSignal>,
     timeout_ms: u32,
+    /// An upload's file and file name.
+    file: Option<(web_sys::Blob, String)>,
+    /// An upload's `onProgress`.
+    progress: Option<Function>,
 }
 
 impl Inner {
@@ -170,6 +219,8 @@ impl Inner {
         Ok(Call {
             signal: parsed.signal.map(|s| s.cast::<AbortSignal>().clone()),
             timeout_ms: parsed.timeout_ms.unwrap_or(self.timeout_ms),
+            file: None,
+            progress: None,
         })
     }
 
@@ -401,56 +452,34 @@ impl Inner {
         }
     }
 
-    async fn messages(
+    /// The request and settings of a `messages` call.
+    fn prepare_messages(
         &self,
         filter: JsValue,
         options: JsValue,
         events: &Events,
-    ) -> Result<JsValue, Failure> {
+    ) -> Result<(HttpRequest, Call), Failure> {
         // Options first, so that the call's own listener hears of an invalid filter too.
         let opts: MessagesOptions = optional("options", options)?;
         events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
         let filter: MessageFilter = required("filter", filter)?;
         let request = messages::request(&self.base, &filter, &opts)?;
-        let signal = opts.signal.as_ref().map(|s| s.cast::<AbortSignal>());
-        let out = Outgoing {
-            request: &request,
-            events,
-            file: None,
-            signal,
+        let call = Call {
+            signal: opts.signal.map(|s| s.cast::<AbortSignal>().clone()),
             timeout_ms: opts.timeout_ms.unwrap_or(self.timeout_ms),
+            file: None,
             progress: None,
         };
-        let answer = self.execute(&out).await?;
-        // GraphQL errors win, with HTTP 200 or not.
-        let parsed = answer.json();
-        if let Ok(value) = &parsed {
-            if let Err(error) =
-                messages::decode_errors(answer.status, Deserializer::from(value.clone()))
-            {
-                let data = js::get(value, "data");
-                let mut failure = answer
-                    .fail(error)
-                    .with_details(Some(js::get(value, "errors")));
-                failure.data = (!js::is_nullish(&data)).then_some(data);
-                return Err(failure);
-            }
-        }
-        if !answer.ok() {
-            return Err(answer.status_failure());
-        }
-        let value = parsed?;
-        messages::decode_data(answer.status, || Deserializer::from(value.clone()))
-            .map_err(|e| answer.fail(e))?;
-        Ok(js::get(&js::get(&value, "data"), "messages"))
+        Ok((request, call))
     }
 
-    async fn upload_document(
+    /// The request and settings of an `uploadDocument` call.
+    fn prepare_upload(
         &self,
         input: JsValue,
         options: JsValue,
         events: &Events,
-    ) -> Result<JsValue, Failure> {
+    ) -> Result<(HttpRequest, Call), Failure> {
         // Options first, so that the call's own listener hears of an invalid input too.
         let opts: UploadOptions = optional("options", options)?;
         events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
@@ -462,30 +491,19 @@ impl Inner {
             format: input.format.as_ref().map(documents::wire_name),
         };
         let request = documents::upload_request(&self.base, &fields)?;
-        let file: &web_sys::Blob = input.file.cast();
+        let file: web_sys::Blob = input.file.cast::<web_sys::Blob>().clone();
         let file_name = fields
             .name
-            .clone()
-            .or_else(|| js::get(file, "name").as_string().filter(|n| !n.is_empty()))
+            .or_else(|| js::get(&file, "name").as_string().filter(|n| !n.is_empty()))
             .unwrap_or_else(|| "upload".into());
-        let out = Outgoing {
-            request: &request,
-            events,
-            file: Some((file, &file_name)),
-            signal: opts.signal.as_ref().map(|s| s.cast::<AbortSignal>()),
+        let call = Call {
+            signal: opts.signal.map(|s| s.cast::<AbortSignal>().clone()),
             // Uploads have no total timeout unless the call asks for one.
             timeout_ms: opts.timeout_ms.unwrap_or(0),
-            progress: opts.on_progress.as_ref().map(|f| f.cast::<Function>()),
+            file: Some((file, file_name)),
+            progress: opts.on_progress.map(|f| f.cast::<Function>().clone()),
         };
-        let answer = self.execute_ok(&out).await?;
-        let body = answer.json()?;
-        documents::decode_record(
-            documents::UPLOAD,
-            answer.status,
-            Deserializer::from(body.clone()),
-        )
-        .map_err(|e| answer.fail(e))?;
-        Ok(body)
+        Ok((request, call))
     }
 
     /// Lists webhooks; returns the decoded list (for the lookups of register and ensure).
@@ -585,10 +603,10 @@ impl Inner {
         Outgoing {
             request,
             events,
-            file: None,
+            file: call.file.as_ref().map(|(blob, name)| (blob, name.as_str())),
             signal: call.signal.as_ref(),
             timeout_ms: call.timeout_ms,
-            progress: None,
+            progress: call.progress.as_ref(),
         }
     }
 }
@@ -751,15 +769,9 @@ impl Client {
             Box::pin(async move {
                 let (request, call) = prepared?;
                 let answer = inner
-                    .execute_ok(&inner.outgoing(&request, &call, &call_events))
+                    .execute(&inner.outgoing(&request, &call, &call_events))
                     .await?;
-                match decode {
-                    Some(decode) => {
-                        let body = answer.json()?;
-                        decode(&answer, body)
-                    }
-                    None => Ok(JsValue::UNDEFINED),
-                }
+                decode(&answer)
             }),
         )
     }
@@ -778,9 +790,11 @@ impl Client {
         options: Option<Ts<MessagesOptions>>,
     ) -> Promise {
         let (filter, options) = (filter.js_value(), given(options));
-        self.run(Operation::Messages, |inner, events| async move {
-            inner.messages(filter, options, &events).await
-        })
+        self.simple(
+            Operation::Messages,
+            |inner, events| inner.prepare_messages(filter, options, events),
+            messages_of,
+        )
     }
 
     /// Uploads a file (sent by the browser's `FormData`) with its metadata.
@@ -791,9 +805,11 @@ impl Client {
         options: Option<Ts<UploadOptions>>,
     ) -> Promise {
         let (input, options) = (input.js_value(), given(options));
-        self.run(Operation::UploadDocument, |inner, events| async move {
-            inner.upload_document(input, options, &events).await
-        })
+        self.simple(
+            Operation::UploadDocument,
+            |inner, events| inner.prepare_upload(input, options, events),
+            uploaded_record,
+        )
     }
 
     /// Lists documents' metadata, filtered.
@@ -812,7 +828,7 @@ impl Client {
                     inner.call(given(options), events)?,
                 ))
             },
-            Some(document_list),
+            document_list,
         )
     }
 
@@ -828,7 +844,7 @@ impl Client {
             ("documentId", &document_id),
             documents::get_request,
             options,
-            Some(document_record),
+            document_record,
         )
     }
 
@@ -844,7 +860,7 @@ impl Client {
             ("documentId", &document_id),
             documents::delete_request,
             options,
-            None,
+            deleted,
         )
     }
 
@@ -859,7 +875,7 @@ impl Client {
                     inner.call(given(options), events)?,
                 ))
             },
-            Some(webhook_list),
+            webhook_list,
         )
     }
 
@@ -901,7 +917,7 @@ impl Client {
             ("id", &id),
             webhooks::delete_request,
             options,
-            None,
+            deleted,
         )
     }
 }

@@ -45,6 +45,19 @@ thread_local! {
     };
 }
 
+thread_local! {
+    /// Whether `AbortSignal.timeout` and `AbortSignal.any` exist (looked up once).
+    static ABORT_SIGNALS: bool = {
+        let class = get(&js_sys::global(), "AbortSignal");
+        get(&class, "timeout").is_function() && get(&class, "any").is_function()
+    };
+}
+
+/// Whether the engine has `AbortSignal.timeout` and `AbortSignal.any`, which every request uses.
+pub fn abort_signals_supported() -> bool {
+    ABORT_SIGNALS.with(|supported| *supported)
+}
+
 /// The text of a body (an `ArrayBuffer`) decoded by the browser as UTF-8, without a leading
 /// byte order mark (as `Response.text()` does), or `None` when it is not UTF-8.
 pub fn utf8_text(buffer: &JsValue) -> Option<js_sys::JsString> {
