@@ -77,6 +77,16 @@ test-types: pkg
 test-golden: pkg
 	node tests/types/golden.mjs
 
+# Documentation (issue 19). test-readme: every ```ts example of README.md, compiled against
+# pkg/estatekit.d.ts with tsc --strict --noEmit. test-links: no Markdown file links outside the
+# repository (nor to a file or heading it does not have).
+.PHONY: test-readme test-links
+test-readme: pkg
+	node tests/types/readme.mjs
+
+test-links:
+	node tests/docs/links.mjs
+
 golden: pkg
 	node tests/types/golden.mjs --update
 
@@ -98,7 +108,7 @@ test-e2e: pkg emulator
 	@[ -d node_modules/playwright-core ] || npm ci
 	node --test tests/e2e/
 
-test: setup lint test-native pkg size-check test-types test-golden test-consumers test-browser test-e2e
+test: setup lint test-links test-native pkg size-check test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:

@@ -1,0 +1,166 @@
+// No Markdown file of the repository links outside it. For every *.md file git knows (tracked,
+// or new and not ignored), outside code blocks and code spans, it finds
+// - inline links and images, [text](target) and ![alt](target),
+// - reference definitions, [label]: target,
+// - autolinks, <scheme:...>, and bare URLs, http(s)://... or www....,
+// - HTML links, href="..." and src="...",
+// and fails unless the target is `#anchor` (a heading of the same file) or a relative path to a
+// file or folder of the repository (not its build output), optionally with `#anchor` (a heading
+// of that Markdown file). Code is not a link, but a Markdown file it names (`docs/x.md`) must be
+// in the repository too, so that no document sends its reader to a file it does not have.
+// Usage: node tests/docs/links.mjs [files...]    (make test-links)
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { dirname, join, normalize, relative, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+/** Every file git knows, tracked or new (ignored files, such as pkg/ and target/, are not). */
+const files = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z"], {
+  cwd: root,
+  encoding: "utf8",
+})
+  .split("\0")
+  .filter(Boolean);
+const known = new Set(files);
+const folders = new Set(files.flatMap((f) => f.split("/").slice(0, -1).map((_, i, parts) => parts.slice(0, i + 1).join("/"))));
+
+/** `text` with fenced code blocks blanked (lines kept, so line numbers stay right). */
+function withoutFences(text) {
+  let fence = null;
+  return text
+    .split("\n")
+    .map((line) => {
+      const m = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
+      if (fence === null && m) {
+        fence = m[1];
+        return "";
+      }
+      if (fence !== null) {
+        if (line.trim().startsWith(fence) && line.trim().replace(/[`~]/g, "") === "") fence = null;
+        return "";
+      }
+      return line;
+    })
+    .join("\n");
+}
+
+/** The code spans of a line, and the line with them blanked. */
+function codeSpans(line) {
+  const spans = [];
+  const rest = line.replace(/(`+)([\s\S]*?[^`])\1(?!`)/g, (all, _ticks, code) => {
+    spans.push(code.trim());
+    return " ".repeat(all.length);
+  });
+  return { spans, rest };
+}
+
+/** GitHub's anchors of the headings of a Markdown text. */
+function anchors(text) {
+  const seen = new Map();
+  const out = new Set();
+  for (const line of withoutFences(text).split("\n")) {
+    const m = /^#{1,6}\s+(.*?)\s*#*\s*$/.exec(line);
+    if (!m) continue;
+    const visible = m[1]
+      .replace(/!?\[([^\]]*)\]\([^)]*\)/g, "$1") // a link's text
+      .replace(/<[^>]+>/g, "") // HTML tags
+      .replace(/[`*_~]/g, (c) => (c === "_" ? "_" : "")); // emphasis and code marks
+    const base = visible
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+      .replace(/ /g, "-");
+    const n = seen.get(base) ?? 0;
+    seen.set(base, n + 1);
+    out.add(n === 0 ? base : `${base}-${n}`);
+  }
+  return out;
+}
+
+const anchorCache = new Map();
+function anchorsOf(file) {
+  if (!anchorCache.has(file)) anchorCache.set(file, anchors(readFileSync(join(root, file), "utf8")));
+  return anchorCache.get(file);
+}
+
+/** Why `target`, found in `file`, is not a link inside the repository; null when it is. */
+function problem(file, target) {
+  const t = target.trim().replace(/^<(.*)>$/, "$1");
+  if (t === "") return "empty link";
+  if (/^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("//") || /^www\./i.test(t)) return "points outside the repository";
+  const [pathPart, anchor] = t.split("#", 2);
+  const path = decodeURIComponent(pathPart.split("?")[0]);
+  if (path.startsWith("/")) return "absolute path: use a path relative to the file";
+  const resolved = path === "" ? file : normalize(join(dirname(file), path)).split(sep).join("/").replace(/\/$/, "");
+  if (resolved === ".." || resolved.startsWith("../")) return "points outside the repository";
+  if (!known.has(resolved) && !folders.has(resolved)) return `${resolved} is not a file of the repository`;
+  if (anchor !== undefined && anchor !== "" && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor.toLowerCase())) {
+    return `${resolved} has no heading #${anchor}`;
+  }
+  return null;
+}
+
+/** The links of a Markdown text: { line, target }. */
+function links(text) {
+  const found = [];
+  withoutFences(text)
+    .split("\n")
+    .forEach((raw, i) => {
+      const { rest: line } = codeSpans(raw);
+      const add = (target) => found.push({ line: i + 1, target });
+      for (const m of line.matchAll(/\]\(\s*(<[^>]*>|[^)\s]*)(?:\s+"[^"]*"|\s+'[^']*')?\s*\)/g)) add(m[1]);
+      const def = /^\s{0,3}\[[^\]]+\]:\s*(\S+)/.exec(line);
+      if (def) add(def[1]);
+      for (const m of line.matchAll(/<([a-z][a-z0-9+.-]*:[^>\s]*)>/gi)) add(m[1]);
+      for (const m of line.matchAll(/\b(?:href|src)\s*=\s*["']([^"']*)["']/gi)) add(m[1]);
+      // Bare URLs, outside the targets already found above.
+      const bare = line
+        .replace(/\]\([^)]*\)/g, "")
+        .replace(/<[^>]*>/g, "")
+        .replace(/^\s{0,3}\[[^\]]+\]:.*$/, "");
+      for (const m of bare.matchAll(/\b(?:https?:\/\/|www\.)[^\s)<>\]]+/gi)) add(m[0]);
+    });
+  return found;
+}
+
+/** Markdown files named in code spans: { line, name }. */
+function namedInCode(text) {
+  const found = [];
+  withoutFences(text)
+    .split("\n")
+    .forEach((raw, i) => {
+      for (const span of codeSpans(raw).spans) {
+        for (const m of span.matchAll(/(?:^|[\s("'=])((?:\.{1,2}\/|[\w.-]+\/)*[\w.-]+\.md)\b/g)) {
+          found.push({ line: i + 1, name: m[1] });
+        }
+      }
+    });
+  return found;
+}
+
+/** Whether a Markdown file named in `file`'s code exists: next to `file`, or from the root. */
+function namedExists(file, name) {
+  return [normalize(join(dirname(file), name)), normalize(name)]
+    .map((p) => p.split(sep).join("/"))
+    .some((p) => !p.startsWith("../") && known.has(p));
+}
+
+const asked = process.argv.slice(2);
+const markdown = (asked.length ? asked.map((f) => relative(root, join(process.cwd(), f)).split(sep).join("/")) : files).filter((f) =>
+  f.endsWith(".md"),
+);
+const errors = [];
+for (const file of markdown) {
+  const text = readFileSync(join(root, file), "utf8");
+  for (const { line, target } of links(text)) {
+    const why = problem(file, target);
+    if (why) errors.push(`${file}:${line}: ${target}: ${why}`);
+  }
+  for (const { line, name } of namedInCode(text)) {
+    if (!namedExists(file, name)) errors.push(`${file}:${line}: \`${name}\`: names a Markdown file that is not in the repository`);
+  }
+}
+for (const e of errors) console.log(e);
+console.log(`links: ${errors.length ? "FAILED" : "ok"}: ${markdown.length} Markdown files, ${errors.length} links outside the repository or broken`);
+process.exit(errors.length ? 1 : 0);

@@ -1,0 +1,94 @@
+// Type-checks every ```ts example of README.md against the built declarations, as the type tests
+// do (tests/types/tsconfig.json: `estatekit` resolves to pkg/estatekit.d.ts), with the pinned
+// TypeScript and `--strict --noEmit`. Each example becomes its own module,
+// target/readme-types/example-NN.ts; the few names the examples use without declaring them
+// (the client of "First call", an access token, a file, ...) are declared, with their types, in
+// target/readme-types/globals.d.ts from GLOBALS below. Errors are reported at their README line.
+// Usage: node tests/types/readme.mjs    (make test-readme; needs `make pkg`)
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+const readme = `${root}README.md`;
+const out = `${root}target/readme-types/`;
+const tsc = `${root}node_modules/typescript/bin/tsc`;
+
+/** What the examples use without declaring it: what an app would have at hand. */
+const GLOBALS = `import type { Client } from "estatekit";
+declare global {
+  /** The client of the README's "First call". */
+  const client: Client;
+  const accessToken: string;
+  const file: File;
+  const tenantId: string;
+  const propertyId: string;
+  const progressBar: HTMLProgressElement;
+}
+`;
+
+/** The ```ts blocks of `text`: their code and the README line of their first code line. */
+export function examples(text) {
+  const lines = text.split("\n");
+  const found = [];
+  let open = null;
+  lines.forEach((line, i) => {
+    if (open === null) {
+      const m = /^(`{3,}|~{3,})\s*(\S*)/.exec(line);
+      if (m) open = { fence: m[1], ts: m[2] === "ts", start: i + 2, code: [] };
+    } else if (line.startsWith(open.fence) && line.trim() === open.fence) {
+      if (open.ts) found.push({ line: open.start, code: open.code.join("\n") });
+      open = null;
+    } else {
+      open.code.push(line);
+    }
+  });
+  if (open !== null) throw new Error(`README.md: a code block opened on line ${open.start - 1} is never closed`);
+  return found;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  for (const [path, what] of [
+    [`${root}pkg/estatekit.d.ts`, "run `make pkg` first"],
+    [tsc, "run `npm ci` first"],
+  ]) {
+    if (!existsSync(path)) {
+      console.error(`readme: ${path} is missing: ${what}`);
+      process.exit(2);
+    }
+  }
+  const blocks = examples(readFileSync(readme, "utf8"));
+  if (blocks.length === 0) {
+    console.error("readme: README.md has no ```ts example: nothing to check");
+    process.exit(1);
+  }
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(out, { recursive: true });
+  const name = (i) => `example-${String(i + 1).padStart(2, "0")}.ts`;
+  // `export {}` last, so that every example is a module and line N of its file is its line N.
+  blocks.forEach((b, i) => writeFileSync(`${out}${name(i)}`, `${b.code}\nexport {};\n`));
+  writeFileSync(`${out}globals.d.ts`, GLOBALS);
+  writeFileSync(
+    `${out}tsconfig.json`,
+    JSON.stringify(
+      { extends: "../../tests/types/tsconfig.json", include: ["*.ts"], exclude: [] },
+      null,
+      2,
+    ),
+  );
+  const run = spawnSync(process.execPath, [tsc, "-p", `${out}tsconfig.json`, "--strict", "--noEmit", "--pretty", "false"], {
+    encoding: "utf8",
+  });
+  const report = `${run.stdout}${run.stderr}`;
+  // "target/readme-types/example-03.ts(5,7): error TS2345: ..." -> "README.md:68:7: error TS2345: ..."
+  const located = report.replace(
+    /^.*example-(\d+)\.ts\((\d+),(\d+)\): /gm,
+    (_, n, line, col) => `README.md:${blocks[Number(n) - 1].line + Number(line) - 1}:${col}: `,
+  );
+  if (located.trim()) console.log(located.trimEnd());
+  const failed = run.status !== 0 ? 1 : 0;
+  console.log(
+    `readme: ${failed ? "FAILED" : "ok"}: ${blocks.length} TypeScript examples of README.md, tsc --strict --noEmit against pkg/estatekit.d.ts`,
+  );
+  process.exitCode = failed;
+}
