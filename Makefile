@@ -136,6 +136,7 @@ pkg-named: $(PKG_SOURCES)
 size-top: pkg-named
 	@twiggy --version 2>/dev/null | grep -qx "twiggy $(TWIGGY_VERSION)" || cargo install twiggy --version $(TWIGGY_VERSION) --locked
 	twiggy top -n 40 target/pkg-named/estatekit_wasm_bg.wasm
+	node bench/size-by-crate.mjs
 
 # Where a call's time goes: `make profile SCENARIO=listDocuments` (bench/profile.mjs).
 SCENARIO ?= listWebhooks
