@@ -11,10 +11,11 @@ EMULATOR := target/debug/estatekit-emulator
 PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
-# BROWSER=chromium) runs one alone; both by default. Debian's headless Chromium and Firefox ESR,
-# each through its own WebDriver (webdriver.json keeps both off the network).
-BROWSER ?= chromium firefox
-ENGINES := chromium firefox
+# BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
+# Chromium and Firefox ESR and WebKitGTK's MiniBrowser (under Xvfb), each through its own
+# WebDriver (webdriver.json keeps them off the network).
+BROWSER ?= chromium firefox webkit
+ENGINES := chromium firefox webkit
 $(foreach b,$(BROWSER),$(if $(filter $(b),$(ENGINES)),,$(error BROWSER=$(b): use one or more of $(ENGINES))))
 # geckodriver: GECKODRIVER from the environment, else the one scripts/setup.sh installs.
 GECKODRIVER ?= $(HOME)/.cargo/bin/geckodriver
@@ -27,6 +28,17 @@ DRIVER_ENV_chromium := -u GECKODRIVER CHROMEDRIVER=/usr/bin/chromedriver
 # no DNS look-up either (checked with strace: loopback connections only).
 FIREFOX_ENV := MOZ_DISABLE_NONLOCAL_CONNECTIONS=1
 DRIVER_ENV_firefox := -u CHROMEDRIVER GECKODRIVER=$(GECKODRIVER) $(FIREFOX_ENV)
+# WebKit: WebKitWebDriver (SAFARIDRIVER, after GECKODRIVER and before CHROMEDRIVER in the
+# runner's order) starts WebKitGTK's MiniBrowser --automation, which has no headless mode: the
+# run gets a virtual display from xvfb-run -a (a free display number). scripts/webkit-webdriver.sh
+# starts the driver (WEBKITDRIVER, Debian's by default) with proxy variables that keep the
+# browser's requests on loopback (the runner sends no capabilities to this driver, so
+# webdriver.json's webkitgtk:browserOptions serve the consumers; the driver's default is the same).
+WEBKITDRIVER ?= /usr/bin/WebKitWebDriver
+DRIVER_ENV_webkit := -u CHROMEDRIVER -u GECKODRIVER SAFARIDRIVER=$(CURDIR)/scripts/webkit-webdriver.sh WEBKITDRIVER=$(WEBKITDRIVER)
+DISPLAY_chromium :=
+DISPLAY_firefox :=
+DISPLAY_webkit := xvfb-run -a
 
 .PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean
 
@@ -63,7 +75,7 @@ test-browser: $(addprefix test-browser-,$(BROWSER))
 $(addprefix test-browser-,$(ENGINES)): test-browser-%: emulator
 	@echo "test-browser: $* (wasm-bindgen-test, tests/*.rs)"
 	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
-	  env $(DRIVER_ENV_$*) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast --test '*'
+	  $(DISPLAY_$*) env $(DRIVER_ENV_$*) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast --test '*'
 
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
 # test-types: the type tests of the public API, the wrapper's JavaScript type-checked (checkJs)
@@ -95,7 +107,8 @@ golden: pkg
 test-consumers: pkg emulator
 	@[ -d node_modules/playwright-core ] && [ -d node_modules/selenium-webdriver ] || npm ci
 	node -e 'import("./tests/consumers/lib.mjs").then((m) => console.log("packed", m.pack().filename))'
-	ESTATEKIT_BROWSERS="$(BROWSER)" GECKODRIVER=$(GECKODRIVER) node --test --test-concurrency=1 tests/consumers/*.test.mjs
+	ESTATEKIT_BROWSERS="$(BROWSER)" GECKODRIVER=$(GECKODRIVER) WEBKITDRIVER=$(WEBKITDRIVER) \
+	  $(if $(filter webkit,$(BROWSER)),$(DISPLAY_webkit)) node --test --test-concurrency=1 tests/consumers/*.test.mjs
 
 docs: pkg
 	typedoc --entryPoints pkg/estatekit.d.ts --tsconfig tests/types/tsconfig.json --out target/docs \

@@ -2,7 +2,8 @@
 # Installs what building and testing estatekit needs, skipping what is already there at the
 # right version: the wasm32 target, wasm-bindgen-cli (same version as the wasm-bindgen crate),
 # wasm-pack, Debian's Chromium + ChromeDriver, Debian's Firefox ESR + geckodriver (a crate on
-# crates.io: Debian does not package it), and the npm dev tools (package-lock.json).
+# crates.io: Debian does not package it), Debian's WebKitGTK WebDriver + MiniBrowser and Xvfb,
+# and the npm dev tools (package-lock.json).
 # Nothing is fetched but packages from their registries (apt, crates.io, npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +16,12 @@ export PATH="$HOME/.cargo/bin:$PATH"
 
 say() { printf 'setup: %s\n' "$*"; }
 as_root() { if [ "$(id -u)" = 0 ]; then "$@"; else sudo "$@"; fi; }
+# apt-get install of Debian packages, with one apt-get update per run of this script.
+apt_updated=
+apt_install() {
+  [ -n "$apt_updated" ] || { as_root apt-get update -qq; apt_updated=1; }
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "$@" >/dev/null
+}
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
@@ -34,16 +41,14 @@ fi
 
 if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
   say "installing Debian's chromium and chromium-driver"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt_install chromium chromium-driver
 fi
 
 # firefox-esr: any ESR from 140 (bookworm's) on; 153 is the one tested (see README, Engines).
 firefox_major=$( (firefox-esr --version 2>/dev/null || true) | sed -nE 's/^Mozilla Firefox ([0-9]+)\..*/\1/p')
 if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && [ "${firefox_major:-0}" -lt 140 ]; then
   say "installing Debian's firefox-esr (about 1 minute)"
-  as_root apt-get update -qq
-  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq firefox-esr >/dev/null
+  apt_install firefox-esr
 fi
 
 geckodriver_version=$( (geckodriver --version 2>/dev/null || true) | sed -n 1p)
@@ -53,6 +58,14 @@ if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && [ "$geckodriver_version" != "geckod
   # --debug: an unoptimised build takes 4m50s here instead of 8m30s on 2 cores; it only relays
   # WebDriver commands to Firefox, so its speed does not show in the test times.
   cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --debug --force
+fi
+
+# WebKit (Safari's engine): Debian's webkit2gtk-driver gives WebKitWebDriver and WebKitGTK's
+# MiniBrowser; MiniBrowser has no headless mode, so its driver runs under xvfb-run (xvfb).
+MINIBROWSER=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
+if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && { [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x "$MINIBROWSER" ] || [ ! -x /usr/bin/xvfb-run ]; }; then
+  say "installing Debian's webkit2gtk-driver and xvfb"
+  apt_install webkit2gtk-driver xvfb
 fi
 
 stamp=node_modules/.estatekit-lock-sha

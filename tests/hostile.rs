@@ -354,8 +354,10 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
             None,
         ),
         (
-            // A connection that keeps closing with no answer. Both engines silently resend the
-            // request first (see dropped_twice_* below), so the drops outlast them: 20 > 10.
+            // A connection that keeps closing with no answer. The engines silently resend the
+            // request first (Chromium once, Firefox up to 10 attempts in all, WebKit only over
+            // connections that had already carried an answer, at most 4 attempts seen; see
+            // get_dropped_twice_* below), so the drops outlast them all: 20.
             "dropped connection, every attempt",
             g(r#","drop":true,"times":20"#),
             ListWebhooks,
@@ -562,14 +564,24 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
 /// A GET whose connection closes twice with no answer (then the service answers): the engines
 /// differ, below the library (`retry.limit` is 0, so estatekit itself sends once).
 /// - Chromium resends a request once when a connection closes without any reply, and then
-///   rejects the fetch ("Failed to fetch"): the user gets an `ApiError` of kind `network`.
+///   rejects the fetch ("Failed to fetch"): the user gets an `ApiError` of kind `network`, and
+///   the service saw 2 GETs.
 /// - Firefox resends an idempotent request (a GET) on such a closed connection up to its
 ///   attempt limit (`network.http.request.max-attempts`, 10 attempts in all): the third attempt
-///   is answered, and the user gets the real list, as if nothing had happened.
-/// What the user gets is right in both: an error they can retry, or the right answer.
-/// (A POST is resent once by both engines: webhooks.rs, ambiguous_registration_*.)
+///   is answered, and the user gets the real list, as if nothing had happened (3 GETs).
+/// - WebKit (WebKitGTK's libsoup) resends an idempotent request only when the connection it went
+///   out on had already carried an answer (a kept-alive connection, which a server may close),
+///   never one sent on a new connection. Which connections the attempts meet depends on the
+///   browser's connection pool, so the user gets the real list (3 GETs: both dropped attempts
+///   were on used connections) or a `network` ApiError (1 or 2 GETs: the attempt that met a new
+///   connection was not resent). Here, after the corpus above, the list came in 10 runs of 10;
+///   the same call repeated 60 times in one page gave the list 23 times, `network` after 1 GET
+///   21 times and after 2 GETs 16 times.
+///
+/// What the user gets is right in all three: an error they can retry, or the right answer.
+/// (A POST differs again: webhooks.rs, a_post_dropped_once_*.)
 #[wasm_bindgen_test]
-async fn dropped_twice_is_network_in_chromium_and_the_real_list_in_firefox() {
+async fn get_dropped_twice_network_in_chromium_list_in_firefox_either_in_webkit() {
     let token = new_account().await;
     let c = client_with(&format!(
         r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"limit":0}}}}"#,
@@ -582,27 +594,43 @@ async fn dropped_twice_is_network_in_chromium_and_the_real_list_in_firefox() {
         None,
     ))
     .await;
+    let before = gets(&token).await;
     fault_on("GET", WEBHOOKS, &token, r#","drop":true,"times":2"#).await;
     let answer = run(&c, Call::ListWebhooks).await;
     admin("DELETE", "/_emulator/faults", None).await;
-    match (engine(), answer) {
-        (Engine::Chromium, Err(e)) => {
-            assert!(estatekit::is_api_error(&e), "not an ApiError: {e:?}");
-            assert_eq!(
-                get_str(&e, "kind").as_deref(),
-                Some("network"),
-                "{}",
-                message(&e)
-            );
-            assert!(get(&e, "status").is_undefined());
+    let sent = gets(&token).await - before;
+    let network = |e: &JsValue| {
+        assert!(estatekit::is_api_error(e), "not an ApiError: {e:?}");
+        assert_eq!(
+            get_str(e, "kind").as_deref(),
+            Some("network"),
+            "{}",
+            message(e)
+        );
+        assert!(get(e, "status").is_undefined());
+    };
+    let the_list = |list: &JsValue| {
+        let ids: Vec<JsValue> = items(list).iter().map(|w| get(w, "id")).collect();
+        assert_eq!(ids, std::slice::from_ref(&id));
+    };
+    match (engine(), answer, sent) {
+        (Engine::Chromium, Err(e), 2) => network(&e),
+        (Engine::Firefox, Ok(list), 3) => the_list(&list),
+        (Engine::WebKit, Ok(list), 3) => the_list(&list),
+        (Engine::WebKit, Err(e), 1 | 2) => network(&e),
+        (engine, Ok(v), sent) => {
+            panic!("{engine:?}: the list after {sent} GETs: {}", stringify(&v))
         }
-        (Engine::Firefox, Ok(list)) => {
-            let ids: Vec<JsValue> = items(&list).iter().map(|w| get(w, "id")).collect();
-            assert_eq!(ids, [id]);
-        }
-        (engine, Ok(v)) => panic!("{engine:?}: expected network, got {}", stringify(&v)),
-        (engine, Err(e)) => panic!("{engine:?}: expected the list, got {}", message(&e)),
+        (engine, Err(e), sent) => panic!("{engine:?}: an error after {sent} GETs: {}", message(&e)),
     }
     // Either way the same client then completes a normal call.
     ok(c.list_webhooks(None)).await;
+}
+
+/// How many `GET` webhook lists the service received with `token`.
+async fn gets(token: &str) -> u32 {
+    let (_, routes) = counters(token).await;
+    get(&routes, &format!("GET {WEBHOOKS}"))
+        .as_f64()
+        .unwrap_or(0.0) as u32
 }

@@ -302,7 +302,8 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
     let c = client(&token);
     // times 2: Chromium and Firefox both silently resend a POST once when its connection
     // closes without any reply (the emulator sees 2 requests in each), so the connection must
-    // drop twice for the page to see it. (A GET differs: hostile.rs, dropped_twice_*.)
+    // drop twice for the page to see it there; WebKit sends it once (see the next test).
+    // (A GET differs: hostile.rs, get_dropped_twice_*.)
     fault_on(
         "POST",
         "/api/external-integrations/webhooks",
@@ -327,6 +328,52 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
     assert!(message(&e).contains("ensureWebhook"), "{}", message(&e));
     // The same client keeps working.
     ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
+}
+
+/// A registration whose connection closes once with no answer. Chromium and Firefox silently
+/// resend the POST once: the second attempt creates the webhook, and the user gets its id (the
+/// service saw 2 POSTs and holds one webhook). WebKit (libsoup) never resends a POST, which it
+/// always sends on a new connection: the user gets the `network` error that points to
+/// `ensureWebhook` (1 POST, nothing created), and `ensureWebhook` then registers it once.
+#[wasm_bindgen_test]
+async fn a_post_dropped_once_is_resent_by_chromium_and_firefox_not_by_webkit() {
+    let token = new_account().await;
+    let c = client(&token);
+    let path = "/api/external-integrations/webhooks";
+    let hook = || ts(input("UNIT_DELETED", "https://h.example.com/once"));
+    fault_on("POST", path, &token, r#","drop":true,"times":1"#).await;
+    let answer = wasm_bindgen_futures::JsFuture::from(c.register_webhook(hook(), None)).await;
+    admin("DELETE", "/_emulator/faults", None).await;
+    let (_, routes) = counters(&token).await;
+    let posts = get(&routes, &format!("POST {path}")).as_f64();
+    let listed = || async { items(&ok(c.list_webhooks(None)).await) };
+    match (engine(), answer) {
+        (Engine::Chromium | Engine::Firefox, Ok(id)) => {
+            assert_eq!(posts, Some(2.0));
+            let ids: Vec<JsValue> = listed().await.iter().map(|w| get(w, "id")).collect();
+            assert_eq!(ids, [id]);
+        }
+        (Engine::WebKit, Err(e)) => {
+            assert_eq!(posts, Some(1.0));
+            assert!(estatekit::is_api_error(&e), "not an ApiError: {e:?}");
+            assert_eq!(
+                get_str(&e, "kind").as_deref(),
+                Some("network"),
+                "{}",
+                message(&e)
+            );
+            assert!(message(&e).contains("ensureWebhook"), "{}", message(&e));
+            assert!(
+                listed().await.is_empty(),
+                "the dropped attempt created nothing"
+            );
+            let id = ok(c.ensure_webhook(hook(), None)).await;
+            let ids: Vec<JsValue> = listed().await.iter().map(|w| get(w, "id")).collect();
+            assert_eq!(ids, [id]);
+        }
+        (engine, Ok(v)) => panic!("{engine:?}: expected network, got {}", stringify(&v)),
+        (engine, Err(e)) => panic!("{engine:?}: expected the id, got {}", message(&e)),
+    }
 }
 
 #[wasm_bindgen_test]

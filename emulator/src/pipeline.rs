@@ -296,6 +296,11 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
                 break 'resp faults::drop_response();
             }
             if f.replaces() {
+                // Read the request's body first, as a service does before it answers: hyper
+                // closes a connection whose request body was left unread, the kernel then resets
+                // it, and the part of the answer not yet sent is lost. WebKit sends a body after
+                // the headers, so it lost large fault answers to POSTs ("Load failed").
+                let _ = axum::body::to_bytes(req.into_body(), state.config.max_body_bytes()).await;
                 let mut r = f.replacement();
                 f.edit_headers(r.headers_mut());
                 break 'resp r;

@@ -235,3 +235,51 @@ async fn faults_apply_before_auth_and_oldest_first() {
         .expect("s");
     assert_eq!(r.status().as_u16(), 401);
 }
+
+/// A fault's answer to a request whose body arrives after its headers (as WebKit sends them)
+/// comes whole: the emulator reads the body before answering, so the connection is closed
+/// cleanly instead of being reset with part of a large answer still unsent.
+#[tokio::test]
+async fn a_fault_answer_waits_for_a_late_request_body() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = server().await;
+    let big = "x".repeat(16 * 1024 * 1024);
+    add_fault(
+        &s.base_url,
+        json!({"method": "POST", "path": GQL, "status": 200,
+               "body": big, "contentType": "text/plain"}),
+    )
+    .await;
+    let addr = s.base_url.trim_start_matches("http://");
+    // A small receive window, so that the emulator is still sending when the body arrives.
+    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
+    socket.set_recv_buffer_size(16 * 1024).expect("SO_RCVBUF");
+    let mut conn = socket
+        .connect(addr.parse().expect("addr"))
+        .await
+        .expect("connect");
+    let body = "{}".repeat(500);
+    let head = format!(
+        "POST {GQL} HTTP/1.1\r\nHost: {addr}\r\nAuthorization: Bearer {TOKEN}\r\n\
+         Content-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    conn.write_all(head.as_bytes()).await.expect("head");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    conn.write_all(body.as_bytes()).await.expect("body");
+    let mut answer = Vec::new();
+    let read = tokio::time::timeout(Duration::from_secs(20), conn.read_to_end(&mut answer))
+        .await
+        .expect("the answer ends");
+    assert!(read.is_ok(), "read {} bytes, then {read:?}", answer.len());
+    assert!(
+        answer.starts_with(b"HTTP/1.1 200"),
+        "{:?}",
+        &answer[..answer.len().min(40)]
+    );
+    assert!(
+        answer.ends_with(big.as_bytes()),
+        "answer of {} bytes",
+        answer.len()
+    );
+}

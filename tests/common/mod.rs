@@ -22,14 +22,18 @@ pub enum Engine {
     Chromium,
     /// Firefox (Gecko, SpiderMonkey).
     Firefox,
+    /// WebKit (WebKitGTK's MiniBrowser here; Safari's engine, JavaScriptCore).
+    WebKit,
 }
 
-/// Which engine this is, from `navigator.userAgent`.
+/// Which engine this is, from `navigator.userAgent`. Chromium's also names AppleWebKit (and
+/// Safari), so Chrome/ is looked for first.
 pub fn engine() -> Engine {
     let navigator = get(&js_sys::global().into(), "navigator");
     match get_str(&navigator, "userAgent") {
         Some(ua) if ua.contains("Firefox/") => Engine::Firefox,
         Some(ua) if ua.contains("Chrome/") => Engine::Chromium,
+        Some(ua) if ua.contains("AppleWebKit/") => Engine::WebKit,
         ua => panic!("unknown browser engine: {ua:?}"),
     }
 }

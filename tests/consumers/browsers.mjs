@@ -7,16 +7,23 @@
 //   selenium-manager (the driver downloader shipped in selenium-webdriver) is never run: the
 //   geckodriver path is passed explicitly, and SE_MANAGER_PATH points nowhere so any stray call
 //   fails at once instead of reaching the network.
-// ESTATEKIT_BROWSERS ("chromium firefox", the Makefile's BROWSER) picks the engines.
+// - webkit: WebKitGTK's MiniBrowser (Debian's webkit2gtk-driver) through WebKitWebDriver,
+//   started by scripts/webkit-webdriver.sh (its environment keeps the browser's requests on
+//   loopback), with selenium-webdriver in a plain W3C session. MiniBrowser has no headless mode:
+//   it needs a display (make test-consumers runs the tests under xvfb-run -a). WebKitWebDriver
+//   2.50 has no WebDriver BiDi (a session asking for webSocketUrl is refused) and no log
+//   endpoint, and MiniBrowser in automation mode does not write console messages to stdout, so
+//   this engine reports no console messages, page errors or failed requests (null, not []).
+// ESTATEKIT_BROWSERS ("chromium firefox webkit", the Makefile's BROWSER) picks the engines.
 import { existsSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { launchChromium, root } from "../../scripts/local.mjs";
 
 /** Every engine the consumers can run in, by the name BROWSER uses. */
-export const ENGINES = ["chromium", "firefox"];
+export const ENGINES = ["chromium", "firefox", "webkit"];
 
 /** How test names call each engine. */
-export const ENGINE_NAMES = { chromium: "Chromium", firefox: "Firefox" };
+export const ENGINE_NAMES = { chromium: "Chromium", firefox: "Firefox", webkit: "WebKit" };
 
 /** The engines to run: ESTATEKIT_BROWSERS (space or comma separated), else all of them. */
 export function enginesToRun() {
@@ -33,16 +40,24 @@ export const geckodriverPath = () => process.env.GECKODRIVER ?? `${homedir()}/.c
 /** Firefox's options (binary, -headless, the prefs that keep it off the network): webdriver.json. */
 export const firefoxOptions = () => JSON.parse(readFileSync(`${root}webdriver.json`, "utf8"))["moz:firefoxOptions"];
 
+/** WebKitWebDriver: WEBKITDRIVER, else Debian's (scripts/setup.sh installs webkit2gtk-driver). */
+export const webkitDriverPath = () => process.env.WEBKITDRIVER ?? "/usr/bin/WebKitWebDriver";
+
+/** MiniBrowser's binary and arguments (--automation): webdriver.json's webkitgtk:browserOptions. */
+export const webkitOptions = () => JSON.parse(readFileSync(`${root}webdriver.json`, "utf8"))["webkitgtk:browserOptions"];
+
 /**
- * Opens a headless browser of `engine` on a blank page. Returns `{ goto(url), evaluate(fn),
+ * Opens a browser of `engine` on a blank page. Returns `{ goto(url), evaluate(fn),
  * waitFor(fn, timeoutMs), close() }` plus what the page showed, as text lines in arrays that
  * fill as it runs: `consoleMessages` ("<type>: <text>", types as Chromium names them: log,
  * warning, error...), `pageErrors` (uncaught exceptions) and `failed` (requests that failed,
- * or answered 400 or more). `fn` is a function without arguments run in the page.
+ * or answered 400 or more); each is null where the engine's driver cannot report it (WebKit).
+ * `fn` is a function without arguments run in the page.
  */
 export async function openPage(engine) {
   if (engine === "chromium") return openChromium();
   if (engine === "firefox") return openFirefox();
+  if (engine === "webkit") return openWebKit();
   throw new Error(`unknown engine ${engine}`);
 }
 
@@ -103,6 +118,40 @@ async function openFirefox() {
     const run = (fn) => driver.executeScript(`return (${fn})();`);
     return {
       ...shown,
+      goto: (url) => driver.get(url),
+      evaluate: run,
+      waitFor: (fn, timeoutMs) => driver.wait(async () => Boolean(await run(fn)), timeoutMs),
+      close: () => driver.quit(),
+    };
+  } catch (e) {
+    await driver.quit().catch(() => {});
+    throw e;
+  }
+}
+
+async function openWebKit() {
+  const driverPath = webkitDriverPath();
+  if (!existsSync(driverPath)) throw new Error(`${driverPath} is missing: run scripts/setup.sh (or set WEBKITDRIVER)`);
+  if (!process.env.DISPLAY) throw new Error("WebKit's MiniBrowser needs a display: run under xvfb-run -a (make test-consumers does)");
+  process.env.SE_MANAGER_PATH = "/nonexistent/selenium-manager-is-not-used";
+  const { Capabilities, WebDriver } = await import("selenium-webdriver");
+  const { DriverService } = await import("selenium-webdriver/remote/index.js");
+  const { Executor, HttpClient } = await import("selenium-webdriver/http/index.js");
+  // The script execs WEBKITDRIVER with the proxy variables that keep MiniBrowser on loopback.
+  const service = new DriverService.Builder(`${root}scripts/webkit-webdriver.sh`)
+    .setLoopback(true)
+    .setEnvironment({ ...process.env, WEBKITDRIVER: driverPath })
+    .build();
+  const executor = new Executor(service.start().then((url) => new HttpClient(url)));
+  const capabilities = new Capabilities({ browserName: "MiniBrowser", "webkitgtk:browserOptions": webkitOptions() });
+  const driver = WebDriver.createSession(executor, capabilities, () => service.kill());
+  try {
+    await driver.getSession();
+    const run = (fn) => driver.executeScript(`return (${fn})();`);
+    return {
+      consoleMessages: null,
+      pageErrors: null,
+      failed: null,
       goto: (url) => driver.get(url),
       evaluate: run,
       waitFor: (fn, timeoutMs) => driver.wait(async () => Boolean(await run(fn)), timeoutMs),

@@ -1,5 +1,5 @@
 // Helpers of the consumer smoke tests: the packed tarball, installing it into a consumer
-// project, the emulator, and the headless browsers (browsers.mjs: Chromium and Firefox).
+// project, the emulator, and the browsers (browsers.mjs: Chromium, Firefox and WebKit).
 import { execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
 import { root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
@@ -72,7 +72,7 @@ export async function documentMetadata(url, id, token = "dev-token") {
 }
 
 /**
- * Opens `url` in a headless browser of `engine` (browsers.mjs) and waits for the page to set
+ * Opens `url` in a browser of `engine` (browsers.mjs) and waits for the page to set
  * `document.body.dataset.result` (JSON). Returns it with the console messages, page errors and
  * failed requests seen, and the .wasm files the page fetched.
  */
@@ -83,7 +83,7 @@ export async function runPage(engine, url, timeoutMs = 30_000) {
     try {
       await page.waitFor(() => document.body.dataset.result, timeoutMs);
     } catch (e) {
-      const seen = [...page.consoleMessages, ...page.pageErrors, ...page.failed].join("\n  ");
+      const seen = [page.consoleMessages, page.pageErrors, page.failed].flatMap((l) => l ?? []).join("\n  ");
       throw new Error(`${url} in ${engine}: no result in ${timeoutMs} ms (${e.message}); the page showed:\n  ${seen}`);
     }
     const result = JSON.parse(await page.evaluate(() => document.body.dataset.result));
@@ -111,11 +111,12 @@ export async function checkUpload(assert, url, upload) {
  * The browser checks both page consumers share, in each engine of enginesToRun(), each engine
  * with its own emulator serving `staticDir`: the page lists a webhook registered beforehand
  * (lazy init, no init() call) and uploads a file; with a wrong token it gets an ApiError of
- * kind `unauthorized`.
+ * kind `unauthorized`. Console messages, page errors and failed requests are checked where the
+ * engine's driver reports them (not WebKit's: browsers.mjs).
  */
 export function browserChecks(test, assert, staticDir) {
   for (const engine of enginesToRun()) {
-    test.describe(`in headless ${ENGINE_NAMES[engine]}`, () => {
+    test.describe(`in ${ENGINE_NAMES[engine]}`, () => {
       let emulator;
       test.before(async () => {
         emulator = await startEmulator(["--static", staticDir]);
@@ -126,9 +127,11 @@ export function browserChecks(test, assert, staticDir) {
         const hook = { type: "UNIT_CREATED", url: "http://127.0.0.1:9/estatekit-consumer" };
         const id = await registerWebhook(emulator.url, hook);
         const run = await runPage(engine, `${emulator.url}/`);
-        assert.deepEqual(run.pageErrors, []);
-        assert.deepEqual(run.failed, []);
-        assert.deepEqual(run.consoleMessages.filter((m) => /^(error|warning)/.test(m)), []);
+        if (engine !== "webkit") {
+          assert.deepEqual(run.pageErrors, []);
+          assert.deepEqual(run.failed, []);
+          assert.deepEqual(run.consoleMessages.filter((m) => /^(error|warning)/.test(m)), []);
+        }
         assert.equal(run.result.ok, true, run.result.message);
         assert.equal(run.result.baseUrl, emulator.url);
         assert.equal(run.result.eventTypes, 28);
@@ -142,7 +145,7 @@ export function browserChecks(test, assert, staticDir) {
 
       test.it("rejects with an ApiError of kind unauthorized for a wrong token", async () => {
         const run = await runPage(engine, `${emulator.url}/?token=wrong-token`);
-        assert.deepEqual(run.pageErrors, []);
+        if (engine !== "webkit") assert.deepEqual(run.pageErrors, []);
         assert.equal(run.result.ok, false);
         assert.equal(run.result.apiError, true);
         assert.equal(run.result.kind, "unauthorized");
