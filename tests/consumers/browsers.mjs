@@ -115,18 +115,23 @@ async function openFirefox() {
       if (e.response.status >= 400) shown.failed.push(`${e.response.url} HTTP ${e.response.status}`);
     });
     await bidi.subscribe(["log.entryAdded", "network.fetchError", "network.responseCompleted"]);
-    const run = (fn) => driver.executeScript(`return (${fn})();`);
-    return {
-      ...shown,
-      goto: (url) => driver.get(url),
-      evaluate: run,
-      waitFor: (fn, timeoutMs) => driver.wait(async () => Boolean(await run(fn)), timeoutMs),
-      close: () => driver.quit(),
-    };
+    return seleniumPage(driver, shown);
   } catch (e) {
     await driver.quit().catch(() => {});
     throw e;
   }
+}
+
+/** The page object of a selenium-webdriver session; `shown` holds what the page reported. */
+function seleniumPage(driver, shown) {
+  const run = (fn) => driver.executeScript(`return (${fn})();`);
+  return {
+    ...shown,
+    goto: (url) => driver.get(url),
+    evaluate: run,
+    waitFor: (fn, timeoutMs) => driver.wait(async () => Boolean(await run(fn)), timeoutMs),
+    close: () => driver.quit(),
+  };
 }
 
 async function openWebKit() {
@@ -147,16 +152,8 @@ async function openWebKit() {
   const driver = WebDriver.createSession(executor, capabilities, () => service.kill());
   try {
     await driver.getSession();
-    const run = (fn) => driver.executeScript(`return (${fn})();`);
-    return {
-      consoleMessages: null,
-      pageErrors: null,
-      failed: null,
-      goto: (url) => driver.get(url),
-      evaluate: run,
-      waitFor: (fn, timeoutMs) => driver.wait(async () => Boolean(await run(fn)), timeoutMs),
-      close: () => driver.quit(),
-    };
+    // No BiDi in WebKitWebDriver 2.50: what the page logs is not reported (null, not checked).
+    return seleniumPage(driver, { consoleMessages: null, pageErrors: null, failed: null });
   } catch (e) {
     await driver.quit().catch(() => {});
     throw e;
