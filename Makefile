@@ -8,7 +8,8 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
-PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock scripts/build-pkg.sh
+# README.md: wasm-pack copies it into pkg/ (the package's page on npm).
+PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock README.md scripts/build-pkg.sh
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless

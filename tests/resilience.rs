@@ -304,6 +304,35 @@ async fn abort_during_backoff_is_immediate_and_final() {
     admin("DELETE", "/_emulator/faults", None).await;
 }
 
+/// An abort reason that is not an `Error` (`abort("x")`, `abort(42)`), while the request is in
+/// flight with no timeout and with one: the call rejects with kind `aborted`, and the client
+/// keeps working (the caller's signal never reaches `fetch` itself).
+#[wasm_bindgen_test]
+async fn any_abort_reason_mid_request_is_aborted() {
+    let token = new_account().await;
+    let c = client_with(&format!(
+        r#"{{"baseUrl":"{}","token":"{token}"}}"#,
+        emulator()
+    ));
+    fault_on("GET", WEBHOOKS, &token, r#","delayMs":2000,"times":4"#).await;
+    for (reason, timeout_ms) in [
+        (JsValue::from_str("cancelled"), 0),
+        (JsValue::from(42), 0),
+        (JsValue::from_str("cancelled"), 30_000),
+        (JsValue::NULL, 30_000),
+    ] {
+        let controller = web_sys::AbortController::new().unwrap();
+        let options = with_signal(&controller);
+        js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(timeout_ms)).unwrap();
+        let pending = c.list_webhooks(opt(options));
+        sleep(200).await;
+        controller.abort_with_reason(&reason);
+        err_kind(pending, "aborted", None).await;
+    }
+    admin("DELETE", "/_emulator/faults", None).await;
+    ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
+}
+
 #[wasm_bindgen_test]
 async fn timeouts_are_not_retried() {
     let token = new_account().await;

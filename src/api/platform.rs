@@ -77,8 +77,9 @@ fn decimal_like(value: &str) -> bool {
 pub fn decimal(value: &str) -> Option<f64> {
     use wasm_bindgen::JsValue;
     // `+value` in JavaScript: the browser's own number parser (no float parser in the module).
-    Some(JsValue::from_str(value).unchecked_into_f64())
-        .filter(|n| decimal_like(value) && !n.is_nan())
+    decimal_like(value)
+        .then(|| JsValue::from_str(value).unchecked_into_f64())
+        .filter(|n| !n.is_nan())
 }
 
 /// The number a header writes in decimal (`12`, `1.5`), if it is one.

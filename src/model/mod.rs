@@ -6,7 +6,8 @@
 //! browser layer finds such keys by comparing the caller's object with what serde writes back).
 //! Responses are the other way round: decoding checks the documented fields and the caller gets
 //! the browser's own parsed object, so every field the service sends, known or not, is kept.
-//! Their strings are [`Text`]s: checked to be strings, never copied into WebAssembly memory.
+//! Their strings are [`Text`]s: decoding checks that they are strings without copying them into
+//! WebAssembly memory (only a `Text` the client compares or reads as a Rust string is copied).
 
 use serde::de::{self, Deserializer};
 use serde::{Deserialize, Serialize, Serializer};

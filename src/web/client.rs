@@ -706,9 +706,9 @@ impl Client {
         })
     }
 
-    /// A call of one request whose 2xx answer only needs `decode`: `prepare` reads the
-    /// arguments (its errors reject the promise, like every later failure). All such methods
-    /// share this one asynchronous body.
+    /// A call of one request whose answer (of any status) `decode` turns into the result:
+    /// `prepare` reads the arguments (its errors reject the promise, like every later failure).
+    /// All such methods share this one asynchronous body.
     fn simple(
         &self,
         operation: Operation,

@@ -45,21 +45,9 @@ thread_local! {
     };
 }
 
-thread_local! {
-    /// Whether `AbortSignal.timeout` and `AbortSignal.any` exist (looked up once).
-    static ABORT_SIGNALS: bool = {
-        let class = get(&js_sys::global(), "AbortSignal");
-        get(&class, "timeout").is_function() && get(&class, "any").is_function()
-    };
-}
-
-/// Whether the engine has `AbortSignal.timeout` and `AbortSignal.any`, which every request uses.
-pub fn abort_signals_supported() -> bool {
-    ABORT_SIGNALS.with(|supported| *supported)
-}
-
 /// The text of a body (an `ArrayBuffer`) decoded by the browser as UTF-8, without a leading
-/// byte order mark (as `Response.text()` does), or `None` when it is not UTF-8.
+/// byte order mark (as `Response.text()` does), or `None` when it is not UTF-8 (or when the
+/// engine has no UTF-8 `TextDecoder`, which every supported browser and Node 20 have).
 pub fn utf8_text(buffer: &JsValue) -> Option<js_sys::JsString> {
     UTF8.with(|decoder| {
         let decoder: &TextDecoderJs = decoder.as_ref()?.unchecked_ref();

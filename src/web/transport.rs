@@ -20,8 +20,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortSignal, Blob, FormData, ProgressEvent, RequestCredentials, RequestRedirect, ResponseType,
-    XmlHttpRequest, XmlHttpRequestResponseType,
+    AbortController, AbortSignal, Blob, FormData, ProgressEvent, RequestCredentials,
+    RequestRedirect, ResponseType, XmlHttpRequest, XmlHttpRequestResponseType,
 };
 
 /// A request ready to go: its description plus what only the browser holds.
@@ -161,51 +161,73 @@ fn excerpt(text: &JsString, max: u32) -> String {
     response::limit(&head, max as usize)
 }
 
-/// The signal one request is sent with, made of the browser's own signals: the time left to the
-/// call (`AbortSignal.timeout`) and the caller's signal, joined by `AbortSignal.any`. No timer,
-/// closure or listener of ours is involved, so nothing outlives the request.
-struct Abort {
-    caller: Option<AbortSignal>,
-    timeout: Option<AbortSignal>,
-    /// What the request is sent with (`None`: nothing can abort it).
-    signal: Option<AbortSignal>,
+/// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
+/// dropping it clears the timer and the listener, so nothing outlives the call.
+struct AbortGuard {
+    controller: AbortController,
+    timed_out: Rc<Cell<bool>>,
+    timer: Option<(JsValue, Closure<dyn FnMut()>)>,
+    caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
 }
 
-impl Abort {
-    fn new(caller: Option<&AbortSignal>, timeout_ms: u32) -> Result<Abort, String> {
-        if !js::abort_signals_supported() {
-            return Err(
-                "this JavaScript engine lacks AbortSignal.timeout and AbortSignal.any \
-                 (estatekit needs Chrome 116, Firefox 124, Safari 17.4, Node 20.3 or newer)"
-                    .into(),
-            );
-        }
-        let timeout = (timeout_ms > 0).then(|| AbortSignal::timeout_with_u32(timeout_ms));
-        let signal = match (caller, &timeout) {
-            (Some(caller), Some(timeout)) => {
-                Some(AbortSignal::any(&js_sys::Array::of2(caller, timeout)))
-            }
-            (Some(caller), None) => Some(caller.clone()),
-            (None, timeout) => timeout.clone(),
+impl AbortGuard {
+    fn new(signal: Option<&AbortSignal>, timeout_ms: u32) -> Result<AbortGuard, JsValue> {
+        let controller = AbortController::new()?;
+        let timed_out = Rc::new(Cell::new(false));
+        let timer = if timeout_ms > 0 {
+            let (c, flag) = (controller.clone(), timed_out.clone());
+            let cb = Closure::<dyn FnMut()>::new(move || {
+                flag.set(true);
+                c.abort();
+            });
+            let ms = i32::try_from(timeout_ms).unwrap_or(i32::MAX);
+            let id = js::set_timeout(cb.as_ref().unchecked_ref(), ms);
+            Some((id, cb))
+        } else {
+            None
         };
-        Ok(Abort {
-            caller: caller.cloned(),
-            timeout,
-            signal,
+        let caller = match signal {
+            Some(s) => {
+                // The caller's signal is linked, never given to fetch: whatever reason it
+                // aborts with, fetch rejects with an ordinary AbortError.
+                let c = controller.clone();
+                let cb = Closure::<dyn FnMut()>::new(move || c.abort());
+                s.add_event_listener_with_callback("abort", cb.as_ref().unchecked_ref())?;
+                Some((s.clone(), cb))
+            }
+            None => None,
+        };
+        Ok(AbortGuard {
+            controller,
+            timed_out,
+            timer,
+            caller,
         })
     }
 
     /// The error for a request that got no answer.
     fn classify(&self, operation: &'static str, timeout_ms: u32, reason: String) -> Error {
-        if self.caller.as_ref().is_some_and(AbortSignal::aborted) {
-            Error::Aborted { operation }
-        } else if self.timeout.as_ref().is_some_and(AbortSignal::aborted) {
+        if self.timed_out.get() {
             Error::Timeout {
                 operation,
                 timeout_ms,
             }
+        } else if self.controller.signal().aborted() {
+            Error::Aborted { operation }
         } else {
             Error::Network { operation, reason }
+        }
+    }
+}
+
+impl Drop for AbortGuard {
+    fn drop(&mut self) {
+        if let Some((id, _)) = &self.timer {
+            js::clear_timeout(id);
+        }
+        if let Some((signal, cb)) = &self.caller {
+            let _ =
+                signal.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
         }
     }
 }
@@ -273,14 +295,14 @@ fn gloo_method(method: HttpMethod) -> gloo_net::http::Method {
 async fn via_fetch(
     token: &str,
     out: &Outgoing<'_>,
-    signal: Option<&AbortSignal>,
+    signal: &AbortSignal,
 ) -> Result<Reply, NoAnswer> {
     let failed = |e: gloo_net::Error| NoAnswer::Failed(response::limit(&e.to_string(), 200));
     let (body, json) = body_of(out).map_err(|e| NoAnswer::Failed(describe(&e)))?;
     let mut builder = gloo_net::http::RequestBuilder::new(&out.request.url)
         .method(gloo_method(out.request.method))
         .header("Authorization", &format!("Bearer {token}"))
-        .abort_signal(signal)
+        .abort_signal(Some(signal))
         .redirect(RequestRedirect::Manual)
         .credentials(RequestCredentials::Omit);
     if json {
@@ -316,7 +338,7 @@ async fn via_xhr(
     token: &str,
     out: &Outgoing<'_>,
     origin: &str,
-    signal: Option<&AbortSignal>,
+    signal: &AbortSignal,
     on_progress: &js_sys::Function,
 ) -> Result<Reply, NoAnswer> {
     let failed = |e: JsValue| NoAnswer::Failed(describe(&e));
@@ -358,11 +380,9 @@ async fn via_xhr(
     xhr.set_onabort(Some(on_fail.as_ref().unchecked_ref()));
     let upload = xhr.upload().map_err(failed)?;
     upload.set_onprogress(Some(on_upload_progress.as_ref().unchecked_ref()));
-    if let Some(signal) = signal {
-        signal
-            .add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref())
-            .map_err(failed)?;
-    }
+    signal
+        .add_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref())
+        .map_err(failed)?;
 
     let sent = match &body {
         Some(b) if b.is_string() => xhr.send_with_opt_str(b.as_string().as_deref()),
@@ -373,10 +393,7 @@ async fn via_xhr(
         Ok(()) => JsFuture::from(done).await.map(|_| ()),
         Err(e) => Err(e),
     };
-    if let Some(signal) = signal {
-        let _ =
-            signal.remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
-    }
+    let _ = signal.remove_event_listener_with_callback("abort", on_abort.as_ref().unchecked_ref());
     xhr.set_onload(None);
     xhr.set_onerror(None);
     xhr.set_onabort(None);
@@ -443,23 +460,28 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     if out.signal.is_some_and(AbortSignal::aborted) {
         return Err(Error::Aborted { operation }.into());
     }
-    let abort = Abort::new(out.signal, out.timeout_ms)
-        .map_err(|reason| Failure::from(Error::Network { operation, reason }))?;
-    let signal = abort.signal.as_ref();
+    let guard = AbortGuard::new(out.signal, out.timeout_ms).map_err(|e| {
+        Failure::from(Error::Network {
+            operation,
+            reason: describe(&e),
+        })
+    })?;
+    // The caller's signal is never given to fetch (see `AbortGuard`): only this one.
+    let signal = guard.controller.signal();
     // Where there is no XMLHttpRequest (Node, workers of some runtimes) progress is reported
     // once, at the end.
     let xhr_available = !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
     let result = match out.progress {
         Some(on_progress) if xhr_available => {
-            via_xhr(&token, out, origin, signal, on_progress).await
+            via_xhr(&token, out, origin, &signal, on_progress).await
         }
         Some(on_progress) => {
-            let result = via_fetch(&token, out, signal).await;
+            let result = via_fetch(&token, out, &signal).await;
             let size = out.file.map_or(0.0, |(blob, _)| blob.size());
             js::notify(on_progress, &progress(size, size));
             result
         }
-        None => via_fetch(&token, out, signal).await,
+        None => via_fetch(&token, out, &signal).await,
     };
     match result {
         Ok(reply) => Ok(Answer {
@@ -472,7 +494,7 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
         }),
         Err(NoAnswer::Redirected) => Err(Failure::from(Error::Redirected { operation }).after(1)),
         Err(NoAnswer::Failed(reason)) => {
-            Err(Failure::from(abort.classify(operation, out.timeout_ms, reason)).after(1))
+            Err(Failure::from(guard.classify(operation, out.timeout_ms, reason)).after(1))
         }
     }
 }
