@@ -17,7 +17,7 @@ export const BUDGET = 100_000;
 /**
  * What `--check` enforces. The budget is not met by ordinary means on this stack (bench/README.md,
  * "Where the bytes are"): CI guards what was reached instead, the size measured after the size
- * work of issue 17 (139,965 bytes) plus about 1 %, so that the package cannot grow back unseen.
+ * work of issue 17 (139,999 bytes) plus about 1 %, so that the package cannot grow back unseen.
  * It is only ever lowered, down to BUDGET.
  */
 export const GUARD = 141_400;
