@@ -109,13 +109,18 @@ impl Answer {
 
     /// How long the answer asks to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
-        let (retry_after, reset) = self.wait_headers();
-        response::retry_after_ms(&head(self.status, &retry_after, &reset), js::now_ms())
+        self.with_head(|head| response::retry_after_ms(head, js::now_ms()))
     }
 
-    /// `Retry-After` and `X-RateLimit-Reset`.
-    fn wait_headers(&self) -> (Option<String>, Option<String>) {
-        (self.header("retry-after"), self.header("x-ratelimit-reset"))
+    /// Reads what [`response`] needs of the answer besides its body (status, `Retry-After`,
+    /// `X-RateLimit-Reset`) and hands it to `f`.
+    fn with_head<R>(&self, f: impl FnOnce(&ResponseHead<'_>) -> R) -> R {
+        let (retry_after, reset) = (self.header("retry-after"), self.header("x-ratelimit-reset"));
+        f(&ResponseHead {
+            status: self.status,
+            retry_after: retry_after.as_deref(),
+            rate_limit_reset: reset.as_deref(),
+        })
     }
 
     /// The failure for a non-2xx answer: status, the service's `code`/`message`, and the
@@ -133,23 +138,9 @@ impl Answer {
             },
             _ => (None, None),
         };
-        let (retry_after, reset) = self.wait_headers();
-        let head = head(self.status, &retry_after, &reset);
-        let error = response::status_error(self.operation, &head, body, js::now_ms());
+        let error =
+            self.with_head(|head| response::status_error(self.operation, head, body, js::now_ms()));
         self.fail(error).with_details(details)
-    }
-}
-
-/// What [`response`] reads of an answer besides its body.
-fn head<'a>(
-    status: u16,
-    retry_after: &'a Option<String>,
-    rate_limit_reset: &'a Option<String>,
-) -> ResponseHead<'a> {
-    ResponseHead {
-        status,
-        retry_after: retry_after.as_deref(),
-        rate_limit_reset: rate_limit_reset.as_deref(),
     }
 }
 
