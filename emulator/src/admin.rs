@@ -4,8 +4,8 @@ use crate::delivery;
 use crate::errors::{parse_json, ApiError, ApiResult};
 use crate::faults::Fault;
 use crate::ratelimit;
-use crate::state::{lock, AppState, SinkEntry};
-use crate::util::now_iso;
+use crate::state::{AppState, SinkEntry};
+use crate::util::lock;
 use crate::webhooks::check_event_type;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
@@ -213,7 +213,7 @@ pub async fn sink_post(
     lock(&state.sink).push(SinkEntry {
         name,
         body,
-        received_at: now_iso(),
+        received_at: state.now_iso(),
     });
     Ok(Json(json!({"received": true})).into_response())
 }

@@ -1,10 +1,10 @@
 //! Webhook event delivery (`POST /_emulator/events`).
 
 use crate::errors::{ApiError, ApiResult};
-use crate::state::{lock, AppState, DeliveryRecord};
-use crate::util::now_iso;
+use crate::host::Sent;
+use crate::state::{AppState, DeliveryRecord};
+use crate::util::lock;
 use serde_json::{json, Value};
-use std::time::Duration;
 use url::{Host, Url};
 
 /// Attempts per delivery (first try plus retries).
@@ -69,7 +69,7 @@ pub fn dispatch(
     }
     let uuid = state.event_uuid();
     let data = data.unwrap_or_else(|| sample_data(event_type));
-    let created_at = now_iso();
+    let created_at = state.now_iso();
     let mut targets = Vec::new();
     {
         let accts = lock(&state.accounts);
@@ -96,7 +96,9 @@ pub fn dispatch(
         let st = state.clone();
         let ev = event_type.to_string();
         let id = uuid.clone();
-        tokio::spawn(async move { deliver(st, generation, id, ev, t).await });
+        state
+            .host
+            .spawn(Box::pin(deliver(st, generation, id, ev, t)));
     }
     Ok((uuid, n))
 }
@@ -114,52 +116,43 @@ async fn deliver(state: AppState, generation: u64, uuid: String, event_type: Str
             attempt,
             status,
             error,
-            at: now_iso(),
+            at: state.now_iso(),
+            body: t.envelope.clone(),
         });
         true
     };
-    if !is_loopback(&t.url) {
-        record(
-            1,
-            None,
-            Some(
-                "refused: the emulator only delivers to loopback hosts (127.0.0.1, ::1, localhost)"
-                    .into(),
-            ),
-        );
-        return;
-    }
+    let body = t.envelope.to_string();
     let mut backoff = state.config.delivery_backoff_ms;
     for attempt in 1..=MAX_ATTEMPTS {
-        let res = state
-            .http
-            .post(&t.url)
-            .header("user-agent", "estatekit-emulator")
-            .json(&t.envelope)
-            .send()
-            .await;
-        let ok = match res {
-            Ok(r) => {
-                let s = r.status();
-                let err =
-                    (!s.is_success()).then(|| format!("receiver answered status {}", s.as_u16()));
-                if !record(attempt, Some(s.as_u16()), err) {
+        let ok = match state.host.post_json(t.url.clone(), body.clone()).await {
+            Sent::Status(s) => {
+                let success = (200..300).contains(&s);
+                let err = (!success).then(|| format!("receiver answered status {s}"));
+                if !record(attempt, Some(s), err) {
                     return;
                 }
-                s.is_success()
+                success
             }
-            Err(e) => {
+            Sent::Failed(e) => {
                 if !record(attempt, None, Some(format!("request failed: {e}"))) {
                     return;
                 }
                 false
+            }
+            Sent::Refused(e) => {
+                record(attempt, None, Some(e));
+                return;
+            }
+            Sent::NotSent => {
+                record(attempt, None, None);
+                return;
             }
         };
         if ok {
             return;
         }
         if attempt < MAX_ATTEMPTS {
-            tokio::time::sleep(Duration::from_millis(backoff)).await;
+            state.host.sleep(backoff).await;
             backoff = backoff.saturating_mul(2);
         }
     }

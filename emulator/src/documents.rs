@@ -4,7 +4,6 @@ use crate::errors::{ApiError, ApiResult};
 use crate::model::{Document, DOCUMENT_TYPES};
 use crate::pipeline::Token;
 use crate::state::AppState;
-use crate::util::now_iso;
 use axum::body::{Body, Bytes};
 use axum::extract::multipart::{Field, MultipartError, MultipartRejection};
 use axum::extract::rejection::PathRejection;
@@ -136,7 +135,7 @@ fn mime_from(file_name: Option<&str>, ct: Option<&str>) -> String {
     match ct {
         Some(c) if !c.is_empty() && c != "application/octet-stream" => c.to_string(),
         _ => {
-            let m = crate::static_files::mime_for(file_name.unwrap_or(""));
+            let m = crate::util::mime_for(file_name.unwrap_or(""));
             m.split(';').next().unwrap_or(m).to_string()
         }
     }
@@ -221,14 +220,11 @@ pub async fn upload(
             }
         };
         let input = bytes.clone();
-        let converted = tokio::task::spawn_blocking(move || convert(&input, fmt))
-            .await
-            .map_err(|_| ApiError::bad_request("`format`: image conversion failed"))?
-            .map_err(|e| {
-                ApiError::bad_request(format!(
-                    "`format` needs an image file, but `file` could not be decoded as one: {e}"
-                ))
-            })?;
+        let converted = convert(&input, fmt).map_err(|e| {
+            ApiError::bad_request(format!(
+                "`format` needs an image file, but `file` could not be decoded as one: {e}"
+            ))
+        })?;
         bytes = Bytes::from(converted);
         mime = m.to_string();
     }
@@ -237,7 +233,7 @@ pub async fn upload(
         .filter(|n| !n.trim().is_empty())
         .or(file_name.filter(|n| !n.is_empty()))
         .unwrap_or_else(|| "file".to_string());
-    let now = now_iso();
+    let now = state.now_iso();
     let doc = state
         .with_account(&token.0, |a| {
             let id = a.rng.uuid();

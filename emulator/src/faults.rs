@@ -1,7 +1,6 @@
 //! Fault injection: matching and applying `/_emulator/faults` entries.
 
 use crate::errors::{error_body, ApiError};
-use crate::state::{lock, AppState};
 use axum::body::{Body, Bytes};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode};
 use axum::response::Response;
@@ -125,7 +124,8 @@ impl Fault {
         Ok(self)
     }
 
-    fn matches(&self, method: &str, path: &str, token: Option<&str>) -> bool {
+    /// True if the fault applies to a request with this method, path and token.
+    pub fn matches(&self, method: &str, path: &str, token: Option<&str>) -> bool {
         if let Some(m) = &self.method {
             if !m.eq_ignore_ascii_case(method) {
                 return false;
@@ -191,20 +191,6 @@ impl Fault {
             }
         }
     }
-}
-
-/// Takes one use of the oldest matching fault.
-pub fn take(state: &AppState, method: &str, path: &str, token: Option<&str>) -> Option<Fault> {
-    let mut faults = lock(&state.faults);
-    let pos = faults.iter().position(|f| f.matches(method, path, token))?;
-    let f = faults.get_mut(pos)?;
-    let left = f.times.unwrap_or(1).saturating_sub(1);
-    f.times = Some(left);
-    let taken = f.clone();
-    if left == 0 {
-        faults.remove(pos);
-    }
-    Some(taken)
 }
 
 /// A response whose body fails on the first poll, so hyper aborts the connection

@@ -13,7 +13,7 @@ use axum::extract::{Extension, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
 use std::cmp::Ordering;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 /// The emulator's GraphQL schema type.
 pub type EmuSchema = Schema<Query, EmptyMutation, EmptySubscription>;
@@ -184,12 +184,16 @@ impl Query {
     }
 }
 
-/// Builds the schema (introspection on).
-pub fn schema() -> EmuSchema {
-    Schema::build(Query, EmptyMutation, EmptySubscription)
-        .limit_depth(64)
-        .limit_recursive_depth(64)
-        .finish()
+/// The schema (introspection on), built once per process: it holds no state (each request
+/// carries its account's messages).
+pub fn schema() -> &'static EmuSchema {
+    static SCHEMA: OnceLock<EmuSchema> = OnceLock::new();
+    SCHEMA.get_or_init(|| {
+        Schema::build(Query, EmptyMutation, EmptySubscription)
+            .limit_depth(64)
+            .limit_recursive_depth(64)
+            .finish()
+    })
 }
 
 /// Parses a GraphQL request body: a JSON object with a string `query`.
@@ -246,6 +250,22 @@ pub async fn handler(
     let Some(messages) = state.with_account(&token.0, |a| a.messages.clone()) else {
         return ApiError::unauthorized("unknown access token").into_response();
     };
-    let resp = state.schema.execute(req.data(messages)).await;
-    async_graphql_axum::GraphQLResponse::from(resp).into_response()
+    let resp = schema().execute(req.data(messages)).await;
+    let body = match serde_json::to_vec(&resp) {
+        Ok(b) => b,
+        Err(e) => {
+            return ApiError::new(
+                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+                format!("GraphQL response could not be encoded: {e}"),
+            )
+            .into_response()
+        }
+    };
+    let mut r = Response::new(axum::body::Body::from(body));
+    r.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("application/graphql-response+json"),
+    );
+    r.headers_mut().extend(resp.http_headers);
+    r
 }

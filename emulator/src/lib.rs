@@ -1,5 +1,11 @@
 //! `estatekit-emulator`: an in-memory emulator of the property-management service
 //! (messages GraphQL, documents, webhooks) with fault injection for client tests.
+//!
+//! Written once, hosted twice. The core (every module but `native`) is an axum `Router` over an
+//! [`AppState`]; it reaches the outside world (clocks, timers, background tasks, webhook
+//! delivery, static files) only through the [`host::Host`] trait. Two hosts sit on top: the
+//! native server in [`native`] (feature `native`, on by default: tokio, sockets, reqwest) and the
+//! in-process WebAssembly host of `estatekit/testing` (the `estatekit-testing` crate).
 #![warn(missing_docs)]
 
 pub mod admin;
@@ -9,14 +15,17 @@ pub mod documents;
 pub mod errors;
 pub mod faults;
 pub mod graphql;
+pub mod host;
 pub mod model;
 pub mod pipeline;
 pub mod ratelimit;
 pub mod seed;
 pub mod state;
-pub mod static_files;
 pub mod util;
 pub mod webhooks;
+
+#[cfg(feature = "native")]
+pub mod native;
 
 pub use config::Config;
 pub use state::AppState;
@@ -24,13 +33,11 @@ pub use state::AppState;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post};
 use axum::Router;
-use state::lock;
-use tokio::net::TcpListener;
-use tokio::task::JoinHandle;
+use std::sync::Arc;
 
-/// Builds the router and its state.
-pub fn app(config: Config) -> (Router, AppState) {
-    let state = AppState::new(config);
+/// Builds the router and its state, served by `host`.
+pub fn app(config: Config, host: Arc<dyn host::Host>) -> (Router, AppState) {
+    let state = AppState::new(config, host);
     (router(state.clone()), state)
 }
 
@@ -93,83 +100,4 @@ pub fn router(state: AppState) -> Router {
             pipeline::pipeline,
         ))
         .with_state(state)
-}
-
-/// A running emulator (listeners spawned on the current tokio runtime).
-pub struct Running {
-    /// Base URL of the main listener, e.g. `http://127.0.0.1:8787`.
-    pub base_url: String,
-    /// Base URL of the second origin, if enabled.
-    pub second_origin: Option<String>,
-    /// Shared state (for inspection in tests).
-    pub state: AppState,
-    /// Server tasks.
-    pub tasks: Vec<JoinHandle<()>>,
-}
-
-impl Running {
-    /// The startup line printed by the binary.
-    pub fn startup_line(&self) -> String {
-        let mut tokens = self.state.config.tokens.clone();
-        tokens.push(config::READONLY_TOKEN.to_string());
-        let mut line = format!(
-            "estatekit-emulator listening on {} tokens={}",
-            self.base_url,
-            tokens.join(",")
-        );
-        if let Some(s) = &self.second_origin {
-            line.push_str(&format!(" second-origin={s}"));
-        }
-        line
-    }
-
-    /// Stops the server tasks.
-    pub fn abort(&self) {
-        for t in &self.tasks {
-            t.abort();
-        }
-    }
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        self.abort();
-    }
-}
-
-fn spawn_server(listener: TcpListener, router: Router) -> JoinHandle<()> {
-    tokio::spawn(async move {
-        if let Err(e) = axum::serve(listener, router).await {
-            eprintln!("estatekit-emulator: server error: {e}");
-        }
-    })
-}
-
-/// Binds the listener(s) and starts serving.
-pub async fn start(config: Config) -> std::io::Result<Running> {
-    let addr = format!("{}:{}", config.host, config.port);
-    let listener = TcpListener::bind(&addr).await?;
-    let base_url = format!("http://{}", listener.local_addr()?);
-    let second = if config.second_origin {
-        let l = TcpListener::bind(format!("{}:0", config.host)).await?;
-        let url = format!("http://{}", l.local_addr()?);
-        Some((l, url))
-    } else {
-        None
-    };
-    let (router, state) = app(config);
-    *lock(&state.base_url) = base_url.clone();
-    *lock(&state.second_origin) = second.as_ref().map(|(_, u)| u.clone());
-    let mut tasks = vec![spawn_server(listener, router.clone())];
-    let mut second_origin = None;
-    if let Some((l, url)) = second {
-        tasks.push(spawn_server(l, router));
-        second_origin = Some(url);
-    }
-    Ok(Running {
-        base_url,
-        second_origin,
-        state,
-        tasks,
-    })
 }

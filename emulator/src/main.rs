@@ -1,6 +1,7 @@
 //! `estatekit-emulator` binary.
 
-use estatekit_emulator::{start, Config};
+use estatekit_emulator::native::start;
+use estatekit_emulator::Config;
 use std::io::Write;
 
 /// Waits for Ctrl-C or SIGTERM. The handlers are registered when this is called (not when

@@ -10,8 +10,6 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Instant;
 
 /// The authenticated token of an API request (inserted as a request extension).
 #[derive(Clone, Debug)]
@@ -236,7 +234,7 @@ async fn guard_api(
 
 /// The middleware wrapped around the whole router.
 pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -> Response {
-    let started = Instant::now();
+    let started = state.now_ms();
     let method = req.method().clone();
     let path = req.uri().path().to_string();
     let query = req.uri().query().map(str::to_string);
@@ -284,13 +282,13 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
     let fault = if area == Area::Admin {
         None
     } else {
-        faults::take(&state, method.as_str(), &path, token.as_deref())
+        state.take_fault(method.as_str(), &path, token.as_deref())
     };
 
     let mut resp = 'resp: {
         if let Some(f) = &fault {
             if let Some(ms) = f.delay_ms.filter(|ms| *ms > 0) {
-                tokio::time::sleep(std::time::Duration::from_millis(ms)).await;
+                state.host.sleep(ms).await;
             }
             if f.drop == Some(true) {
                 break 'resp faults::drop_response();
@@ -336,8 +334,7 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
     add_cors(resp.headers_mut(), origin.as_ref());
     if area == Area::Api && !resp.headers().contains_key(REQUEST_ID) {
         // A fault may have set its own (e.g. one that echoes the token); it is kept.
-        let id = REQUEST_IDS.fetch_add(1, Ordering::Relaxed);
-        if let Ok(value) = HeaderValue::from_str(&format!("req-{id}")) {
+        if let Ok(value) = HeaderValue::from_str(&state.next_request_id()) {
             resp.headers_mut().insert(REQUEST_ID, value);
         }
     }
@@ -348,16 +345,12 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
 /// The header naming each API answer, as services commonly send one (`req-<n>`).
 const REQUEST_ID: &str = "x-request-id";
 
-/// The next request id (one counter for the whole process).
-static REQUEST_IDS: AtomicU64 = AtomicU64::new(1);
-
-fn log_line(state: &AppState, method: &Method, path: &str, status: StatusCode, started: Instant) {
+fn log_line(state: &AppState, method: &Method, path: &str, status: StatusCode, started: u64) {
     if !state.config.quiet {
-        eprintln!(
-            "{method} {path} -> {} ({} ms)",
-            status.as_u16(),
-            started.elapsed().as_millis()
-        );
+        let ms = state.now_ms().saturating_sub(started);
+        state
+            .host
+            .log(&format!("{method} {path} -> {} ({ms} ms)", status.as_u16()));
     }
 }
 
@@ -366,7 +359,7 @@ pub async fn fallback(State(state): State<AppState>, req: Request) -> Response {
     let path = req.uri().path().to_string();
     let method = req.method().clone();
     if area(&path) == Area::Other && (method == Method::GET || method == Method::HEAD) {
-        if let Some(r) = crate::static_files::serve(&state.config.statics, &path).await {
+        if let Some(r) = state.host.static_file(path.clone()).await {
             return r;
         }
     }

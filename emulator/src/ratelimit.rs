@@ -1,11 +1,11 @@
 //! Fixed-window per-token rate limiting.
 
-use crate::state::{lock, AppState};
+use crate::state::AppState;
+use crate::util::lock;
 use axum::http::{HeaderMap, HeaderValue};
-use std::time::{Duration, Instant};
 
-/// Length of a rate-limit window.
-pub const WINDOW: Duration = Duration::from_secs(60);
+/// Length of a rate-limit window, in ms.
+pub const WINDOW_MS: u64 = 60_000;
 
 /// Result of counting one request.
 #[derive(Debug, Clone, Copy)]
@@ -29,24 +29,22 @@ impl RateInfo {
     }
 }
 
-fn secs_left(start: Instant, now: Instant) -> u64 {
-    let elapsed = now.saturating_duration_since(start);
-    let left = WINDOW.saturating_sub(elapsed);
-    let s = left.as_secs() + u64::from(left.subsec_nanos() > 0);
-    s.max(1)
+fn secs_left(start: u64, now: u64) -> u64 {
+    let left = WINDOW_MS.saturating_sub(now.saturating_sub(start));
+    left.div_ceil(1000).max(1)
 }
 
 /// Counts a request for a known token; None when rate limiting is off for it.
 pub fn check(state: &AppState, token: &str) -> Option<RateInfo> {
     let default = *lock(&state.default_rate_limit);
+    let now = state.now_ms();
     state
         .with_account(token, |a| {
             let limit = a.rate_limit.unwrap_or(default);
             if limit == 0 {
                 return None;
             }
-            let now = Instant::now();
-            if now.saturating_duration_since(a.window_start) >= WINDOW {
+            if now.saturating_sub(a.window_start) >= WINDOW_MS {
                 a.window_start = now;
                 a.window_count = 0;
             }
@@ -70,14 +68,14 @@ pub fn unauthenticated(state: &AppState) -> Option<RateInfo> {
     (limit > 0).then_some(RateInfo {
         limit,
         remaining: limit,
-        reset_secs: WINDOW.as_secs(),
+        reset_secs: WINDOW_MS / 1000,
         allowed: true,
     })
 }
 
 /// Sets a new limit (for one token, or the default for all) and restarts the window(s).
 pub fn configure(state: &AppState, limit: u32, token: Option<&str>) -> bool {
-    let now = Instant::now();
+    let now = state.now_ms();
     match token {
         Some(t) => state
             .with_account(t, |a| {

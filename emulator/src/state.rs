@@ -2,19 +2,14 @@
 
 use crate::config::{Config, READONLY_TOKEN};
 use crate::faults::Fault;
+use crate::host::Host;
 use crate::model::{Document, Message, Webhook};
 use crate::seed;
-use crate::util::{hash_str, SplitMix64};
+use crate::util::{hash_str, iso_ms, lock, SplitMix64};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
-
-/// Locks a mutex, recovering from poisoning (a panicked holder never wedges the server).
-pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|e| e.into_inner())
-}
+use std::sync::{Arc, Mutex};
 
 /// Maximum number of entries kept in the request log.
 pub const REQUEST_LOG_CAP: usize = 500;
@@ -46,15 +41,15 @@ pub struct Account {
     pub rng: SplitMix64,
     /// Per-account rate-limit override.
     pub rate_limit: Option<u32>,
-    /// Start of the current rate-limit window.
-    pub window_start: Instant,
+    /// Start of the current rate-limit window (the host's monotonic clock, ms).
+    pub window_start: u64,
     /// Requests counted in the current window.
     pub window_count: u32,
 }
 
 impl Account {
     /// Builds a freshly seeded account.
-    pub fn new(token: &str, config: &Config, messages: Arc<Vec<Message>>) -> Account {
+    pub fn new(token: &str, config: &Config, messages: Arc<Vec<Message>>, now_ms: u64) -> Account {
         let h = hash_str(token);
         let mut ids = SplitMix64::new(h);
         let company_id = ids.uuid();
@@ -76,7 +71,7 @@ impl Account {
             webhooks: Vec::new(),
             rng,
             rate_limit: None,
-            window_start: Instant::now(),
+            window_start: now_ms,
             window_count: 0,
         };
         for d in docs {
@@ -146,12 +141,14 @@ pub struct DeliveryRecord {
     pub url: String,
     /// Attempt number (1-based).
     pub attempt: u32,
-    /// Response status, if a response arrived.
+    /// Response status, if a response arrived (none when the host records without sending).
     pub status: Option<u16>,
     /// Error text, if the attempt failed.
     pub error: Option<String>,
     /// Attempt time.
     pub at: String,
+    /// The event envelope sent (`uuid`, `operation`, `subdomain`, `language`, `createdAt`, `data`).
+    pub body: serde_json::Value,
 }
 
 /// One request received by the sink.
@@ -194,12 +191,12 @@ pub struct Inner {
     pub second_origin: Mutex<Option<String>>,
     /// Bumped by reset, so stale deliveries are not recorded.
     pub generation: AtomicU64,
-    /// Client used for webhook deliveries.
-    pub http: reqwest::Client,
     /// Event uuid generator.
     pub event_rng: Mutex<SplitMix64>,
-    /// The GraphQL schema.
-    pub schema: crate::graphql::EmuSchema,
+    /// The next `x-request-id` number.
+    pub request_ids: AtomicU64,
+    /// The host: clocks, timers, background tasks, delivery, static files.
+    pub host: Arc<dyn Host>,
 }
 
 /// Cheap cloneable handle to the state.
@@ -214,20 +211,15 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    /// Creates the state with all configured accounts seeded.
-    pub fn new(config: Config) -> AppState {
+    /// Creates the state with all configured accounts seeded, served by `host`.
+    pub fn new(config: Config, host: Arc<dyn Host>) -> AppState {
         let messages = Arc::new(seed::messages(config.seed, config.seed_messages));
-        let http = reqwest::Client::builder()
-            .no_proxy()
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(std::time::Duration::from_secs(10))
-            .build()
-            .unwrap_or_else(|_| reqwest::Client::new());
+        let now = host.monotonic_ms();
         let mut order: Vec<String> = config.tokens.clone();
         order.push(READONLY_TOKEN.to_string());
         let accounts = order
             .iter()
-            .map(|t| (t.clone(), Account::new(t, &config, messages.clone())))
+            .map(|t| (t.clone(), Account::new(t, &config, messages.clone(), now)))
             .collect();
         let base = format!("http://{}:{}", config.host, config.port);
         AppState(Arc::new(Inner {
@@ -245,9 +237,38 @@ impl AppState {
             base_url: Mutex::new(base),
             second_origin: Mutex::new(None),
             generation: AtomicU64::new(0),
-            http,
-            schema: crate::graphql::schema(),
+            request_ids: AtomicU64::new(1),
+            host,
         }))
+    }
+
+    /// The current time as ISO 8601 with milliseconds and `Z` (the host's wall clock).
+    pub fn now_iso(&self) -> String {
+        iso_ms(self.host.unix_ms())
+    }
+
+    /// The host's monotonic clock, in ms.
+    pub fn now_ms(&self) -> u64 {
+        self.host.monotonic_ms()
+    }
+
+    /// The next `x-request-id` value (`req-<n>`, counted per emulator).
+    pub fn next_request_id(&self) -> String {
+        format!("req-{}", self.request_ids.fetch_add(1, Ordering::Relaxed))
+    }
+
+    /// Takes one use of the oldest fault matching the request, if any.
+    pub fn take_fault(&self, method: &str, path: &str, token: Option<&str>) -> Option<Fault> {
+        let mut faults = lock(&self.faults);
+        let pos = faults.iter().position(|f| f.matches(method, path, token))?;
+        let f = faults.get_mut(pos)?;
+        let left = f.times.unwrap_or(1).saturating_sub(1);
+        f.times = Some(left);
+        let taken = f.clone();
+        if left == 0 {
+            faults.remove(pos);
+        }
+        Some(taken)
     }
 
     /// True if the token belongs to an account.
@@ -263,7 +284,7 @@ impl AppState {
 
     /// Creates or reseeds the account of a token.
     pub fn create_account(&self, token: &str) {
-        let acct = Account::new(token, &self.config, self.messages.clone());
+        let acct = Account::new(token, &self.config, self.messages.clone(), self.now_ms());
         lock(&self.accounts).insert(token.to_string(), acct);
         let mut order = lock(&self.token_order);
         if !order.iter().any(|t| t == token) {
@@ -275,12 +296,13 @@ impl AppState {
     pub fn reset(&self) {
         self.generation.fetch_add(1, Ordering::SeqCst);
         let tokens = lock(&self.token_order).clone();
+        let now = self.now_ms();
         let fresh: HashMap<String, Account> = tokens
             .iter()
             .map(|t| {
                 (
                     t.clone(),
-                    Account::new(t, &self.config, self.messages.clone()),
+                    Account::new(t, &self.config, self.messages.clone(), now),
                 )
             })
             .collect();

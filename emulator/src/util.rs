@@ -1,6 +1,12 @@
-//! Small helpers: deterministic PRNG, ids and timestamps.
+//! Small helpers: locks, deterministic PRNG, ids and timestamps.
 
 use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
+use std::sync::{Mutex, MutexGuard};
+
+/// Locks a mutex, recovering from poisoning (a panicked holder never wedges the server).
+pub fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 /// SplitMix64 pseudo-random generator (deterministic for a seed).
 #[derive(Debug, Clone)]
@@ -71,9 +77,12 @@ pub fn iso(t: DateTime<Utc>) -> String {
     t.to_rfc3339_opts(SecondsFormat::Millis, true)
 }
 
-/// The current time as ISO 8601 with milliseconds and `Z`.
-pub fn now_iso() -> String {
-    iso(Utc::now())
+/// A time given in milliseconds since the Unix epoch, as ISO 8601 with milliseconds and `Z`.
+pub fn iso_ms(unix_ms: i64) -> String {
+    match Utc.timestamp_millis_opt(unix_ms) {
+        chrono::LocalResult::Single(t) => iso(t),
+        _ => "1970-01-01T00:00:00.000Z".to_string(),
+    }
 }
 
 /// A fixed timestamp `secs` seconds after 2024-01-01T00:00:00Z (for seed data).
@@ -81,5 +90,31 @@ pub fn seed_time(secs: i64) -> String {
     match Utc.timestamp_opt(1_704_067_200_i64.saturating_add(secs), 0) {
         chrono::LocalResult::Single(t) => iso(t),
         _ => "2024-01-01T00:00:00.000Z".to_string(),
+    }
+}
+
+/// MIME type for a file name.
+pub fn mime_for(name: &str) -> &'static str {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "wasm" => "application/wasm",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "html" | "htm" => "text/html; charset=utf-8",
+        "css" => "text/css; charset=utf-8",
+        "json" | "map" => "application/json",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "ico" => "image/x-icon",
+        "pdf" => "application/pdf",
+        "ts" => "text/plain; charset=utf-8",
+        "woff2" => "font/woff2",
+        _ => "application/octet-stream",
     }
 }

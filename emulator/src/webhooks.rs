@@ -5,7 +5,6 @@ use crate::errors::{parse_json, ApiError, ApiResult};
 use crate::model::{Webhook, EVENT_TYPES};
 use crate::pipeline::Token;
 use crate::state::AppState;
-use crate::util::now_iso;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Extension, Path, State};
@@ -98,7 +97,7 @@ pub async fn create(
     })?;
     let event_type = check_event_type(obj.get("type"), "type")?;
     let url = check_url(obj.get("url"))?;
-    let now = now_iso();
+    let now = state.now_iso();
     let id = state
         .with_account(&token.0, |a| {
             let id = a.rng.uuid();

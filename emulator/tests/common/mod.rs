@@ -1,12 +1,13 @@
 //! Shared helpers for the integration tests.
 #![allow(dead_code)]
 
-use estatekit_emulator::{start, Config};
+use estatekit_emulator::native::start;
+use estatekit_emulator::Config;
 use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
 use std::time::Duration;
 
-pub use estatekit_emulator::Running;
+pub use estatekit_emulator::native::Running;
 
 pub const TOKEN: &str = "dev-token";
 pub const HOOKS: &str = "/api/external-integrations/webhooks";

@@ -1,36 +1,11 @@
 //! `--static` directory serving.
 
 use crate::config::StaticMount;
+use crate::util::mime_for;
 use axum::body::Body;
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::Response;
 use std::path::PathBuf;
-
-/// MIME type for a file name.
-pub fn mime_for(name: &str) -> &'static str {
-    let ext = name
-        .rsplit_once('.')
-        .map(|(_, e)| e.to_ascii_lowercase())
-        .unwrap_or_default();
-    match ext.as_str() {
-        "wasm" => "application/wasm",
-        "js" | "mjs" => "text/javascript; charset=utf-8",
-        "html" | "htm" => "text/html; charset=utf-8",
-        "css" => "text/css; charset=utf-8",
-        "json" | "map" => "application/json",
-        "txt" | "md" => "text/plain; charset=utf-8",
-        "svg" => "image/svg+xml",
-        "png" => "image/png",
-        "jpg" | "jpeg" => "image/jpeg",
-        "gif" => "image/gif",
-        "webp" => "image/webp",
-        "ico" => "image/x-icon",
-        "pdf" => "application/pdf",
-        "ts" => "text/plain; charset=utf-8",
-        "woff2" => "font/woff2",
-        _ => "application/octet-stream",
-    }
-}
 
 fn resolve(mount: &StaticMount, rest: &str) -> Option<PathBuf> {
     let decoded = percent_encoding::percent_decode_str(rest)
