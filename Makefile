@@ -9,7 +9,8 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
 # README.md: wasm-pack copies it into pkg/ (the package's page on npm).
-PKG_SOURCES := $(shell find src js -type f) Cargo.toml Cargo.lock README.md scripts/build-pkg.sh
+PKG_SOURCES := $(shell find src js emulator/src testing/src -type f) Cargo.toml Cargo.lock README.md \
+  emulator/Cargo.toml testing/Cargo.toml scripts/build-pkg.sh
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless

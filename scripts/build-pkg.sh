@@ -6,7 +6,10 @@
 # 2. wasm-opt -Oz (pinned npm binaryen) on the module, in place; imports and exports keep their
 #    names, so the glue needs no change;
 # 3. the public wrapper js/estatekit.js, its declarations js/estatekit.d.ts and js/package.json,
-#    copied as they are.
+#    copied as they are;
+# 4. the `estatekit/testing` entry: the emulator's in-process host (crate testing/) through
+#    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -Oz, and its
+#    wrapper js/testing.js, js/testing.d.ts. The main entry never imports it.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -35,3 +38,14 @@ wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   --enable-reference-types "$out/estatekit_wasm_bg.wasm" -o "$out/estatekit_wasm_bg.wasm"
 cp js/estatekit.js js/estatekit.d.ts js/package.json "$out/"
+
+# 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).
+if [ "$out" = pkg ]; then
+  cargo build -p estatekit-testing --lib --release --target wasm32-unknown-unknown
+  wasm-bindgen --target web --typescript --out-name estatekit_testing_wasm --out-dir "$out" \
+    target/wasm32-unknown-unknown/release/estatekit_testing.wasm
+  wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-reference-types "$out/estatekit_testing_wasm_bg.wasm" -o "$out/estatekit_testing_wasm_bg.wasm"
+  cp js/testing.js js/testing.d.ts "$out/"
+fi

@@ -18,14 +18,14 @@ use std::collections::BTreeMap;
 
 type Body = Result<Bytes, BytesRejection>;
 
-fn object(headers: &HeaderMap, body: Body) -> ApiResult<Map<String, Value>> {
+pub(crate) fn object(headers: &HeaderMap, body: Body) -> ApiResult<Map<String, Value>> {
     match parse_json(headers, body)? {
         Value::Object(m) => Ok(m),
         _ => Err(ApiError::bad_request("request body must be a JSON object")),
     }
 }
 
-fn opt_token(m: &Map<String, Value>) -> ApiResult<Option<String>> {
+pub(crate) fn opt_token(m: &Map<String, Value>) -> ApiResult<Option<String>> {
     match m.get("token") {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) if !s.is_empty() => Ok(Some(s.clone())),

@@ -13,45 +13,58 @@ pub const MAX_DELAY_MS: u64 = 600_000;
 
 /// One injected fault.
 #[derive(Deserialize, Serialize, Clone, Debug, Default)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Fault {
     /// Method to match (any when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub method: Option<String>,
     /// Exact path, or a prefix ending in `*`.
     pub path: String,
     /// Token to match (any when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub token: Option<String>,
     /// Remaining uses (default 1).
     #[serde(default)]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub times: Option<u32>,
     /// Delay before the effect, in ms.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub delay_ms: Option<u64>,
     /// Replacement status.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub status: Option<u16>,
     /// Replacement body (raw text).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub body: Option<String>,
     /// Replacement body (base64).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub body_base64: Option<String>,
     /// Content type of the replacement body.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub content_type: Option<String>,
     /// Headers to add or override.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub headers: Option<BTreeMap<String, String>>,
     /// Headers to remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub remove_headers: Option<Vec<String>>,
     /// Cut the real body in half.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub truncate: Option<bool>,
     /// Close the connection without a response.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", tsify(optional))]
     pub drop: Option<bool>,
 }
 

@@ -20,6 +20,7 @@ pub mod model;
 pub mod pipeline;
 pub mod ratelimit;
 pub mod seed;
+pub mod seeding;
 pub mod state;
 pub mod util;
 pub mod webhooks;
@@ -87,6 +88,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/_emulator/events", post(admin::events))
         .route("/_emulator/deliveries", get(admin::deliveries))
+        .route("/_emulator/seed", post(seeding::seed))
         .route(
             "/_emulator/sink",
             get(admin::sink_list).delete(admin::sink_clear),

@@ -106,6 +106,7 @@ impl Account {
 
 /// One entry of `GET /_emulator/requests`.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RequestRecord {
     /// HTTP method.
@@ -113,14 +114,18 @@ pub struct RequestRecord {
     /// Raw (still percent-encoded) path.
     pub path: String,
     /// Raw query string, if any.
+    #[cfg_attr(feature = "ts", tsify(type = "string | null"))]
     pub query: Option<String>,
     /// Host header.
+    #[cfg_attr(feature = "ts", tsify(type = "string | null"))]
     pub host: Option<String>,
     /// Origin header.
+    #[cfg_attr(feature = "ts", tsify(type = "string | null"))]
     pub origin: Option<String>,
     /// Whether an Authorization header was present (its value is never recorded).
     pub has_authorization: bool,
     /// Content-Type header.
+    #[cfg_attr(feature = "ts", tsify(type = "string | null"))]
     pub content_type: Option<String>,
     /// Content-Length of the request body (0 when absent).
     pub body_length: u64,
@@ -128,12 +133,17 @@ pub struct RequestRecord {
 
 /// One webhook delivery attempt.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct DeliveryRecord {
     /// Event uuid.
     pub event_uuid: String,
     /// Event type.
     #[serde(rename = "type")]
+    #[cfg_attr(
+        feature = "ts",
+        tsify(type = "import(\"./estatekit_wasm.js\").EventType")
+    )]
     pub event_type: String,
     /// Webhook id.
     pub webhook_id: String,
@@ -142,22 +152,32 @@ pub struct DeliveryRecord {
     /// Attempt number (1-based).
     pub attempt: u32,
     /// Response status, if a response arrived (none when the host records without sending).
+    #[cfg_attr(feature = "ts", tsify(type = "number | null"))]
     pub status: Option<u16>,
     /// Error text, if the attempt failed.
+    #[cfg_attr(feature = "ts", tsify(type = "string | null"))]
     pub error: Option<String>,
     /// Attempt time.
     pub at: String,
     /// The event envelope sent (`uuid`, `operation`, `subdomain`, `language`, `createdAt`, `data`).
+    #[cfg_attr(
+        feature = "ts",
+        tsify(
+            type = "{ uuid: string; operation: import(\"./estatekit_wasm.js\").EventType; subdomain: string; language: string; createdAt: string; data: unknown }"
+        )
+    )]
     pub body: serde_json::Value,
 }
 
 /// One request received by the sink.
 #[derive(Serialize, Clone, Debug)]
+#[cfg_attr(feature = "ts", derive(tsify::Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SinkEntry {
     /// Sink name from the path.
     pub name: String,
     /// Body, parsed as JSON when possible, else text.
+    #[cfg_attr(feature = "ts", tsify(type = "unknown"))]
     pub body: serde_json::Value,
     /// Receive time.
     pub received_at: String,

@@ -45,7 +45,8 @@ fn truncate_for_msg(s: &str) -> String {
     }
 }
 
-fn check_url(v: Option<&Value>) -> ApiResult<String> {
+/// Checks a webhook `url`: an absolute http or https URL.
+pub fn check_url(v: Option<&Value>) -> ApiResult<String> {
     let s = match v {
         Some(Value::String(s)) => s,
         None | Some(Value::Null) => {

@@ -1,0 +1,202 @@
+/* @ts-self-types="./testing.d.ts" */
+// estatekit/testing: the emulator in process, for an app's tests. A thin wrapper around
+// wasm-bindgen's glue of the emulator's WebAssembly host (./estatekit_testing_wasm.js, as emitted):
+// - loads that module once (its own .wasm; the main entry never imports this file);
+// - `createTestService` returns a service whose `fetch` answers like the real service, and whose
+//   helpers (seed, faults, records, events) call the emulator's own admin routes
+//   (/_emulator/...) through that `fetch`: the same handlers as the native emulator's.
+// Its declarations are ./testing.d.ts; the record types come from Rust (tsify) in the glue's.
+import wasmInit, { TestService as WasmService } from "./estatekit_testing_wasm.js";
+
+/** @typedef {import("./testing.js").TestServiceOptions} TestServiceOptions */
+/** @typedef {import("./testing.js").Fault} Fault */
+/** @typedef {import("./testing.js").RequestRecord} RequestRecord */
+/** @typedef {import("./testing.js").DeliveryRecord} DeliveryRecord */
+/** @typedef {import("./testing.js").SeedRequest} SeedRequest */
+/** @typedef {import("./testing.js").Seeded} Seeded */
+/** @typedef {import("./testing.js").EmitOptions} EmitOptions */
+/** @typedef {import("./testing.js").EmittedEvent} EmittedEvent */
+/** @typedef {import("./testing.js").Account} Account */
+/** @typedef {import("./estatekit_wasm.js").EventType} EventType */
+
+/** @type {Promise<void> | undefined} */
+let loading;
+
+/**
+ * The module's bytes (Node: read from disk, as Node's fetch reads no file: URL) or its URL.
+ * @returns {URL | Promise<Uint8Array>}
+ */
+function moduleInput() {
+  const url = new URL("estatekit_testing_wasm_bg.wasm", import.meta.url);
+  /** @typedef {{ promises: { readFile(url: URL): Promise<Uint8Array> } }} NodeFs */
+  const node = /** @type {{ process?: { getBuiltinModule?: (id: string) => NodeFs } }} */ (globalThis);
+  const fs = url.protocol === "file:" ? node.process?.getBuiltinModule?.("node:fs") : undefined;
+  return fs ? fs.promises.readFile(url) : url;
+}
+
+/**
+ * Loads the emulator's module once; a failed attempt is retried by the next call.
+ * @returns {Promise<void>}
+ */
+function load() {
+  if (!loading) {
+    loading = wasmInit({ module_or_path: moduleInput() }).then(
+      () => undefined,
+      (cause) => {
+        loading = undefined;
+        throw new Error(`estatekit/testing: could not load estatekit_testing_wasm_bg.wasm (${cause?.message ?? cause})`, {
+          cause,
+        });
+      },
+    );
+  }
+  return loading;
+}
+
+/**
+ * Starts an emulator in this process, with its own state.
+ * @param {TestServiceOptions} [options]
+ * @returns {Promise<TestService>}
+ */
+export async function createTestService(options) {
+  await load();
+  return new TestService(new WasmService(options));
+}
+
+/** One in-process emulator: see ./testing.d.ts. */
+export class TestService {
+  /** @type {WasmService | undefined} */
+  #inner;
+
+  /** @param {WasmService} inner */
+  constructor(inner) {
+    this.#inner = inner;
+    /** @readonly */
+    this.baseUrl = inner.baseUrl;
+    /** @readonly */
+    this.token = inner.token;
+    /**
+     * Answers like `fetch` against the service, without a network.
+     * @param {RequestInfo | URL} input
+     * @param {RequestInit} [init]
+     * @returns {Promise<Response>}
+     */
+    this.fetch = async (input, init) => {
+      const inner = this.#inner;
+      if (!inner) throw new TypeError("estatekit/testing: this service is closed");
+      return inner.handle(new Request(input, init));
+    };
+    Object.freeze(this);
+  }
+
+  /** @returns {string[]} */
+  get tokens() {
+    return this.#live().tokens;
+  }
+
+  #live() {
+    if (!this.#inner) throw new TypeError("estatekit/testing: this service is closed");
+    return this.#inner;
+  }
+
+  /**
+   * Calls an admin route; a refusal throws with the service's message.
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<any>}
+   */
+  async #admin(method, path, body) {
+    this.#live();
+    const init = body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    const r = await this.fetch(this.baseUrl + path, init);
+    const v = await r.json();
+    if (!r.ok) {
+      const message = `estatekit/testing: ${v?.message ?? `status ${r.status}`}`;
+      throw r.status === 400 ? new TypeError(message) : new Error(message);
+    }
+    return v;
+  }
+
+  /**
+   * @param {SeedRequest} data
+   * @returns {Promise<Seeded>}
+   */
+  seed(data) {
+    return this.#admin("POST", "/_emulator/seed", data);
+  }
+
+  /** @returns {Promise<void>} */
+  async reset() {
+    await this.#admin("POST", "/_emulator/reset");
+  }
+
+  /**
+   * @param {Fault | Fault[]} faults
+   * @returns {Promise<void>}
+   */
+  async addFaults(faults) {
+    await this.#admin("POST", "/_emulator/faults", faults);
+  }
+
+  /** @returns {Promise<Fault[]>} */
+  faults() {
+    return this.#admin("GET", "/_emulator/faults");
+  }
+
+  /** @returns {Promise<void>} */
+  async clearFaults() {
+    await this.#admin("DELETE", "/_emulator/faults");
+  }
+
+  /** @returns {Promise<RequestRecord[]>} */
+  requests() {
+    return this.#admin("GET", "/_emulator/requests");
+  }
+
+  /** @returns {Promise<void>} */
+  async clearRequests() {
+    await this.#admin("DELETE", "/_emulator/requests");
+  }
+
+  /** @returns {Promise<DeliveryRecord[]>} */
+  deliveries() {
+    return this.#admin("GET", "/_emulator/deliveries");
+  }
+
+  /**
+   * @param {EventType} type
+   * @param {EmitOptions} [options]
+   * @returns {Promise<EmittedEvent>}
+   */
+  emit(type, options = {}) {
+    return this.#admin("POST", "/_emulator/events", { type, ...options });
+  }
+
+  /**
+   * @param {number} limit
+   * @param {{ token?: string }} [options]
+   * @returns {Promise<void>}
+   */
+  async setRateLimit(limit, options = {}) {
+    await this.#admin("POST", "/_emulator/config", { rateLimit: limit, ...options });
+  }
+
+  /**
+   * @param {string} token
+   * @returns {Promise<Account>}
+   */
+  addAccount(token) {
+    return this.#admin("POST", "/_emulator/accounts", { token });
+  }
+
+  /** @returns {void} */
+  close() {
+    this.#inner?.free();
+    this.#inner = undefined;
+  }
+
+  [Symbol.dispose]() {
+    this.close();
+  }
+}

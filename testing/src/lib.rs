@@ -1,0 +1,391 @@
+//! `estatekit/testing`: the emulator's in-process WebAssembly host. A [`TestService`] holds
+//! one emulator (its own state) and answers a `Request` with a `Response` through the same axum
+//! `Router` as the native server, with no socket: time comes from the JavaScript clocks, delays
+//! from `setTimeout`, and webhook deliveries are recorded (and, with a `deliver` function, sent
+//! through it). The public wrapper is `js/testing.js`.
+#![warn(missing_docs)]
+
+mod host;
+
+use axum::body::Body;
+use axum::http::{HeaderName, HeaderValue, Method, Request as HttpRequest};
+use axum::Router;
+use estatekit_emulator::config::{Config, READONLY_TOKEN};
+use estatekit_emulator::util::lock;
+use estatekit_emulator::{app, AppState};
+use http_body_util::BodyExt;
+use js_sys::{Promise, TypeError, Uint8Array};
+use serde::Deserialize;
+use std::sync::Arc;
+use tower_service::Service;
+use tsify::Tsify;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen_futures::{future_to_promise, JsFuture};
+use web_sys::{Headers, Request, Response, ResponseInit};
+
+/// The origin a service answers on when `baseUrl` is not given.
+pub const DEFAULT_BASE_URL: &str = "https://acme.estatekit.test";
+
+/// Options of `createTestService`; each mirrors a flag of the emulator's CLI.
+#[derive(Deserialize, Tsify, Default)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TestServiceOptions {
+    /// The origin the service answers on (default `https://acme.estatekit.test`); requests to any
+    /// other origin fail as a network error.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub base_url: Option<String>,
+    /// Accepted tokens (default `["dev-token"]`; `readonly-token` is always accepted, and
+    /// refused on webhook routes). `service.token` is the first.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub tokens: Option<Vec<String>>,
+    /// Seed of the deterministic data (default 42).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub seed: Option<u32>,
+    /// Extra messages in the `cand-bulk` conversation (default 0).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub seed_messages: Option<u32>,
+    /// Extra documents per account (default 0).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub seed_documents: Option<u32>,
+    /// Requests per minute per token; 0 turns the limit off (default 300).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub rate_limit: Option<u32>,
+    /// Largest request body, in MiB (default 100).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub max_upload_mb: Option<u32>,
+    /// First retry delay of a failed webhook delivery, in ms; it doubles (default 500).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub delivery_backoff_ms: Option<u32>,
+    /// Where webhook deliveries are sent: called as `deliver(url, init)` like `fetch`. Without
+    /// it, deliveries are only recorded (`status: null`).
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    #[tsify(
+        optional,
+        type = "(url: string, init: RequestInit) => Promise<Response>"
+    )]
+    pub deliver: JsValue,
+}
+
+/// One in-process emulator: its own accounts, documents, webhooks, faults and records.
+#[wasm_bindgen]
+pub struct TestService {
+    router: Router,
+    state: AppState,
+    origin: String,
+    token: String,
+    max_body: usize,
+}
+
+fn type_error(message: &str) -> JsValue {
+    TypeError::new(message).into()
+}
+
+/// The keys of `TestServiceOptions`.
+const OPTION_KEYS: [&str; 9] = [
+    "baseUrl",
+    "tokens",
+    "seed",
+    "seedMessages",
+    "seedDocuments",
+    "rateLimit",
+    "maxUploadMb",
+    "deliveryBackoffMs",
+    "deliver",
+];
+
+/// Reads the options object key by key, so that an error names its option and an unknown key
+/// is refused (serde-wasm-bindgen reads only the keys a struct declares).
+fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
+    if value.is_undefined() || value.is_null() {
+        return Ok(TestServiceOptions::default());
+    }
+    if !value.is_object() || js_sys::Array::is_array(value) || value.is_function() {
+        return Err("options must be an object (or undefined)".into());
+    }
+    let object: &js_sys::Object = value.unchecked_ref();
+    for key in js_sys::Object::keys(object).iter() {
+        let key = key.as_string().unwrap_or_default();
+        if !OPTION_KEYS.contains(&key.as_str()) {
+            return Err(format!(
+                "unknown option `{key}` (the options are {})",
+                OPTION_KEYS.join(", ")
+            ));
+        }
+    }
+    fn field<T: serde::de::DeserializeOwned>(
+        obj: &JsValue,
+        key: &str,
+    ) -> Result<Option<T>, String> {
+        let v = js_sys::Reflect::get(obj, &key.into()).unwrap_or(JsValue::UNDEFINED);
+        if v.is_undefined() {
+            return Ok(None);
+        }
+        serde_wasm_bindgen::from_value(v).map(Some).map_err(|e| {
+            let e = JsValue::from(e);
+            let text = e
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "invalid value".into());
+            format!("options.{key}: {text}")
+        })
+    }
+    Ok(TestServiceOptions {
+        base_url: field(value, "baseUrl")?,
+        tokens: field(value, "tokens")?,
+        seed: field(value, "seed")?,
+        seed_messages: field(value, "seedMessages")?,
+        seed_documents: field(value, "seedDocuments")?,
+        rate_limit: field(value, "rateLimit")?,
+        max_upload_mb: field(value, "maxUploadMb")?,
+        delivery_backoff_ms: field(value, "deliveryBackoffMs")?,
+        deliver: js_sys::Reflect::get(value, &"deliver".into()).unwrap_or(JsValue::UNDEFINED),
+    })
+}
+
+/// Checks the options and turns them into the emulator's configuration.
+fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
+    let base = options.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL);
+    let url = url::Url::parse(base)
+        .map_err(|e| format!("options.baseUrl: `{base}` is not an absolute URL ({e})"))?;
+    if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
+        return Err(format!(
+            "options.baseUrl: `{base}` must be an http or https origin"
+        ));
+    }
+    if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
+        return Err(format!(
+            "options.baseUrl: `{base}` must be an origin only (no path, query or fragment)"
+        ));
+    }
+    let origin = url.origin().ascii_serialization();
+    let mut config = Config {
+        host: url.host_str().unwrap_or_default().to_string(),
+        port: url.port_or_known_default().unwrap_or(443),
+        quiet: true,
+        ..Config::default()
+    };
+    if let Some(tokens) = &options.tokens {
+        if tokens.is_empty() {
+            return Err("options.tokens: give at least one token".into());
+        }
+        config.tokens.clear();
+        for (i, t) in tokens.iter().enumerate() {
+            if t.is_empty()
+                || t.len() > 512
+                || t.chars()
+                    .any(|c| c.is_whitespace() || c.is_control() || c == ',')
+            {
+                return Err(format!(
+                    "options.tokens[{i}]: a token is 1 to 512 characters without whitespace, commas or control characters"
+                ));
+            }
+            if t != READONLY_TOKEN && !config.tokens.contains(t) {
+                config.tokens.push(t.clone());
+            }
+        }
+        if config.tokens.is_empty() {
+            return Err(format!(
+                "options.tokens: `{READONLY_TOKEN}` is always accepted; give a token that may write"
+            ));
+        }
+    }
+    if let Some(v) = options.seed {
+        config.seed = u64::from(v);
+    }
+    if let Some(v) = options.seed_messages {
+        config.seed_messages = v as usize;
+    }
+    if let Some(v) = options.seed_documents {
+        config.seed_documents = v as usize;
+    }
+    if let Some(v) = options.rate_limit {
+        config.rate_limit = v;
+    }
+    if let Some(v) = options.max_upload_mb {
+        config.max_upload_mb = u64::from(v);
+    }
+    if let Some(v) = options.delivery_backoff_ms {
+        config.delivery_backoff_ms = u64::from(v);
+    }
+    Ok((config, origin))
+}
+
+#[wasm_bindgen]
+impl TestService {
+    /// A new service with its own state. Unknown option keys and wrong values throw a
+    /// `TypeError` naming the option.
+    #[wasm_bindgen(constructor)]
+    pub fn new(
+        #[wasm_bindgen(unchecked_param_type = "TestServiceOptions | undefined")] options: JsValue,
+    ) -> Result<TestService, JsValue> {
+        let options =
+            read_options(&options).map_err(|e| type_error(&format!("createTestService: {e}")))?;
+        let deliver = if options.deliver.is_undefined() {
+            None
+        } else if options.deliver.is_function() {
+            Some(options.deliver.clone().unchecked_into::<js_sys::Function>())
+        } else {
+            return Err(type_error(
+                "createTestService: options.deliver must be a function like fetch (url, init) => Promise<Response>",
+            ));
+        };
+        let (config, origin) =
+            config_of(&options).map_err(|e| type_error(&format!("createTestService: {e}")))?;
+        let token = config.tokens.first().cloned().unwrap_or_default();
+        let max_body = config.max_body_bytes();
+        let (router, state) = app(config, Arc::new(host::JsHost::new(deliver)));
+        *lock(&state.base_url) = origin.clone();
+        Ok(TestService {
+            router,
+            state,
+            origin,
+            token,
+            max_body,
+        })
+    }
+
+    /// The origin the service answers on, e.g. `https://acme.estatekit.test`.
+    #[wasm_bindgen(getter, js_name = baseUrl)]
+    pub fn base_url(&self) -> String {
+        self.origin.clone()
+    }
+
+    /// A token the service accepts (the first of `options.tokens`).
+    #[wasm_bindgen(getter)]
+    pub fn token(&self) -> String {
+        self.token.clone()
+    }
+
+    /// Every token the service accepts that may write (`readonly-token` is accepted too).
+    #[wasm_bindgen(getter)]
+    pub fn tokens(&self) -> Vec<String> {
+        lock(&self.state.token_order)
+            .iter()
+            .filter(|t| t.as_str() != READONLY_TOKEN)
+            .cloned()
+            .collect()
+    }
+
+    /// Answers one request, as `fetch` would: a `Response`, or a rejection with a `TypeError`
+    /// for a request the network would not carry (another origin, a dropped connection).
+    #[wasm_bindgen(unchecked_return_type = "Promise<Response>")]
+    pub fn handle(&self, request: Request) -> Promise {
+        let router = self.router.clone();
+        let origin = self.origin.clone();
+        let max_body = self.max_body;
+        future_to_promise(async move {
+            let req = http_request(&request, &origin, max_body).await?;
+            let mut router = router;
+            let resp = match router.call(req).await {
+                Ok(r) => r,
+                Err(never) => match never {},
+            };
+            js_response(resp).await.map(JsValue::from)
+        })
+    }
+}
+
+/// Reads a fetch `Request` into the router's request (its body copied into wasm memory, unless
+/// it is larger than the service accepts: then only its length is passed on, and the pipeline
+/// answers 413 without reading it).
+async fn http_request(
+    request: &Request,
+    origin: &str,
+    max_body: usize,
+) -> Result<HttpRequest<Body>, JsValue> {
+    let href = request.url();
+    let url = url::Url::parse(&href)
+        .map_err(|_| type_error(&format!("estatekit/testing: invalid URL `{href}`")))?;
+    if url.origin().ascii_serialization() != origin {
+        return Err(type_error(&format!(
+            "estatekit/testing: no network here: {} is not this service's origin {origin}, so the request was not sent",
+            url.origin().ascii_serialization()
+        )));
+    }
+    let method = Method::from_bytes(request.method().as_bytes())
+        .map_err(|_| type_error("estatekit/testing: invalid method"))?;
+    let mut path = url.path().to_string();
+    if let Some(q) = url.query() {
+        path.push('?');
+        path.push_str(q);
+    }
+    let mut builder = HttpRequest::builder().method(method).uri(path);
+    if let Some(h) = builder.headers_mut() {
+        copy_headers(&request.headers(), h)?;
+        if let Ok(v) = HeaderValue::from_str(url.host_str().unwrap_or_default()) {
+            h.insert(axum::http::header::HOST, v);
+        }
+    }
+    let buffer = JsFuture::from(request.array_buffer()?).await?;
+    let bytes = Uint8Array::new(&buffer);
+    let len = bytes.length() as usize;
+    let body = if len > max_body {
+        Vec::new()
+    } else {
+        bytes.to_vec()
+    };
+    if let Some(h) = builder.headers_mut() {
+        if len > 0 {
+            h.insert(axum::http::header::CONTENT_LENGTH, HeaderValue::from(len));
+        }
+    }
+    builder
+        .body(Body::from(body))
+        .map_err(|e| type_error(&format!("estatekit/testing: {e}")))
+}
+
+/// Copies a fetch `Headers` into an `http::HeaderMap`.
+fn copy_headers(from: &Headers, to: &mut axum::http::HeaderMap) -> Result<(), JsValue> {
+    let Some(entries) = js_sys::try_iter(from)? else {
+        return Ok(());
+    };
+    for entry in entries {
+        let pair: js_sys::Array = entry?.unchecked_into();
+        let (Some(name), Some(value)) = (pair.get(0).as_string(), pair.get(1).as_string()) else {
+            continue;
+        };
+        if let (Ok(n), Ok(v)) = (
+            HeaderName::from_bytes(name.as_bytes()),
+            HeaderValue::from_str(&value),
+        ) {
+            to.append(n, v);
+        }
+    }
+    Ok(())
+}
+
+/// Turns the router's response into a fetch `Response`; a body that fails (the `drop` fault)
+/// rejects like a connection closed before the answer.
+async fn js_response(resp: axum::response::Response) -> Result<Response, JsValue> {
+    let (parts, body) = resp.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map_err(|e| type_error(&format!("estatekit/testing: network error ({e})")))?
+        .to_bytes();
+    let headers = Headers::new()?;
+    for (name, value) in parts.headers.iter() {
+        if let Ok(v) = value.to_str() {
+            headers.append(name.as_str(), v)?;
+        }
+    }
+    let init = ResponseInit::new();
+    init.set_status(parts.status.as_u16());
+    init.set_status_text(parts.status.canonical_reason().unwrap_or(""));
+    init.set_headers(&headers);
+    let null_body = matches!(parts.status.as_u16(), 101 | 103 | 204 | 205 | 304);
+    if null_body {
+        Response::new_with_opt_u8_array_and_init(None, &init)
+    } else {
+        let mut data = bytes.to_vec();
+        Response::new_with_opt_u8_array_and_init(Some(&mut data), &init)
+    }
+}
