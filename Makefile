@@ -65,6 +65,7 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p estatekit --target wasm32-unknown-unknown --all-targets -- -D warnings
+	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
 
 test-native:
 	cargo test --workspace
@@ -123,7 +124,14 @@ test-e2e: pkg emulator
 	@[ -d node_modules/playwright-core ] || npm ci
 	node --test tests/e2e/
 
-test: setup lint test-links test-native pkg size-check test-types test-golden test-readme test-consumers test-browser test-e2e
+# Parity (issue 18): the emulator's integration tests (the same bodies) against its WebAssembly
+# host, estatekit/testing from pkg/, served on loopback by emulator/tests/host/bridge.mjs;
+# test-native runs them against the native server.
+.PHONY: test-parity
+test-parity: pkg
+	EMULATOR_HOST=wasm cargo test -p estatekit-emulator --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed
+
+test: setup lint test-links test-native pkg size-check test-parity test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:

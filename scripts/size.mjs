@@ -5,7 +5,9 @@
 // readable, unminified modules; declarations (.d.ts) are not counted, and neither is any other
 // entry of the package. `node scripts/size.mjs` (make size) prints raw, minified and gzip per
 // file and the sum; with `--check` (make size-check, part of make test) it exits 1 when the sum
-// is over GUARD (sizes are deterministic for a given toolchain, so this can gate CI).
+// is over GUARD (sizes are deterministic for a given toolchain, so this can gate CI). It then
+// reports the `estatekit/testing` entry the same way (its own .wasm and glue, test-only, no
+// budget), and checks that the main entry's bundle imports nothing of it.
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
 import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
@@ -26,18 +28,34 @@ export const ENTRY = "estatekit.js";
 
 const gzip = (bytes) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION }).length;
 
-export function measure(pkgDir = new URL("../pkg/", import.meta.url)) {
-  const wasm = readFileSync(new URL(WASM, pkgDir));
-  const entry = fileURLToPath(new URL(ENTRY, pkgDir));
-  const raw = buildSync({ entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent" });
-  const min = buildSync({ entryPoints: [entry], bundle: true, format: "esm", minify: true, write: false, logLevel: "silent" });
+/** The test-only entry, `estatekit/testing`: reported, not budgeted. */
+export const TESTING_WASM = "estatekit_testing_wasm_bg.wasm";
+export const TESTING_ENTRY = "testing.js";
+
+/** The gzip sizes of one entry: its .wasm and its JavaScript bundled and minified. */
+function entrySize(pkgDir, wasmName, entryName) {
+  const wasm = readFileSync(new URL(wasmName, pkgDir));
+  const entry = fileURLToPath(new URL(entryName, pkgDir));
+  const options = { entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent", metafile: true };
+  const raw = buildSync(options);
+  const min = buildSync({ ...options, minify: true });
   const js = Buffer.from(min.outputFiles[0].contents);
   const files = [
-    { name: WASM, raw: wasm.length, minified: wasm.length, gzip: gzip(wasm) },
-    { name: `${ENTRY} + imports (bundled)`, raw: raw.outputFiles[0].contents.length, minified: js.length, gzip: gzip(js) },
+    { name: wasmName, raw: wasm.length, minified: wasm.length, gzip: gzip(wasm) },
+    { name: `${entryName} + imports (bundled)`, raw: raw.outputFiles[0].contents.length, minified: js.length, gzip: gzip(js) },
   ];
-  const total = files.reduce((sum, f) => sum + f.gzip, 0);
-  return { files, total, budget: BUDGET, guard: GUARD, pass: total <= BUDGET, guarded: total <= GUARD };
+  const inputs = Object.keys(min.metafile.inputs);
+  return { files, total: files.reduce((sum, f) => sum + f.gzip, 0), inputs };
+}
+
+export function measure(pkgDir = new URL("../pkg/", import.meta.url)) {
+  const { files, total, inputs } = entrySize(pkgDir, WASM, ENTRY);
+  const leaks = inputs.filter((i) => i.includes("testing"));
+  return { files, total, budget: BUDGET, guard: GUARD, pass: total <= BUDGET, guarded: total <= GUARD, leaks };
+}
+
+export function measureTesting(pkgDir = new URL("../pkg/", import.meta.url)) {
+  return entrySize(pkgDir, TESTING_WASM, TESTING_ENTRY);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -68,5 +86,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       : `OVER by ${(result.total - result.guard).toLocaleString("en-US")} bytes: the package grew`;
     console.log(`${"".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${"".padStart(9)}  guard ${result.guard.toLocaleString("en-US")} (CI): ${guard}`);
   }
-  if (check && !result.guarded) process.exit(1);
+  const testing = measureTesting();
+  console.log("\nestatekit/testing (test-only entry, not in the budget):");
+  for (const f of testing.files) {
+    const minified = f.name === TESTING_WASM ? "-".padStart(9) : n(f.minified);
+    console.log(`${f.name.padEnd(width)} ${n(f.raw)} ${minified} ${n(f.gzip)}`);
+  }
+  console.log(`${"sum".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${n(testing.total)}`);
+  if (result.leaks.length) console.log(`main entry imports the testing entry: ${result.leaks.join(", ")}`);
+  if (check && (!result.guarded || result.leaks.length)) process.exit(1);
 }

@@ -320,7 +320,12 @@ async fn http_request(
     let mut builder = HttpRequest::builder().method(method).uri(path);
     if let Some(h) = builder.headers_mut() {
         copy_headers(&request.headers(), h)?;
-        if let Ok(v) = HeaderValue::from_str(url.host_str().unwrap_or_default()) {
+        // As on the wire: the host, and the port when it is not the scheme's default.
+        let host = match url.port() {
+            Some(port) => format!("{}:{port}", url.host_str().unwrap_or_default()),
+            None => url.host_str().unwrap_or_default().to_string(),
+        };
+        if let Ok(v) = HeaderValue::from_str(&host) {
             h.insert(axum::http::header::HOST, v);
         }
     }

@@ -1,21 +1,128 @@
 //! Shared helpers for the integration tests.
+//!
+//! The tests run against one of the emulator's two hosts, chosen by `EMULATOR_HOST`: `native`
+//! (the default: the server of `estatekit_emulator::native`, in this process) or `wasm` (the
+//! in-process WebAssembly host of `estatekit/testing`, built into pkg/ by `make pkg`, served on
+//! a loopback port by `tests/host/bridge.mjs` under Node). The test bodies are the same; the
+//! few that check what only one host has (the native server's second origin, its startup line,
+//! its loopback-only delivery policy) ask [`native_only`].
 #![allow(dead_code)]
 
-use estatekit_emulator::native::start;
+use estatekit_emulator::native::{start, Running};
 use estatekit_emulator::Config;
 use reqwest::{Client, Response, StatusCode};
 use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
-pub use estatekit_emulator::native::Running;
+/// The host under test.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Host {
+    /// The native server.
+    Native,
+    /// The WebAssembly host (estatekit/testing) behind the Node bridge.
+    Wasm,
+}
+
+/// The host chosen by `EMULATOR_HOST` (`native` when unset).
+pub fn host() -> Host {
+    match std::env::var("EMULATOR_HOST").as_deref() {
+        Ok("wasm") => Host::Wasm,
+        Ok("native") | Err(_) => Host::Native,
+        Ok(other) => panic!("EMULATOR_HOST={other}: use native or wasm"),
+    }
+}
+
+/// True on the native host; on another, prints why the test's host-specific part is skipped.
+pub fn native_only(what: &str) -> bool {
+    let native = host() == Host::Native;
+    if !native {
+        eprintln!("native host only, skipped on {:?}: {what}", host());
+    }
+    native
+}
+
+/// A running emulator on either host.
+pub struct Server {
+    /// Base URL, e.g. `http://127.0.0.1:8787`.
+    pub base_url: String,
+    /// Second origin (native host with `second_origin` only).
+    pub second_origin: Option<String>,
+    native: Option<Running>,
+    bridge: Option<Child>,
+}
+
+impl Server {
+    /// The native binary's startup line.
+    pub fn startup_line(&self) -> String {
+        self.native
+            .as_ref()
+            .map(Running::startup_line)
+            .unwrap_or_default()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        if let Some(child) = &mut self.bridge {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+    }
+}
+
+/// Starts the Node bridge of the WebAssembly host with the flags of `c`.
+fn bridge(c: &Config) -> Server {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
+    let mut args = vec![format!("{root}/emulator/tests/host/bridge.mjs")];
+    for t in &c.tokens {
+        args.extend(["--token".into(), t.clone()]);
+    }
+    for (flag, v) in [
+        ("--seed", c.seed),
+        ("--seed-messages", c.seed_messages as u64),
+        ("--seed-documents", c.seed_documents as u64),
+        ("--rate-limit", u64::from(c.rate_limit)),
+        ("--max-upload-mb", c.max_upload_mb),
+        ("--delivery-backoff-ms", c.delivery_backoff_ms),
+    ] {
+        args.extend([flag.to_string(), v.to_string()]);
+    }
+    let mut child = Command::new("node")
+        .args(&args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("node runs the bridge (make pkg first)");
+    let out = child.stdout.take().expect("stdout");
+    let mut line = String::new();
+    BufReader::new(out)
+        .read_line(&mut line)
+        .expect("bridge line");
+    let base_url = line
+        .trim()
+        .rsplit(' ')
+        .next()
+        .filter(|u| u.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("bridge did not start: {line:?}"))
+        .to_string();
+    Server {
+        base_url,
+        second_origin: None,
+        native: None,
+        bridge: Some(child),
+    }
+}
 
 pub const TOKEN: &str = "dev-token";
 pub const HOOKS: &str = "/api/external-integrations/webhooks";
 pub const DOCS: &str = "/api/file-storage/company/documents";
 pub const GQL: &str = "/api/reporting/graphql";
 
-/// Starts an emulator on a free port with quiet logs and a fast delivery backoff.
-pub async fn server_with(f: impl FnOnce(&mut Config)) -> Running {
+/// Starts an emulator on a free port with quiet logs and a fast delivery backoff, on the host
+/// chosen by `EMULATOR_HOST`.
+pub async fn server_with(f: impl FnOnce(&mut Config)) -> Server {
     let mut c = Config {
         port: 0,
         quiet: true,
@@ -23,10 +130,19 @@ pub async fn server_with(f: impl FnOnce(&mut Config)) -> Running {
         ..Config::default()
     };
     f(&mut c);
-    start(c).await.expect("emulator starts")
+    if host() == Host::Wasm {
+        return bridge(&c);
+    }
+    let running = start(c).await.expect("emulator starts");
+    Server {
+        base_url: running.base_url.clone(),
+        second_origin: running.second_origin.clone(),
+        native: Some(running),
+        bridge: None,
+    }
 }
 
-pub async fn server() -> Running {
+pub async fn server() -> Server {
     server_with(|_| {}).await
 }
 
