@@ -80,6 +80,17 @@ $(addprefix test-browser-,$(ENGINES)): test-browser-%: emulator
 	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
 	  $(DISPLAY_$*) env $(DRIVER_ENV_$*) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast --test '*'
 
+# The client's conformance suites (documents, messages, webhooks) against the in-process host:
+# the test page imports estatekit/testing from the emulator's /pkg/ and every client sends
+# through service.fetch (tests/common: ESTATEKIT_TEST_HOST=in-process). Chromium; tests of the
+# browser's network stack (dropped connections, redirects, upload progress) say they are skipped.
+.PHONY: test-browser-in-process
+test-browser-in-process: pkg emulator
+	@echo "test-browser-in-process: chromium (tests/{documents,messages,webhooks}.rs through estatekit/testing)"
+	ESTATEKIT_TEST_HOST=in-process scripts/with-emulator.sh --rate-limit 0 --static /pkg=pkg -- \
+	  env $(DRIVER_ENV_chromium) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast \
+	  --test documents --test messages --test webhooks
+
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
 # test-types: the type tests of the public API, the wrapper's JavaScript type-checked (checkJs)
 # against the declarations, and EVENT_TYPES/DOCUMENT_TYPES equal to the Rust unions.
@@ -131,7 +142,7 @@ test-e2e: pkg emulator
 test-parity: pkg
 	EMULATOR_HOST=wasm cargo test -p estatekit-emulator --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed
 
-test: setup lint test-links test-native pkg size-check test-parity test-types test-golden test-readme test-consumers test-browser test-e2e
+test: setup lint test-links test-native pkg size-check test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:

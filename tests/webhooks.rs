@@ -130,6 +130,7 @@ async fn invalid_input_sends_nothing() {
 
 #[wasm_bindgen_test]
 async fn readonly_token_is_forbidden() {
+    ready().await;
     let c = client("readonly-token");
     let e = err_kind(
         c.list_webhooks(opt(JsValue::UNDEFINED)),
@@ -153,6 +154,7 @@ async fn readonly_token_is_forbidden() {
 #[wasm_bindgen_test]
 async fn wrong_token_is_unauthorized_and_never_echoed() {
     let secret = "not-a-valid-token-SECRET123";
+    ready().await;
     let c = client(secret);
     let e = err_kind(
         c.list_webhooks(opt(JsValue::UNDEFINED)),

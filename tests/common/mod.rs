@@ -1,12 +1,78 @@
 //! Helpers shared by the browser tests: the emulator's address (given at compile time by
 //! `make test-browser`), its admin API, fresh accounts, and awaiting client promises.
+//!
+//! With `ESTATEKIT_TEST_HOST=in-process` at compile time (`make test-browser-in-process`), the
+//! service is the emulator's WebAssembly host instead: `estatekit/testing`, imported by the test
+//! page from the emulator's `/pkg/` and answering on the emulator's own origin, so that every
+//! client of [`client`] sends through its `fetch` option and [`admin`] through `service.fetch`.
 #![allow(dead_code)]
 
 use estatekit::{is_api_error, Client};
 use js_sys::{Promise, Reflect, JSON};
+use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
+
+/// Whether the tests run against the in-process host (see the module's documentation).
+pub fn in_process() -> bool {
+    option_env!("ESTATEKIT_TEST_HOST") == Some("in-process")
+}
+
+/// False (and says so) when the tests run in process: for a test of the browser's network
+/// stack (connections a fault drops, redirects, XMLHttpRequest upload progress), which a
+/// `fetch` function in the page does not have.
+pub fn over_the_network(what: &str) -> bool {
+    if in_process() {
+        web_sys::console::log_1(&format!("skipped in process: {what}").into());
+    }
+    !in_process()
+}
+
+#[wasm_bindgen(inline_js = "export function importTestService(url, baseUrl) {
+  return import(url).then((m) => m.createTestService({ baseUrl, rateLimit: 0 }));
+}")]
+extern "C" {
+    #[wasm_bindgen(js_name = importTestService)]
+    fn import_test_service(url: &str, base_url: &str) -> Promise;
+}
+
+thread_local! {
+    /// The page's in-process service, once loaded.
+    static SERVICE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
+}
+
+/// The page's in-process service (`estatekit/testing`), loaded on first use.
+pub async fn service() -> JsValue {
+    if let Some(s) = SERVICE.with(|s| s.borrow().clone()) {
+        return s;
+    }
+    let url = format!("{}/pkg/testing.js", emulator());
+    let s = JsFuture::from(import_test_service(&url, emulator()))
+        .await
+        .unwrap_or_else(|e| panic!("estatekit/testing did not load from {url}: {e:?}"));
+    SERVICE.with(|cell| *cell.borrow_mut() = Some(s.clone()));
+    s
+}
+
+/// Loads the in-process service when the tests run in process (a no-op otherwise): for a test
+/// whose first step is a client, before any [`admin`] call.
+pub async fn ready() {
+    if in_process() {
+        service().await;
+    }
+}
+
+/// The `fetch` the tests' requests go through: the service's in process, else the page's.
+async fn fetch_function() -> (js_sys::Function, JsValue) {
+    let global: JsValue = js_sys::global().into();
+    if in_process() {
+        let f = get(&service().await, "fetch").dyn_into().unwrap();
+        (f, JsValue::UNDEFINED)
+    } else {
+        (get(&global, "fetch").dyn_into().unwrap(), global)
+    }
+}
 
 /// Base URL of the emulator the tests run against.
 #[allow(clippy::option_env_unwrap)]
@@ -83,9 +149,8 @@ pub async fn admin(method: &str, path: &str, body: Option<&str>) -> JsValue {
     }
     let url = format!("{}{path}", emulator());
     let request = web_sys::Request::new_with_str_and_init(&url, &init).unwrap();
-    let global: JsValue = js_sys::global().into();
-    let fetch: js_sys::Function = get(&global, "fetch").dyn_into().unwrap();
-    let promise: Promise = fetch.call1(&global, &request).unwrap().dyn_into().unwrap();
+    let (fetch, this) = fetch_function().await;
+    let promise: Promise = fetch.call1(&this, &request).unwrap().dyn_into().unwrap();
     let response: web_sys::Response = JsFuture::from(promise).await.unwrap().dyn_into().unwrap();
     let status = response.status();
     let text = JsFuture::from(response.text().unwrap()).await.unwrap();
@@ -144,9 +209,17 @@ pub fn client(token: &str) -> Client {
     ))
 }
 
-/// A client from an options JSON text.
+/// A client from an options JSON text (in process, with the service's `fetch`; the service
+/// is loaded by the test's first [`admin`] call, e.g. [`new_account`]).
 pub fn client_with(options: &str) -> Client {
-    Client::new(ts(json(options))).unwrap_or_else(|e| panic!("Client::new failed: {}", message(&e)))
+    let options = json(options);
+    if in_process() {
+        let service = SERVICE.with(|s| s.borrow().clone()).unwrap_or_else(|| {
+            panic!("in process: load the service (new_account or service) before the client")
+        });
+        Reflect::set(&options, &"fetch".into(), &get(&service, "fetch")).unwrap();
+    }
+    Client::new(ts(options)).unwrap_or_else(|e| panic!("Client::new failed: {}", message(&e)))
 }
 
 /// The `message` of an error.
