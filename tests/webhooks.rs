@@ -339,6 +339,9 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
 /// `ensureWebhook` (1 POST, nothing created), and `ensureWebhook` then registers it once.
 #[wasm_bindgen_test]
 async fn a_post_dropped_once_is_resent_by_chromium_and_firefox_not_by_webkit() {
+    if !over_the_network("the browser's own resend of a POST whose connection closed") {
+        return;
+    }
     let token = new_account().await;
     let c = client(&token);
     let path = "/api/external-integrations/webhooks";
@@ -491,6 +494,9 @@ async fn timeout_and_abort_are_distinct() {
 
 #[wasm_bindgen_test]
 async fn redirects_are_not_followed() {
+    if !over_the_network("a redirect to the second origin") {
+        return;
+    }
     let token = new_account().await;
     let c = client(&token);
     let info = admin("GET", "/_emulator/info", None).await;
