@@ -38,6 +38,7 @@ cat > "$out/index.html" <<'EOF'
 <head>
   <meta charset="utf-8">
   <meta http-equiv="refresh" content="0; url=www/">
+  <link rel="icon" href="data:,">
   <title>estatekit demo</title>
 </head>
 <body>
