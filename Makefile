@@ -61,6 +61,11 @@ demo: setup emulator pkg
 	@echo "estatekit demo: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
 	$(EMULATOR) --port $(PORT) --static www --static /pkg=pkg
 
+# The demo for any static host (no emulator): target/demo-static/, see scripts/demo-static.sh.
+.PHONY: demo-static
+demo-static: pkg
+	@scripts/demo-static.sh
+
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
@@ -129,9 +134,10 @@ docs: pkg
 	  --name estatekit --readme none --disableSources --treatWarningsAsErrors
 	@echo "API reference: target/docs/index.html"
 
-# End-to-end tests of the demo page (www/) in the system Chromium; they start their own emulator.
+# End-to-end tests of the demo page (www/) in the system Chromium: against their own emulator, in
+# the page (estatekit/testing), and target/demo-static/ from a plain static server.
 .PHONY: test-e2e
-test-e2e: pkg emulator
+test-e2e: pkg emulator demo-static
 	@[ -d node_modules/playwright-core ] || npm ci
 	node --test tests/e2e/
 

@@ -5,6 +5,7 @@ import { setupWebhooks } from "./webhooks.js";
 import { setupDocuments } from "./documents.js";
 import { setupMessages } from "./messages.js";
 import { setupNetwork } from "./network.js";
+import { backend, initialMode, rememberMode } from "./service.js";
 
 // The token lives in memory and in this tab's sessionStorage only: never localStorage, never the URL.
 const STORE = "estatekit-demo";
@@ -12,8 +13,12 @@ const STORE = "estatekit-demo";
 /** Shared state the tabs read. */
 const ctx = {
   client: null,
+  /** "server" (the service at the base URL) or "in-page" (the emulator in this tab). */
+  mode: "server",
   /** `/_emulator/info` when the base URL is the estatekit emulator, else null. */
   emulator: null,
+  /** The emulator's admin API (info, emit, deliveries, addFaults) of the current connection. */
+  admin: null,
   token: "",
   /** The clients' onEvent (set by the Network tab). */
   onEvent: () => {},
@@ -32,6 +37,7 @@ const tokenInput = document.getElementById("token");
 const connectButton = document.getElementById("connect-button");
 const statusEl = document.getElementById("connection-status");
 const connectError = document.getElementById("connect-error");
+const modeSelect = document.getElementById("service-mode");
 
 function loadSaved() {
   try {
@@ -50,28 +56,56 @@ function save(baseUrl, token) {
   }
 }
 
-/** Asks `baseUrl` whether it is the estatekit emulator (its admin API answers /_emulator/info). */
-async function detectEmulator(baseUrl) {
-  try {
-    const response = await fetch(`${baseUrl}/_emulator/info`, { signal: AbortSignal.timeout(3000) });
-    if (!response.ok) return null;
-    const info = await response.json();
-    return info && Array.isArray(info.tokens) ? info : null;
-  } catch {
-    return null;
+/**
+ * Shows the connection fields of `mode`: the server's base URL and token as saved, or the
+ * in-page service's origin (read-only) and the token it accepts.
+ */
+function showMode(mode, service) {
+  ctx.mode = mode;
+  modeSelect.value = mode;
+  document.body.dataset.service = mode;
+  baseUrlInput.readOnly = mode === "in-page";
+  if (mode === "in-page") {
+    baseUrlInput.value = service.baseUrl;
+    tokenInput.value = service.defaultToken;
+  } else {
+    const saved = loadSaved();
+    baseUrlInput.value = saved.baseUrl;
+    tokenInput.value = saved.token;
   }
 }
 
+// A connect that started later wins over one still waiting (e.g. the mode switched meanwhile).
+let attempt = 0;
+
 async function connect() {
+  const mine = ++attempt;
   showError(connectError, null);
-  const baseUrl = baseUrlInput.value.trim();
+  const mode = ctx.mode;
+  let service;
+  connectButton.disabled = true;
+  statusEl.textContent = mode === "in-page" ? "Starting the emulator in this page…" : "Connecting…";
+  try {
+    service = await backend(mode, baseUrlInput.value.trim());
+  } catch (error) {
+    if (mine !== attempt) return;
+    connectButton.disabled = false;
+    statusEl.textContent = "Not connected";
+    showError(connectError, error);
+    return;
+  }
+  if (mine !== attempt) return;
+  const baseUrl = service.baseUrl;
   const token = tokenInput.value.trim();
   let client;
   try {
-    // Every call's events go to the Network tab.
-    client = new Client({ baseUrl, token, onEvent: (event) => ctx.onEvent(event) });
+    // Every call's events go to the Network tab. In the page, requests go to the service's fetch.
+    const options = { baseUrl, token, onEvent: (event) => ctx.onEvent(event) };
+    if (service.fetch) options.fetch = service.fetch;
+    client = new Client(options);
   } catch (error) {
     // Invalid options (kind invalid_input): shown next to the form, nothing was sent.
+    connectButton.disabled = false;
     showError(connectError, error);
     statusEl.textContent = "Not connected";
     (token === "" ? tokenInput : baseUrlInput).focus();
@@ -80,19 +114,44 @@ async function connect() {
   // The previous client is left to the garbage collector: a request of it may still be running.
   ctx.client = client;
   ctx.token = token;
-  save(baseUrl, token);
-  connectButton.disabled = true;
-  statusEl.textContent = "Connecting…";
+  ctx.admin = service.admin;
+  if (mode === "server") save(baseUrl, token);
+  let emulator;
   try {
-    ctx.emulator = await detectEmulator(client.baseUrl);
+    emulator = await service.admin.info();
   } finally {
-    connectButton.disabled = false;
+    if (mine === attempt) connectButton.disabled = false;
   }
+  if (mine !== attempt) return;
+  ctx.emulator = emulator;
   document.body.classList.toggle("is-emulator", ctx.emulator !== null);
   for (const el of document.querySelectorAll(".emulator-only")) el.hidden = ctx.emulator === null;
-  statusEl.textContent = `Connected to ${client.baseUrl}${ctx.emulator ? " (emulator)" : ""}`;
+  statusEl.textContent = `Connected to ${client.baseUrl}${ctx.emulator ? ` (${service.label})` : ""}`;
   document.body.dataset.connected = "true";
   for (const fn of ctx.listeners) fn(ctx);
+}
+
+/** Switches between the server and the in-page service, then connects. */
+async function switchMode(mode) {
+  if (mode === "in-page") {
+    const mine = ++attempt;
+    statusEl.textContent = "Starting the emulator in this page…";
+    let service;
+    try {
+      service = await backend(mode);
+    } catch (error) {
+      if (mine !== attempt) return;
+      showMode(mode, { baseUrl: "", defaultToken: "" });
+      statusEl.textContent = "Not connected";
+      showError(connectError, error);
+      return;
+    }
+    if (mine !== attempt) return;
+    showMode(mode, service);
+  } else {
+    showMode(mode);
+  }
+  await connect();
 }
 
 // Tabs (WAI-ARIA tabs pattern: arrow keys, Home and End move between tabs).
@@ -129,9 +188,6 @@ document.addEventListener("estatekit-unauthorized", () => {
 
 async function main() {
   await init(); // idempotent; harmless if the package also initialises itself lazily
-  const saved = loadSaved();
-  baseUrlInput.value = saved.baseUrl;
-  tokenInput.value = saved.token;
   setupWebhooks(ctx);
   setupDocuments(ctx);
   setupMessages(ctx);
@@ -140,9 +196,13 @@ async function main() {
     event.preventDefault();
     connect();
   });
+  modeSelect.addEventListener("change", () => {
+    rememberMode(modeSelect.value); // a reload keeps the choice
+    switchMode(modeSelect.value);
+  });
   const savedTab = tabs.find((t) => t.id === sessionStorage.getItem(`${STORE}-tab`));
   if (savedTab) selectTab(savedTab, false);
-  await connect();
+  await switchMode(initialMode());
   document.body.dataset.ready = "true";
 }
 

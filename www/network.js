@@ -82,18 +82,13 @@ export function setupNetwork(ctx) {
     render();
   });
 
-  // With the emulator: its fault injection answers the next webhook list with a 503, which the
+  // With the emulator (on the server or in the page): its fault injection answers the next webhook list with a 503, which the
   // client retries; the Network tab shows the failed attempt, the wait and the retry.
   simulate.addEventListener("click", async () => {
     status.textContent = "";
     try {
       const fault = { method: "GET", path: "/api/external-integrations/webhooks", token: ctx.token, status: 503, times: 1 };
-      const response = await fetch(`${ctx.client.baseUrl}/_emulator/faults`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json" },
-        body: JSON.stringify(fault),
-      });
-      if (!response.ok) throw new Error(`the emulator answered HTTP ${response.status}`);
+      await ctx.admin.addFaults(fault);
       await ctx.client.listWebhooks();
       status.textContent = "The first attempt got a 503; the client waited and retried.";
     } catch (error) {

@@ -24,6 +24,7 @@ export function setupWebhooks(ctx) {
   const eventType = eventTypeSelect("event-type", ctx.eventTypes);
   $("event-type-field").append(eventType);
   let lastEvent = null;
+  let suggestedUrl = "";
 
   async function refresh() {
     showError(listError, null);
@@ -114,23 +115,10 @@ export function setupWebhooks(ctx) {
   });
   refreshButton.addEventListener("click", refresh);
 
-  // Emulator only: POST /_emulator/events, then show GET /_emulator/deliveries.
-  async function admin(path, init) {
-    let response;
-    try {
-      response = await fetch(`${ctx.client.baseUrl}/_emulator/${path}`, init);
-    } catch (error) {
-      throw { kind: "network", message: String(error?.message ?? error) };
-    }
-    const body = await response.json().catch(() => null);
-    if (!response.ok) {
-      throw { kind: "http", status: response.status, code: body?.code, details: body, message: `HTTP ${response.status}` };
-    }
-    return body;
-  }
-
+  // Emulator only (on the server or in the page): emit a test event, then show its deliveries
+  // (ctx.admin, see service.js).
   async function loadDeliveries() {
-    const all = await admin("deliveries");
+    const all = await ctx.admin.deliveries();
     const mine = Array.isArray(all) ? all.filter((d) => lastEvent === null || d.eventUuid === lastEvent.uuid) : [];
     renderDeliveries(mine);
     return mine;
@@ -175,11 +163,7 @@ export function setupWebhooks(ctx) {
     const send = $("event-send");
     try {
       await busy({ region: eventForm, buttons: [send], status: eventStatus, label: "Sending event…" }, async () => {
-        lastEvent = await admin("events", {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ type: eventType.value, token: ctx.token, data: { id: "demo-1", sentBy: "estatekit demo" } }),
-        });
+        lastEvent = await ctx.admin.emit(eventType.value, { token: ctx.token, data: { id: "demo-1", sentBy: "estatekit demo" } });
         // Deliveries happen in the background (with retries): poll briefly until every webhook answered.
         for (let i = 0; i < 20; i += 1) {
           const mine = await loadDeliveries();
@@ -206,7 +190,12 @@ export function setupWebhooks(ctx) {
   });
 
   ctx.onConnect(() => {
-    if (ctx.emulator && urlInput.value === "") urlInput.value = `${ctx.client.baseUrl}/_emulator/sink/demo`;
+    // The emulator's own sink, so that deliveries succeed (replaced when the service changes,
+    // unless the URL was edited).
+    const sink = ctx.emulator ? `${ctx.client.baseUrl}/_emulator/sink/demo` : "";
+    if (urlInput.value === "" || urlInput.value === suggestedUrl) urlInput.value = sink;
+    suggestedUrl = sink;
+    lastEvent = null;
     if (ctx.emulator) renderDeliveries([]);
     refresh();
   });

@@ -1,17 +1,25 @@
-// End-to-end tests of the demo admin console (www/) in the system Chromium, against the emulator.
-// Run: make test-e2e   (or: node --test tests/e2e/ after `make pkg emulator`)
+// End-to-end tests of the demo admin console (www/) in the system Chromium, against the emulator
+// (the page's server mode), plus the switch to the in-page service from the emulator's page.
+// The in-page mode from a static host: in-page.test.mjs.
+// Run: make test-e2e   (or: node --test tests/e2e/ after `make pkg emulator demo-static`)
 import { test, before, after, beforeEach } from "node:test";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import path from "node:path";
 import { launchChromium, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
+import {
+  ROOT,
+  SHOTS,
+  DESKTOP,
+  PHONE,
+  openPage as open,
+  noErrors,
+  makeJpeg,
+  registerWebhook,
+  showMessages,
+} from "./helpers.mjs";
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const SHOTS = path.join(ROOT, "target/e2e-screenshots");
 const TOKEN = "dev-token";
-const DESKTOP = { width: 1280, height: 800 };
-const PHONE = { width: 390, height: 844 };
 
 let emulator;
 let base;
@@ -43,59 +51,9 @@ async function graphqlCount() {
   return body.routes["POST /api/reporting/graphql"] ?? 0;
 }
 
-/**
- * A fresh page on the demo, connected with the defaults. `page.dialogs` records every JS dialog
- * (alert/confirm/prompt) and `page.errors` every uncaught page error.
- */
-async function openPage(viewport = DESKTOP) {
-  const context = await browser.newContext({ viewport });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.dialogs = [];
-  page.errors = [];
-  page.on("dialog", (dialog) => {
-    page.dialogs.push(dialog.message());
-    dialog.dismiss().catch(() => {});
-  });
-  page.on("pageerror", (error) => page.errors.push(error.message));
-  await page.goto(`${base}/`);
-  await page.waitForSelector("body[data-ready]");
-  return page;
-}
-
-function noErrors(page) {
-  assert.deepEqual(page.errors, [], "uncaught page errors");
-  assert.deepEqual(page.dialogs, [], "JS dialogs fired");
-}
-
-/** A small JPEG made by the page's canvas. */
-async function makeJpeg(page) {
-  const bytes = await page.evaluate(async () => {
-    const canvas = document.createElement("canvas");
-    canvas.width = 48;
-    canvas.height = 32;
-    const g = canvas.getContext("2d");
-    g.fillStyle = "#1f5fbf";
-    g.fillRect(0, 0, 48, 32);
-    g.fillStyle = "#ffbf47";
-    g.fillRect(8, 8, 20, 12);
-    const blob = await new Promise((resolve) => canvas.toBlob(resolve, "image/jpeg", 0.9));
-    return [...new Uint8Array(await blob.arrayBuffer())];
-  });
-  return Buffer.from(bytes);
-}
-
-async function registerWebhook(page, type) {
-  await page.selectOption("#webhook-type", type);
-  await page.click("#webhook-register");
-  await page.locator("#webhooks-table tbody tr", { hasText: type }).waitFor();
-}
-
-async function showMessages(page, candidateId) {
-  await page.click("#tab-messages");
-  await page.fill("#m-candidate", candidateId);
-  await page.click("#messages-show");
-  await page.locator("#thread .msg").first().waitFor();
+/** A fresh page on the demo (`?query` appended), connected with the defaults. */
+function openPage(viewport = DESKTOP, query = "") {
+  return open(browser, contexts, `${base}/${query}`, viewport);
 }
 
 before(async () => {
@@ -116,6 +74,7 @@ after(async () => {
 
 test("the page connects to the emulator with the defaults; the token stays out of the URL and localStorage", async () => {
   const page = await openPage();
+  assert.equal(await page.inputValue("#service-mode"), "server");
   assert.equal(await page.inputValue("#base-url"), base);
   assert.equal(await page.inputValue("#token"), TOKEN);
   assert.match(await page.textContent("#connection-status"), /Connected to .*\(emulator\)/);
@@ -143,6 +102,8 @@ test("the page connects to the emulator with the defaults; the token stays out o
       .map((el) => el.id || el.outerHTML),
   );
   assert.deepEqual(unlabelled, []);
+  // The server mode never loads estatekit/testing.
+  assert.deepEqual(page.requests.filter((url) => url.includes("testing")), []);
   noErrors(page);
 });
 
@@ -462,4 +423,52 @@ test("screenshots of each tab at 1280x800 and 390x844, without horizontal scroll
     }
     noErrors(page);
   }
+});
+
+test("the service switch: in this page the demo uses the in-page emulator (no request reaches the server's API), and back", async () => {
+  await call("/api/external-integrations/webhooks", { json: { type: "UNIT_CREATED", url: "https://example.com/server-hook" } });
+  const page = await openPage();
+  await page.locator("#webhooks-table tbody tr", { hasText: "server-hook" }).waitFor();
+  await call("/_emulator/requests", { method: "DELETE" });
+  const before = page.requests.length;
+
+  await page.selectOption("#service-mode", "in-page");
+  await page.locator("#connection-status", { hasText: "(emulator in this page)" }).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get("service"), "in-page");
+  assert.equal(await page.inputValue("#base-url"), "https://acme.estatekit.test");
+  assert.equal(await page.getAttribute("#base-url", "readonly"), "");
+  assert.equal(await page.inputValue("#token"), TOKEN);
+  // Its own data: none of the server's webhooks; the suggested URL is its own sink.
+  await page.locator("#webhooks-list .empty").waitFor();
+  assert.equal(await page.inputValue("#webhook-url"), "https://acme.estatekit.test/_emulator/sink/demo");
+  await registerWebhook(page, "LISTING_CANDIDATE_APPLIED");
+  await page.selectOption("#event-type", "LISTING_CANDIDATE_APPLIED");
+  await page.click("#event-send");
+  await page.locator("#deliveries-table tbody tr", { hasText: "HTTP 200" }).waitFor();
+  await showMessages(page, "cand-1");
+  assert.ok((await page.locator("#thread .msg").count()) >= 8);
+
+  // The page fetched only estatekit/testing's files from the server; the server saw no API call.
+  const fetched = page.requests.slice(before).map((url) => new URL(url).pathname);
+  assert.deepEqual(fetched.sort(), ["/pkg/estatekit_testing_wasm.js", "/pkg/estatekit_testing_wasm_bg.wasm", "/pkg/testing.js"]);
+  const seen = (await call("/_emulator/requests")).body.filter((r) => !r.path.startsWith("/_emulator/"));
+  assert.deepEqual(seen, [], "requests that reached the emulator");
+  assert.equal((await call("/api/external-integrations/webhooks")).body.length, 1);
+
+  // A reload keeps the mode (the URL parameter); a new page has a new in-page service.
+  await page.reload();
+  await page.waitForSelector("body[data-ready]");
+  assert.equal(await page.inputValue("#service-mode"), "in-page");
+  await page.click("#tab-webhooks"); // the tab was kept: messages
+  await page.locator("#webhooks-list .empty").waitFor();
+
+  // Back to the server: its webhook again, and its own sink suggested.
+  await page.selectOption("#service-mode", "server");
+  await page.locator("#connection-status", { hasText: "(emulator)" }).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get("service"), "server");
+  assert.equal(await page.inputValue("#base-url"), base);
+  assert.equal(await page.getAttribute("#base-url", "readonly"), null);
+  await page.locator("#webhooks-table tbody tr", { hasText: "server-hook" }).waitFor();
+  assert.equal(await page.inputValue("#webhook-url"), `${base}/_emulator/sink/demo`);
+  noErrors(page);
 });
