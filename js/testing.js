@@ -84,7 +84,26 @@ export class TestService {
     this.fetch = async (input, init) => {
       const inner = this.#inner;
       if (!inner) throw new TypeError("estatekit/testing: this service is closed");
-      return inner.handle(new Request(input, init));
+      const request = new Request(input, init);
+      // As fetch does: an aborted signal rejects with its reason, before the service sees the
+      // request or while it answers (the request's effects then may or may not have happened).
+      const { signal } = request;
+      signal.throwIfAborted();
+      /** @type {() => void} */
+      let stopListening = () => {};
+      const aborted = new Promise((_, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        stopListening = () => signal.removeEventListener("abort", onAbort);
+      });
+      try {
+        const response = await Promise.race([inner.handle(request), aborted]);
+        // A Response built in process has no URL; fetch's has the request's.
+        Object.defineProperty(response, "url", { value: request.url });
+        return response;
+      } finally {
+        stopListening();
+      }
     };
     Object.freeze(this);
   }
@@ -170,7 +189,7 @@ export class TestService {
    * @returns {Promise<EmittedEvent>}
    */
   emit(type, options = {}) {
-    return this.#admin("POST", "/_emulator/events", { type, ...options });
+    return this.#admin("POST", "/_emulator/events", { ...options, type });
   }
 
   /**
@@ -179,7 +198,7 @@ export class TestService {
    * @returns {Promise<void>}
    */
   async setRateLimit(limit, options = {}) {
-    await this.#admin("POST", "/_emulator/config", { rateLimit: limit, ...options });
+    await this.#admin("POST", "/_emulator/config", { ...options, rateLimit: limit });
   }
 
   /**
