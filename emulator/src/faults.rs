@@ -52,7 +52,7 @@ pub struct Fault {
     pub content_type: Option<String>,
     /// Headers to add or override.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[cfg_attr(feature = "ts", tsify(optional))]
+    #[cfg_attr(feature = "ts", tsify(optional, type = "Record<string, string>"))]
     pub headers: Option<BTreeMap<String, String>>,
     /// Headers to remove.
     #[serde(default, skip_serializing_if = "Option::is_none")]

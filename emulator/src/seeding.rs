@@ -4,7 +4,7 @@
 use crate::admin::object;
 use crate::documents::clean_resource_path;
 use crate::errors::{ApiError, ApiResult};
-use crate::model::{Document, Message, MessageAttachment, SentBy, Webhook, DOCUMENT_TYPES};
+use crate::model::{Document, Message, MessageAttachment, SentBy, DOCUMENT_TYPES};
 use crate::state::AppState;
 use crate::webhooks::{check_event_type, check_url};
 use axum::body::Bytes;
@@ -186,9 +186,13 @@ pub async fn seed(
     let hooks = req
         .webhooks
         .iter()
-        .map(|w| {
-            let t = check_event_type(Some(&Value::String(w.event_type.clone())), "type")?;
-            let u = check_url(Some(&Value::String(w.url.clone())))?;
+        .enumerate()
+        .map(|(i, w)| {
+            let at =
+                |e: ApiError| ApiError::bad_request(format!("seed: webhooks[{i}]: {}", e.message));
+            let t =
+                check_event_type(Some(&Value::String(w.event_type.clone())), "type").map_err(at)?;
+            let u = check_url(Some(&Value::String(w.url.clone()))).map_err(at)?;
             Ok((t, u))
         })
         .collect::<ApiResult<Vec<_>>>()?;
@@ -226,19 +230,7 @@ pub async fn seed(
                 out.document_ids.push(id);
             }
             for (event_type, url) in hooks {
-                let id = a.rng.uuid();
-                a.webhooks.push(Webhook {
-                    id: id.clone(),
-                    event_type,
-                    partner_id: a.partner_id.clone(),
-                    company_id: a.company_id.clone(),
-                    connected_by_user_id: a.user_id.clone(),
-                    url,
-                    created_at: now.clone(),
-                    updated_at: now.clone(),
-                    deleted_at: None,
-                });
-                out.webhook_ids.push(id);
+                out.webhook_ids.push(a.add_webhook(event_type, url, &now));
             }
             if !msgs.is_empty() {
                 let list = Arc::make_mut(&mut a.messages);

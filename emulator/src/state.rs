@@ -88,6 +88,23 @@ impl Account {
         self.documents.insert(seq, d);
     }
 
+    /// Registers a webhook (the id drawn from the account's generator); returns its id.
+    pub fn add_webhook(&mut self, event_type: String, url: String, now: &str) -> String {
+        let id = self.rng.uuid();
+        self.webhooks.push(Webhook {
+            id: id.clone(),
+            event_type,
+            partner_id: self.partner_id.clone(),
+            company_id: self.company_id.clone(),
+            connected_by_user_id: self.user_id.clone(),
+            url,
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+            deleted_at: None,
+        });
+        id
+    }
+
     /// Looks a document up by id.
     pub fn document(&self, id: &str) -> Option<&Document> {
         self.doc_index

@@ -2,7 +2,7 @@
 
 use crate::documents::check_id;
 use crate::errors::{parse_json, ApiError, ApiResult};
-use crate::model::{Webhook, EVENT_TYPES};
+use crate::model::EVENT_TYPES;
 use crate::pipeline::Token;
 use crate::state::AppState;
 use axum::body::Bytes;
@@ -100,21 +100,7 @@ pub async fn create(
     let url = check_url(obj.get("url"))?;
     let now = state.now_iso();
     let id = state
-        .with_account(&token.0, |a| {
-            let id = a.rng.uuid();
-            a.webhooks.push(Webhook {
-                id: id.clone(),
-                event_type,
-                partner_id: a.partner_id.clone(),
-                company_id: a.company_id.clone(),
-                connected_by_user_id: a.user_id.clone(),
-                url,
-                created_at: now.clone(),
-                updated_at: now,
-                deleted_at: None,
-            });
-            id
-        })
+        .with_account(&token.0, |a| a.add_webhook(event_type, url, &now))
         .ok_or_else(|| ApiError::unauthorized("unknown access token"))?;
     let mut r = StatusCode::OK.into_response();
     if let Ok(v) = HeaderValue::from_str(&id) {
