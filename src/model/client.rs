@@ -34,6 +34,14 @@ pub struct ClientOptions {
     /// Told about every attempt of every call (for logs and metrics); what it throws is ignored.
     #[tsify(optional, type = "(event: ClientEvent) => void")]
     pub on_event: Option<Callback>,
+    /// Sends every request instead of the global `fetch` (tests, proxies, instrumentation); it
+    /// gets a `Request` (with the token and the call's abort signal) and must resolve to a
+    /// `Response`. With it, an upload's `onProgress` gets one report, at the end.
+    #[tsify(
+        optional,
+        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    )]
+    pub fetch: Option<Callback>,
 }
 
 /// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.

@@ -46,6 +46,8 @@ struct Inner {
     on_retry: Option<Function>,
     /// The client's `onEvent`.
     on_event: Option<Function>,
+    /// The `fetch` option, used instead of the global `fetch`.
+    fetch: Option<Function>,
     rate: Option<RefCell<RateWindow>>,
 }
 
@@ -595,7 +597,7 @@ impl Inner {
     }
 
     fn outgoing<'a>(
-        &self,
+        &'a self,
         request: &'a HttpRequest,
         call: &'a Call,
         events: &'a Events,
@@ -607,6 +609,7 @@ impl Inner {
             signal: call.signal.as_ref(),
             timeout_ms: call.timeout_ms,
             progress: call.progress.as_ref(),
+            fetch: self.fetch.as_ref(),
         }
     }
 }
@@ -701,6 +704,7 @@ impl Client {
                 retry,
                 on_retry: function(opts.on_retry),
                 on_event: function(opts.on_event),
+                fetch: function(opts.fetch),
                 rate,
             }),
         })

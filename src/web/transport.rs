@@ -1,6 +1,7 @@
-//! Runs one described request: with gloo-net's `fetch` (or, for upload progress, which fetch
-//! cannot report, `XMLHttpRequest`), adding the bearer token, aborting on timeout or on the
-//! caller's `AbortSignal`, never following redirects, and reading the whole answer.
+//! Runs one described request: with gloo-net's `fetch`, or the caller's `fetch` option with the
+//! `Request` gloo-net builds (or, for upload progress, which fetch cannot report,
+//! `XMLHttpRequest`), adding the bearer token, aborting on timeout or on the caller's
+//! `AbortSignal`, never following redirects, and reading the whole answer.
 //!
 //! The body of an answer stays a JavaScript string: the browser decodes it (UTF-8, fatal), the
 //! token is redacted from it by the browser's own string search, and `JSON.parse` reads it; it
@@ -37,8 +38,11 @@ pub struct Outgoing<'a> {
     pub signal: Option<&'a AbortSignal>,
     /// Timeout of the whole call in milliseconds (all attempts and waits); 0 = none.
     pub timeout_ms: u32,
-    /// Upload progress callback; when set, the request goes through `XMLHttpRequest`.
+    /// Upload progress callback; when set, the request goes through `XMLHttpRequest` (unless
+    /// `fetch` is set).
     pub progress: Option<&'a js_sys::Function>,
+    /// The client's `fetch` option, called instead of the global `fetch`.
+    pub fetch: Option<&'a js_sys::Function>,
 }
 
 /// Where an answer's headers are read from. They are read when something needs one (a retry
@@ -273,6 +277,8 @@ enum NoAnswer {
     Failed(String),
     /// The answer was a redirect, which is never followed.
     Redirected,
+    /// The `fetch` option resolved to something that is not a `Response`.
+    NotResponse,
 }
 
 fn gloo_method(method: HttpMethod) -> gloo_net::http::Method {
@@ -304,7 +310,10 @@ async fn via_fetch(
         None => builder.build(),
     }
     .map_err(failed)?;
-    let response = request.send().await.map_err(failed)?;
+    let response = match out.fetch {
+        Some(fetch) => custom_fetch(fetch, request.into(), signal).await?,
+        None => request.send().await.map_err(failed)?,
+    };
     if response.type_() == ResponseType::Opaqueredirect {
         return Err(NoAnswer::Redirected);
     }
@@ -320,6 +329,32 @@ async fn via_fetch(
         headers: Headers::Fetch(headers),
         body: js::utf8_text(&buffer),
     })
+}
+
+/// Sends through the caller's `fetch` option. What it throws or rejects with is a request that
+/// got no answer, as with the global `fetch`; its promise is raced with `signal`, so that a
+/// `fetch` that ignores the request's signal still cannot outlast an abort or a timeout.
+async fn custom_fetch(
+    fetch: &js_sys::Function,
+    request: web_sys::Request,
+    signal: &AbortSignal,
+) -> Result<gloo_net::http::Response, NoAnswer> {
+    let failed = |e: JsValue| NoAnswer::Failed(describe(&e));
+    let returned = fetch.call1(&JsValue::UNDEFINED, &request).map_err(failed)?;
+    let value = match wait(
+        Some(&js_sys::Promise::resolve(&returned)),
+        None,
+        Some(signal),
+    )
+    .await
+    {
+        Waited::Done(result) => result.map_err(failed)?,
+        _ => return Err(NoAnswer::Failed("aborted".into())),
+    };
+    value
+        .dyn_into::<web_sys::Response>()
+        .map(Into::into)
+        .map_err(|_| NoAnswer::NotResponse)
 }
 
 /// Sends with `XMLHttpRequest`, the only browser API that reports upload progress. XHR
@@ -459,9 +494,10 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     })?;
     // The caller's signal is never given to fetch (see `AbortGuard`): only this one.
     let signal = guard.controller.signal();
-    // Where there is no XMLHttpRequest (Node, workers of some runtimes) progress is reported
-    // once, at the end.
-    let xhr_available = !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
+    // With the `fetch` option, or where there is no XMLHttpRequest (Node, workers of some
+    // runtimes), progress is reported once, at the end.
+    let xhr_available =
+        out.fetch.is_none() && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
     let result = match out.progress {
         Some(on_progress) if xhr_available => {
             via_xhr(&token, out, origin, &signal, on_progress).await
@@ -484,8 +520,17 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             attempts: 1,
         }),
         Err(NoAnswer::Redirected) => Err(Failure::from(Error::Redirected { operation }).after(1)),
+        Err(NoAnswer::NotResponse) => Err(Failure::from(Error::invalid(
+            "options.fetch",
+            "must return a Promise that resolves to a Response",
+        ))
+        .after(1)),
+        // A `fetch` option could put the token in what it throws.
         Err(NoAnswer::Failed(reason)) => {
-            Err(Failure::from(guard.classify(operation, out.timeout_ms, reason)).after(1))
+            Err(
+                Failure::from(guard.classify(operation, out.timeout_ms, redact(reason, &token)))
+                    .after(1),
+            )
         }
     }
 }

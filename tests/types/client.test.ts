@@ -56,6 +56,27 @@ expect<Equal<typeof client.baseUrl, string>>();
 // @ts-expect-error baseUrl is read-only
 client.baseUrl = "https://other.example.com";
 
+// --- the fetch option: anything shaped like fetch, taking the Request the client builds ---
+const base = { baseUrl: "https://acme.example.com", token: "t" };
+expect<Equal<NonNullable<ClientOptions["fetch"]>, (input: Request, init?: RequestInit) => Promise<Response>>>();
+new Client({ ...base, fetch: globalThis.fetch });
+new Client({ ...base, fetch });
+new Client({ ...base, fetch: undefined });
+new Client({ ...base, fetch: (input, init) => fetch(input, init) });
+// An MSW-style handler: a Request in, a Response out.
+new Client({ ...base, fetch: async (request: Request) => new Response(request.url) });
+// A service binding's fetch (e.g. a Cloudflare Worker's `env.SERVICE.fetch`).
+declare const service: { fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response> };
+new Client({ ...base, fetch: service.fetch });
+// @ts-expect-error fetch is a function
+new Client({ ...base, fetch: 42 });
+// @ts-expect-error fetch is a function
+new Client({ ...base, fetch: "x" });
+// @ts-expect-error fetch resolves to a Response
+new Client({ ...base, fetch: async () => "text" });
+// @ts-expect-error fetch is given a Request, not a URL string
+new Client({ ...base, fetch: (url: string) => fetch(url) });
+
 // --- messages ---
 expect<Equal<Params<"messages">, [filter: MessageFilter, options?: MessagesOptions | null]>>();
 // GraphQL list elements are nullable: the service may send null for a message.

@@ -395,6 +395,12 @@ export interface ClientOptions {
      * Told about every attempt of every call (for logs and metrics); what it throws is ignored.
      */
     onEvent?: (event: ClientEvent) => void;
+    /**
+     * Sends every request instead of the global `fetch` (tests, proxies, instrumentation); it
+     * gets a `Request` (with the token and the call's abort signal) and must resolve to a
+     * `Response`. With it, an upload's `onProgress` gets one report, at the end.
+     */
+    fetch?: (input: Request, init?: RequestInit) => Promise<Response>;
 }
 
 /**
