@@ -137,6 +137,12 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
             format!("options.{key}: {text}")
         })
     }
+    // serde-wasm-bindgen reads a string as a sequence and fails with "Reflect.get called on
+    // non-object": say what is expected instead.
+    let tokens = js_sys::Reflect::get(value, &"tokens".into()).unwrap_or(JsValue::UNDEFINED);
+    if !tokens.is_undefined() && !js_sys::Array::is_array(&tokens) {
+        return Err("options.tokens: expected an array of strings".into());
+    }
     Ok(TestServiceOptions {
         base_url: field(value, "baseUrl")?,
         tokens: field(value, "tokens")?,
