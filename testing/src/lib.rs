@@ -391,7 +391,9 @@ async fn js_response(resp: axum::response::Response) -> Result<Response, JsValue
     if null_body {
         Response::new_with_opt_u8_array_and_init(None, &init)
     } else {
-        let mut data = bytes.to_vec();
-        Response::new_with_opt_u8_array_and_init(Some(&mut data), &init)
+        // A copy owned by JavaScript: given a view of WebAssembly memory (`&mut [u8]`), WebKit
+        // reads the bytes after the constructor returned, when that memory holds something else.
+        let data = Uint8Array::from(bytes.as_ref());
+        Response::new_with_opt_buffer_source_and_init(Some(&data), &init)
     }
 }
