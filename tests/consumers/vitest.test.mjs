@@ -46,6 +46,20 @@ test.describe("vitest project with estatekit/testing", () => {
     });
   });
 
+  test.it("the README's testing recipe quotes the project's test file", () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const section = readme.slice(readme.indexOf("## Testing your app"));
+    const recipe = section.match(/```ts\n([\s\S]*?)\n```/)[1].split("\n");
+    const file = readFileSync(`${dir}/test/tenant-docs.test.ts`, "utf8").split("\n");
+    // Every line of the recipe is a line of the test file, in the same order.
+    let at = 0;
+    for (const line of recipe) {
+      const found = file.indexOf(line, at);
+      assert.ok(found >= 0, `README recipe line not in test/tenant-docs.test.ts (in order): ${JSON.stringify(line)}`);
+      at = line.trim() === "" ? at : found + 1;
+    }
+  });
+
   test.it("npx vitest run passes every test", () => {
     const out = execFileSync("npx", ["--no-install", "vitest", "run", "--reporter=verbose", "--color=false"], {
       cwd: dir,
