@@ -137,6 +137,12 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
             format!("options.{key}: {text}")
         })
     }
+    // serde-wasm-bindgen reads a string as a sequence and fails with "Reflect.get called on
+    // non-object": say what is expected instead.
+    let tokens = js_sys::Reflect::get(value, &"tokens".into()).unwrap_or(JsValue::UNDEFINED);
+    if !tokens.is_undefined() && !js_sys::Array::is_array(&tokens) {
+        return Err("options.tokens: expected an array of strings".into());
+    }
     Ok(TestServiceOptions {
         base_url: field(value, "baseUrl")?,
         tokens: field(value, "tokens")?,
@@ -390,7 +396,9 @@ async fn js_response(resp: axum::response::Response) -> Result<Response, JsValue
     if null_body {
         Response::new_with_opt_u8_array_and_init(None, &init)
     } else {
-        let mut data = bytes.to_vec();
-        Response::new_with_opt_u8_array_and_init(Some(&mut data), &init)
+        // A copy owned by JavaScript: given a view of WebAssembly memory (`&mut [u8]`), WebKit
+        // reads the bytes after the constructor returned, when that memory holds something else.
+        let data = Uint8Array::from(bytes.as_ref());
+        Response::new_with_opt_buffer_source_and_init(Some(&data), &init)
     }
 }

@@ -17,6 +17,12 @@ const SHIPPED = [
   "estatekit_wasm.js",
   "estatekit_wasm_bg.wasm",
   "package.json",
+  // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs).
+  "testing.js",
+  "testing.d.ts",
+  "estatekit_testing_wasm.js",
+  "estatekit_testing_wasm.d.ts",
+  "estatekit_testing_wasm_bg.wasm",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -37,12 +43,14 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.type, "module");
   assert.deepEqual(manifest.exports["."], { types: "./estatekit.d.ts", default: "./estatekit.js" });
   assert.equal(manifest.exports["./estatekit_wasm_bg.wasm"], "./estatekit_wasm_bg.wasm");
+  assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", default: "./testing.js" });
+  assert.equal(manifest.exports["./estatekit_testing_wasm_bg.wasm"], "./estatekit_testing_wasm_bg.wasm");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
 
 test.it("has no top-level await and imports nothing from Node", () => {
-  for (const file of ["estatekit.js", "estatekit_wasm.js"]) {
+  for (const file of ["estatekit.js", "estatekit_wasm.js", "testing.js", "estatekit_testing_wasm.js"]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     // esbuild refuses to turn a module with top-level await into CommonJS.
     assert.doesNotThrow(() => transformSync(js, { format: "cjs", logLevel: "silent" }), file);
@@ -58,10 +66,10 @@ test.it("estatekit.js names its declarations for URL importers (@ts-self-types)"
 test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
   const out = execFileSync(
     `${root}node_modules/.bin/attw`,
-    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "--no-emoji", "--no-color"],
+    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "--no-emoji", "--no-color"],
     { cwd: root, encoding: "utf8" },
   );
-  assert.match(out, /node16 \(from ESM\)\s*│\s*OK \(ESM\)/);
+  assert.match(out, /node16 \(from ESM\)\s*│\s*OK \(ESM\)\s*│\s*OK \(ESM\)\s*│/, "estatekit and estatekit/testing");
 });
 
 test.it("ships readable JavaScript: the wrapper as in js/, the glue unminified", () => {

@@ -3,7 +3,9 @@
 // TypeScript and `--strict --noEmit`. Each example becomes its own module,
 // target/readme-types/example-NN.ts; the few names the examples use without declaring them
 // (the client of "First call", an access token, a file, ...) are declared, with their types, in
-// target/readme-types/globals.d.ts from GLOBALS below. Errors are reported at their README line.
+// target/readme-types/globals.d.ts from GLOBALS below; `estatekit/testing` resolves to
+// pkg/testing.d.ts, the testing recipe's app module to tests/consumers/vitest/src/ and `vitest` to
+// the VITEST declarations below. Errors are reported at their README line.
 // Usage: node tests/types/readme.mjs    (make test-readme; needs `make pkg`)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -24,6 +26,25 @@ declare global {
   const tenantId: string;
   const propertyId: string;
   const progressBar: HTMLProgressElement;
+}
+`;
+
+/**
+ * vitest, which the testing recipe imports, as far as the recipe uses it (vitest itself is
+ * installed in tests/consumers/vitest/ only, by make test-consumers, which runs later).
+ */
+const VITEST = `declare module "vitest" {
+  type Hook = () => unknown;
+  export function test(name: string, fn: () => Promise<void> | void): void;
+  export function beforeEach(fn: Hook): void;
+  export function afterEach(fn: Hook): void;
+  export function expect<T>(actual: T): {
+    toBe(expected: T): void;
+    toEqual(expected: unknown): void;
+    toHaveLength(length: number): void;
+    toMatchObject(expected: object): void;
+  };
+  export const vi: { fn(): (...args: unknown[]) => unknown };
 }
 `;
 
@@ -68,10 +89,18 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // `export {}` last, so that every example is a module and line N of its file is its line N.
   blocks.forEach((b, i) => writeFileSync(`${out}${name(i)}`, `${b.code}\nexport {};\n`));
   writeFileSync(`${out}globals.d.ts`, GLOBALS);
+  writeFileSync(`${out}vitest.d.ts`, VITEST);
   writeFileSync(
     `${out}tsconfig.json`,
     JSON.stringify(
-      { extends: "../../tests/types/tsconfig.json", include: ["*.ts"], exclude: [] },
+      {
+        extends: "../../tests/types/tsconfig.json",
+        // The testing recipe's `../src/tenant-docs.js` is the vitest consumer's app module:
+        // target/ stands for tests/consumers/vitest/ (target/readme-types/ for its test/).
+        compilerOptions: { rootDirs: ["..", "../../tests/consumers/vitest"] },
+        include: ["*.ts"],
+        exclude: [],
+      },
       null,
       2,
     ),

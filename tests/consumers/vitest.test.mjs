@@ -1,0 +1,73 @@
+// An app tested with vitest and estatekit/testing (tests/consumers/vitest/): its module
+// (src/tenant-docs.ts) is written against `estatekit` only, its tests against `estatekit` and
+// `estatekit/testing`; the client sends through `fetch: service.fetch`, so nothing listens and
+// nothing leaves the process. vitest is pinned by the project's own package-lock.json; estatekit
+// is the packed tarball (its lock entry has no integrity, as the tarball changes with every build).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { root, tarball } from "./lib.mjs";
+
+const dir = `${root}tests/consumers/vitest`;
+const npm = (args) =>
+  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+
+test.describe("vitest project with estatekit/testing", () => {
+  test.before(() => {
+    tarball();
+    // npm ci: node_modules exactly as locked, from the registry or npm's cache (the tarball is
+    // a local file), whatever was there before; no install script runs.
+    npm(["ci", "--prefer-offline", "--ignore-scripts"]);
+  });
+
+  test.it("locks vitest exactly, and estatekit as the packed tarball with no integrity", () => {
+    const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+    const lock = JSON.parse(readFileSync(`${dir}/package-lock.json`, "utf8"));
+    assert.match(manifest.devDependencies.vitest, /^\d+\.\d+\.\d+$/);
+    assert.equal(lock.packages["node_modules/vitest"].version, manifest.devDependencies.vitest);
+    const entry = lock.packages["node_modules/estatekit"];
+    assert.equal(entry.resolved, "file:../../../target/consumers/estatekit.tgz");
+    assert.equal(
+      entry.integrity,
+      undefined,
+      "package-lock.json pins the tarball's hash, which changes with every build: remove that `integrity` line",
+    );
+    const installed = JSON.parse(readFileSync(`${dir}/node_modules/estatekit/package.json`, "utf8"));
+    assert.ok(installed.exports["./testing"], "the installed estatekit has its ./testing export");
+  });
+
+  test.it("type-checks the app and its tests against the installed declarations (tsc --strict)", () => {
+    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], {
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+  });
+
+  test.it("the README's testing recipe quotes the project's test file", () => {
+    const readme = readFileSync(`${root}README.md`, "utf8");
+    const section = readme.slice(readme.indexOf("## Testing your app"));
+    const recipe = section.match(/```ts\n([\s\S]*?)\n```/)[1].split("\n");
+    const file = readFileSync(`${dir}/test/tenant-docs.test.ts`, "utf8").split("\n");
+    // Every line of the recipe is a line of the test file, in the same order.
+    let at = 0;
+    for (const line of recipe) {
+      const found = file.indexOf(line, at);
+      assert.ok(found >= 0, `README recipe line not in test/tenant-docs.test.ts (in order): ${JSON.stringify(line)}`);
+      at = line.trim() === "" ? at : found + 1;
+    }
+  });
+
+  test.it("npx vitest run passes every test", () => {
+    const out = execFileSync("npx", ["--no-install", "vitest", "run", "--reporter=verbose", "--color=false"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, CI: "1", NO_COLOR: "1" },
+      timeout: 120_000,
+    });
+    process.stdout.write(out);
+    assert.match(out, /Tests\s+5 passed \(5\)/);
+  });
+});
