@@ -1,10 +1,11 @@
 //! The `Client` class JavaScript sees. Each method parses its arguments, asks `crate::api`
 //! for the request, runs it through the transport and checks the answer with `crate::api`.
 
+use super::answer::Answer;
 use super::errors::Failure;
 use super::events::Events;
 use super::js::{self, optional, required};
-use super::transport::{self, Answer, Outgoing, Waited};
+use super::transport::{self, Outgoing, Waited};
 use crate::api::response::{self, LIST_KEYS};
 use crate::api::retry::{RateWindow, RetryPolicy};
 use crate::api::url::check_http_url;

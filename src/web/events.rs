@@ -1,9 +1,9 @@
 //! Request events: what `onEvent` listeners (the client's and the call's) are told about a call.
 //! Nothing is built when no one listens; a listener that throws is ignored.
 
+use super::answer::Answer;
 use super::errors::Failure;
 use super::js;
-use super::transport::Answer;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;

@@ -2,6 +2,7 @@
 //! upload progress), turns failures into JavaScript `ApiError`s and exposes the `Client`
 //! class. Resource rules live in `crate::api`; this layer never knows them.
 
+mod answer;
 mod client;
 mod errors;
 mod events;

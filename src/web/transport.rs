@@ -7,10 +7,11 @@
 //! token is redacted from it by the browser's own string search, and `JSON.parse` reads it; it
 //! is never copied into WebAssembly memory (only short excerpts are, for error messages).
 
+use super::answer::{redact, Answer, Headers};
 use super::errors::Failure;
 use super::events::Events;
 use super::js;
-use crate::api::response::{self, ErrorBody, ResponseHead};
+use crate::api::response;
 use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::UploadProgress;
@@ -43,117 +44,6 @@ pub struct Outgoing<'a> {
     pub progress: Option<&'a js_sys::Function>,
     /// The client's `fetch` option, called instead of the global `fetch`.
     pub fetch: Option<&'a js_sys::Function>,
-}
-
-/// Where an answer's headers are read from. They are read when something needs one (a retry
-/// wait, the rate window, an event, a registration's `Location`): most calls read none.
-enum Headers {
-    /// gloo-net's view of a `fetch` answer's headers.
-    Fetch(gloo_net::http::Headers),
-    /// The `XMLHttpRequest` that got the answer.
-    Xhr(XmlHttpRequest),
-}
-
-impl Headers {
-    fn get(&self, name: &str) -> Option<String> {
-        match self {
-            Headers::Fetch(headers) => headers.get(name),
-            Headers::Xhr(xhr) => xhr.get_response_header(name).ok().flatten(),
-        }
-    }
-}
-
-/// An HTTP answer (any status).
-pub struct Answer {
-    /// What the call was doing.
-    pub operation: &'static str,
-    /// HTTP status.
-    pub status: u16,
-    headers: Headers,
-    /// The token the request carried, redacted from what is read of the answer.
-    token: Rc<str>,
-    /// The body as the browser's string, the token redacted; `None` when it is not UTF-8.
-    pub body: Option<JsString>,
-    /// Requests made to get this answer.
-    pub attempts: u32,
-}
-
-impl Answer {
-    /// A header's value, if readable (CORS may hide it), the token redacted.
-    pub fn header(&self, name: &str) -> Option<String> {
-        self.headers
-            .get(name)
-            .map(|value| redact(value, &self.token))
-    }
-
-    /// Whether the status is 2xx.
-    pub fn ok(&self) -> bool {
-        (200..300).contains(&self.status)
-    }
-
-    /// A failure carrying this answer's attempt count.
-    pub fn fail(&self, error: Error) -> Failure {
-        Failure::from(error).after(self.attempts)
-    }
-
-    /// The body parsed by the browser's `JSON.parse`, or a `decode` failure that quotes the
-    /// start of the body.
-    pub fn json(&self) -> Result<JsValue, Failure> {
-        let Some(text) = &self.body else {
-            return Err(self.fail(response::not_json(self.operation, self.status, None)));
-        };
-        js::parse_json(text).map_err(|_| {
-            self.fail(response::not_json(
-                self.operation,
-                self.status,
-                Some(&excerpt(text, 200)),
-            ))
-        })
-    }
-
-    /// How long the answer asks to wait before trying again, in milliseconds.
-    pub fn retry_after_ms(&self) -> Option<u64> {
-        self.with_head(|head| response::retry_after_ms(head, js::now_ms()))
-    }
-
-    /// Reads what [`response`] needs of the answer besides its body (status, `Retry-After`,
-    /// `X-RateLimit-Reset`) and hands it to `f`.
-    fn with_head<R>(&self, f: impl FnOnce(&ResponseHead<'_>) -> R) -> R {
-        let (retry_after, reset) = (self.header("retry-after"), self.header("x-ratelimit-reset"));
-        f(&ResponseHead {
-            status: self.status,
-            retry_after: retry_after.as_deref(),
-            rate_limit_reset: reset.as_deref(),
-        })
-    }
-
-    /// The failure for a non-2xx answer: status, the service's `code`/`message`, and the
-    /// parsed body (or a text excerpt) as `details`.
-    pub fn status_failure(&self) -> Failure {
-        let (body, details) = match &self.body {
-            Some(text) if text.length() > 0 => match js::parse_json(text) {
-                Ok(value) => (
-                    Some(ErrorBody::read(serde_wasm_bindgen::Deserializer::from(
-                        value.clone(),
-                    ))),
-                    Some(value),
-                ),
-                Err(_) => (None, Some(JsValue::from(excerpt(text, 2000)))),
-            },
-            _ => (None, None),
-        };
-        let error =
-            self.with_head(|head| response::status_error(self.operation, head, body, js::now_ms()));
-        self.fail(error).with_details(details)
-    }
-}
-
-/// The start of a body, at most `max` characters (with an ellipsis when cut), copied into a
-/// Rust string for an error message.
-fn excerpt(text: &JsString, max: u32) -> String {
-    // A character is at most two UTF-16 units: 2 * max + 1 units always hold `max` of them.
-    let head: String = text.slice(0, 2 * max + 1).into();
-    response::limit(&head, max as usize)
 }
 
 /// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
@@ -458,16 +348,6 @@ fn same_origin(url: &str, origin: &str) -> bool {
 /// `{ loaded, total }` for `onProgress`.
 fn progress(loaded: f64, total: f64) -> JsValue {
     js::to_js(&UploadProgress { loaded, total })
-}
-
-/// `text` with every occurrence of the token replaced, so that no error message, `details`
-/// or returned value can carry it (a service echoing the token is the only way it could).
-fn redact(text: String, token: &str) -> String {
-    if !token.is_empty() && text.contains(token) {
-        text.replace(token, "[redacted]")
-    } else {
-        text
-    }
 }
 
 /// [`redact`] for a body, searched and rewritten by the browser's own string functions.
