@@ -143,10 +143,11 @@ test-e2e: pkg emulator demo-static
 
 # Parity (issue 18): the emulator's integration tests (the same bodies) against its WebAssembly
 # host, estatekit/testing from pkg/, served on loopback by emulator/tests/host/bridge.mjs;
-# test-native runs them against the native server.
+# test-native runs them against the native server. (`--workspace`, as test-native: the same
+# features, so the test binaries are reused, not rebuilt.)
 .PHONY: test-parity
 test-parity: pkg
-	EMULATOR_HOST=wasm cargo test -p estatekit-emulator --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed
+	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed
 
 test: setup lint test-links test-native pkg size-check test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
