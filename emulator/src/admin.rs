@@ -58,11 +58,7 @@ pub async fn accounts(
     let m = object(&headers, body)?;
     let token =
         opt_token(&m)?.ok_or_else(|| ApiError::bad_request("missing required field `token`"))?;
-    if token.len() > 512
-        || token
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || c == ',')
-    {
+    if !crate::config::is_valid_token(&token) {
         return Err(ApiError::bad_request(
             "`token` must not contain whitespace, commas or control characters (max 512 chars)",
         ));

@@ -42,6 +42,16 @@ pub struct Config {
 
 /// The token that is accepted everywhere but refused on webhook routes.
 pub const READONLY_TOKEN: &str = "readonly-token";
+/// Whether a token may name an account: 1 to 512 characters, no whitespace, commas or control
+/// characters (the rule of `POST /_emulator/accounts` and of `estatekit/testing`'s `tokens`).
+pub fn is_valid_token(token: &str) -> bool {
+    !token.is_empty()
+        && token.len() <= 512
+        && !token
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || c == ',')
+}
+
 /// The token used when no `--token` is given.
 pub const DEFAULT_TOKEN: &str = "dev-token";
 

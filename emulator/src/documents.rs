@@ -1,7 +1,7 @@
 //! Document endpoints under `/api/file-storage/company/documents`.
 
 use crate::errors::{ApiError, ApiResult};
-use crate::model::{Document, DOCUMENT_TYPES};
+use crate::model::{Document, NewDocument, DOCUMENT_TYPES};
 use crate::pipeline::Token;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
@@ -234,29 +234,19 @@ pub async fn upload(
         .or(file_name.filter(|n| !n.is_empty()))
         .unwrap_or_else(|| "file".to_string());
     let now = state.now_iso();
+    let new = NewDocument {
+        title,
+        doc_type,
+        tenant_id,
+        unit_id,
+        property_id,
+        property_group_id,
+        candidate_id,
+        mime_type: mime,
+        bytes,
+    };
     let doc = state
-        .with_account(&token.0, |a| {
-            let id = a.rng.uuid();
-            let doc = Document {
-                resource_path: format!("{}/{}/{}/{}", a.subdomain, a.company_id, rp, id),
-                id,
-                title,
-                company_id: a.company_id.clone(),
-                doc_type,
-                tenant_id,
-                unit_id,
-                property_id,
-                property_group_id,
-                candidate_id,
-                size: bytes.len() as u64,
-                mime_type: mime,
-                created_at: now.clone(),
-                updated_at: now,
-                bytes,
-            };
-            a.insert_document(doc.clone());
-            doc
-        })
+        .with_account(&token.0, |a| a.add_document(&rp, new, &now))
         .ok_or_else(|| ApiError::unauthorized("unknown access token"))?;
     Ok((StatusCode::CREATED, axum::Json(doc)).into_response())
 }

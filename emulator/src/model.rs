@@ -91,6 +91,30 @@ pub const DOCUMENT_TYPES: [&str; 7] = [
     "SELLING",
 ];
 
+/// What a new document is made of; the account gives it an id, its company, its full resource
+/// path and its timestamps ([`crate::state::Account::add_document`]).
+#[derive(Clone, Debug)]
+pub struct NewDocument {
+    /// Title.
+    pub title: String,
+    /// Document type.
+    pub doc_type: String,
+    /// Linked tenant.
+    pub tenant_id: Option<String>,
+    /// Linked unit.
+    pub unit_id: Option<String>,
+    /// Linked property.
+    pub property_id: Option<String>,
+    /// Linked property group.
+    pub property_group_id: Option<String>,
+    /// Linked candidate.
+    pub candidate_id: Option<String>,
+    /// Content MIME type.
+    pub mime_type: String,
+    /// File content.
+    pub bytes: Bytes,
+}
+
 /// A stored document and its metadata record.
 #[derive(Serialize, Clone, Debug)]
 #[serde(rename_all = "camelCase")]

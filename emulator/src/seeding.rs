@@ -4,7 +4,7 @@
 use crate::admin::object;
 use crate::documents::clean_resource_path;
 use crate::errors::{ApiError, ApiResult};
-use crate::model::{Document, Message, MessageAttachment, SentBy, DOCUMENT_TYPES};
+use crate::model::{Message, MessageAttachment, NewDocument, SentBy, DOCUMENT_TYPES};
 use crate::state::AppState;
 use crate::webhooks::{check_event_type, check_url};
 use axum::body::Bytes;
@@ -207,27 +207,18 @@ pub async fn seed(
         .with_account(&token, |a| {
             let mut out = Seeded::default();
             for (d, rp) in docs {
-                let id = a.rng.uuid();
-                let bytes = Bytes::from(d.content.clone().unwrap_or_default().into_bytes());
-                let doc = Document {
-                    resource_path: format!("{}/{}/{}/{}", a.subdomain, a.company_id, rp, id),
-                    id: id.clone(),
+                let new = NewDocument {
                     title: d.title.clone().unwrap_or_else(|| "file".into()),
-                    company_id: a.company_id.clone(),
                     doc_type: d.doc_type.clone(),
                     tenant_id: d.tenant_id.clone(),
                     unit_id: d.unit_id.clone(),
                     property_id: d.property_id.clone(),
                     property_group_id: d.property_group_id.clone(),
                     candidate_id: d.candidate_id.clone(),
-                    size: bytes.len() as u64,
                     mime_type: d.mime_type.clone().unwrap_or_else(|| "text/plain".into()),
-                    created_at: now.clone(),
-                    updated_at: now.clone(),
-                    bytes,
+                    bytes: Bytes::from(d.content.clone().unwrap_or_default().into_bytes()),
                 };
-                a.insert_document(doc);
-                out.document_ids.push(id);
+                out.document_ids.push(a.add_document(&rp, new, &now).id);
             }
             for (event_type, url) in hooks {
                 out.webhook_ids.push(a.add_webhook(event_type, url, &now));

@@ -3,7 +3,7 @@
 use crate::config::{Config, READONLY_TOKEN};
 use crate::faults::Fault;
 use crate::host::Host;
-use crate::model::{Document, Message, Webhook};
+use crate::model::{Document, Message, NewDocument, Webhook};
 use crate::seed;
 use crate::util::{hash_str, iso_ms, lock, SplitMix64};
 use serde::Serialize;
@@ -86,6 +86,34 @@ impl Account {
         self.next_doc_seq += 1;
         self.doc_index.insert(d.id.clone(), seq);
         self.documents.insert(seq, d);
+    }
+
+    /// Stores a new document under `resource_path` (already checked, without slashes at its
+    /// ends) and returns its record.
+    pub fn add_document(&mut self, resource_path: &str, new: NewDocument, now: &str) -> Document {
+        let id = self.rng.uuid();
+        let doc = Document {
+            resource_path: format!(
+                "{}/{}/{}/{}",
+                self.subdomain, self.company_id, resource_path, id
+            ),
+            id,
+            title: new.title,
+            company_id: self.company_id.clone(),
+            doc_type: new.doc_type,
+            tenant_id: new.tenant_id,
+            unit_id: new.unit_id,
+            property_id: new.property_id,
+            property_group_id: new.property_group_id,
+            candidate_id: new.candidate_id,
+            size: new.bytes.len() as u64,
+            mime_type: new.mime_type,
+            created_at: now.to_string(),
+            updated_at: now.to_string(),
+            bytes: new.bytes,
+        };
+        self.insert_document(doc.clone());
+        doc
     }
 
     /// Registers a webhook (the id drawn from the account's generator); returns its id.

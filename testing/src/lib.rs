@@ -10,7 +10,7 @@ mod host;
 use axum::body::Body;
 use axum::http::{HeaderName, HeaderValue, Method, Request as HttpRequest};
 use axum::Router;
-use estatekit_emulator::config::{Config, READONLY_TOKEN};
+use estatekit_emulator::config::{is_valid_token, Config, READONLY_TOKEN};
 use estatekit_emulator::util::lock;
 use estatekit_emulator::{app, AppState};
 use http_body_util::BodyExt;
@@ -184,11 +184,7 @@ fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
         }
         config.tokens.clear();
         for (i, t) in tokens.iter().enumerate() {
-            if t.is_empty()
-                || t.len() > 512
-                || t.chars()
-                    .any(|c| c.is_whitespace() || c.is_control() || c == ',')
-            {
+            if !is_valid_token(t) {
                 return Err(format!(
                     "options.tokens[{i}]: a token is 1 to 512 characters without whitespace, commas or control characters"
                 ));
