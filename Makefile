@@ -47,8 +47,10 @@ DISPLAY_webkit := xvfb-run -a
 setup:
 	@scripts/setup.sh
 
+# --workspace: the emulator with the workspace's features, as `cargo test --workspace` built it,
+# so that it is reused rather than rebuilt (its binary is the workspace's only one).
 emulator:
-	cargo build -p estatekit-emulator
+	cargo build --workspace --bins
 
 # pkg/: wasm-bindgen's output as emitted (glue estatekit_wasm.js/.d.ts), the module after
 # wasm-opt -Oz, and the wrapper js/estatekit.js, js/estatekit.d.ts, js/package.json copied as is.
