@@ -92,6 +92,70 @@ fn options_are_validated() {
 }
 
 #[wasm_bindgen_test]
+async fn misspelt_keys_are_refused_with_their_path() {
+    const BASE: &str = r#""baseUrl":"https://acme.example.com","token":"t""#;
+    for (options, field) in [
+        (format!(r#"{{{BASE},"retries":3}}"#), "options.retries"),
+        (
+            format!(r#"{{{BASE},"retry":{{"limt":1}}}}"#),
+            "options.retry.limt",
+        ),
+        (
+            format!(r#"{{{BASE},"rateLimit":{{"perMinute":5,"burst":2}}}}"#),
+            "options.rateLimit.burst",
+        ),
+    ] {
+        let e = construct_error(json(&options));
+        assert!(
+            message(&e).starts_with(&format!("invalid {field}: is not a known option")),
+            "{} / {field}",
+            message(&e)
+        );
+    }
+    // A key without a value (undefined, null) is no mistake.
+    let c = client_with(&format!(
+        r#"{{{BASE},"retries":null,"retry":{{"limt":null}}}}"#
+    ));
+    // Per call: the options, the filter, nested inputs; nothing is sent.
+    let e = err_kind(
+        c.messages(
+            ts(json(r#"{"candidateId":"c","candidateID":"d"}"#)),
+            opt(json(r#"{"paging":{"take":5}}"#)),
+        ),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert!(message(&e).starts_with("invalid filter.candidateID: is not a known option"));
+    let e = err_kind(
+        c.messages(
+            ts(json(r#"{"candidateId":"c"}"#)),
+            opt(json(r#"{"paging":{"take":5,"takee":6}}"#)),
+        ),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert!(message(&e).starts_with("invalid options.paging.takee: is not a known option"));
+    let e = err_kind(
+        c.list_webhooks(opt(json(r#"{"timeout":5}"#))),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert!(message(&e).starts_with("invalid options.timeout: is not a known option"));
+    let input = json(r#"{"resourcePath":"tenants/t","metadata":{"unitID":"u"}}"#);
+    js_sys::Reflect::set(&input, &"file".into(), &web_sys::Blob::new().unwrap()).unwrap();
+    let e = err_kind(
+        c.upload_document(ts(input), opt(JsValue::UNDEFINED)),
+        "invalid_input",
+        None,
+    )
+    .await;
+    assert!(message(&e).starts_with("invalid input.metadata.unitID: is not a known option"));
+}
+
+#[wasm_bindgen_test]
 fn is_api_error_is_a_precise_guard() {
     assert!(!is_api_error(&JsValue::NULL));
     assert!(!is_api_error(&JsValue::from_str("ApiError")));

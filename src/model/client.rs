@@ -1,7 +1,7 @@
 //! Client-wide inputs: `ClientOptions`, the per-call options every method accepts, and what the
 //! client tells callbacks.
 
-use super::{Callback, Signal};
+use super::{fields_of, Callback, Input, Signal};
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
 use serde::{Deserialize, Serialize};
@@ -42,6 +42,16 @@ pub struct ClientOptions {
         type = "(input: Request, init?: RequestInit) => Promise<Response>"
     )]
     pub fetch: Option<Callback>,
+}
+
+impl Input for ClientOptions {
+    fn nested(key: &str) -> Option<&'static [&'static str]> {
+        match key {
+            "retry" => Some(fields_of::<RetryOptions>()),
+            "rateLimit" => Some(fields_of::<RateLimitOptions>()),
+            _ => None,
+        }
+    }
 }
 
 /// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
@@ -109,6 +119,8 @@ pub struct CallOptions {
     #[tsify(optional, type = "(event: ClientEvent) => void")]
     pub on_event: Option<Callback>,
 }
+
+impl Input for CallOptions {}
 
 /// The client method a call was made through (`ClientEvent.operation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]

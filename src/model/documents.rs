@@ -1,7 +1,7 @@
 //! Documents (section 2.4, endpoints 4.2-4.5): document types, image formats, upload and list
 //! inputs, and the stored record.
 
-use super::{BlobHandle, Callback, Signal, Text};
+use super::{fields_of, BlobHandle, Callback, Input, Signal, Text};
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -82,6 +82,12 @@ pub struct UploadDocumentInput {
     pub format: Option<ImageFormat>,
 }
 
+impl Input for UploadDocumentInput {
+    fn nested(key: &str) -> Option<&'static [&'static str]> {
+        (key == "metadata").then(fields_of::<DocumentMetadata>)
+    }
+}
+
 /// Bytes of an upload sent so far.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Tsify)]
 pub struct UploadProgress {
@@ -108,6 +114,8 @@ pub struct UploadOptions {
     #[tsify(optional, type = "(event: ClientEvent) => void")]
     pub on_event: Option<Callback>,
 }
+
+impl Input for UploadOptions {}
 
 /// Filters of `listDocuments`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
@@ -141,6 +149,8 @@ pub struct ListDocumentsQuery {
     #[tsify(optional)]
     pub take: Option<u32>,
 }
+
+impl Input for ListDocumentsQuery {}
 
 /// A stored document's metadata, as the service returns it. Only `id` is required; the
 /// documented fields are checked for type, and every other field the service sends is kept in

@@ -1,7 +1,7 @@
 //! Messages (sections 2.1-2.3, endpoint 4.1): the filter, query options, and `Message` /
 //! `MessageAttachment` as the service returns them.
 
-use super::{AnyObject, Callback, Signal, Text};
+use super::{fields_of, AnyObject, Callback, Input, Signal, Text};
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -95,6 +95,8 @@ pub struct MessageFilter {
     pub external_contact_id: Option<String>,
 }
 
+impl Input for MessageFilter {}
+
 /// Paging of the messages query (`GraphPaging`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
@@ -146,6 +148,16 @@ pub struct MessagesOptions {
     /// Told about this call's events, besides the client's `onEvent`.
     #[tsify(optional, type = "(event: ClientEvent) => void")]
     pub on_event: Option<Callback>,
+}
+
+impl Input for MessagesOptions {
+    fn nested(key: &str) -> Option<&'static [&'static str]> {
+        match key {
+            "paging" => Some(fields_of::<GraphPaging>()),
+            "sort" => Some(fields_of::<GraphSorting>()),
+            _ => None,
+        }
+    }
 }
 
 /// A file attached to a message (all fields nullable).

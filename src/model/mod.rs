@@ -3,13 +3,13 @@
 //! serde-wasm-bindgen) and a tsify derive (its TypeScript declaration in `estatekit.d.ts`).
 //!
 //! Inputs refuse keys they do not have (a misspelt option is an error, not silently ignored; the
-//! browser layer finds such keys by comparing the caller's object with what serde writes back).
+//! browser layer compares the caller's object with the keys serde reads, [`Input`]).
 //! Responses are the other way round: decoding checks the documented fields and the caller gets
 //! the browser's own parsed object, so every field the service sends, known or not, is kept.
 //! Their strings are [`Text`]s: decoding checks that they are strings without copying them into
 //! WebAssembly memory (only a `Text` the client compares or reads as a Rust string is copied).
 
-use serde::de::{self, Deserializer};
+use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 use wasm_bindgen::{JsCast, JsValue};
@@ -18,6 +18,48 @@ pub mod client;
 pub mod documents;
 pub mod messages;
 pub mod webhooks;
+
+/// An object a caller passes (options, a filter, an upload's input). serde-wasm-bindgen reads
+/// only the keys a struct declares, so the browser layer looks for the others itself: a key with
+/// a value that is not among [`fields_of`] the type is refused, and so is one inside a nested
+/// input, whose keys [`Input::nested`] gives.
+pub trait Input: DeserializeOwned {
+    /// The keys of the input object `key` holds, when it holds one (`retry`, `paging`).
+    fn nested(key: &str) -> Option<&'static [&'static str]> {
+        let _ = key;
+        None
+    }
+}
+
+/// The keys serde reads for the struct `T`, after renames (its derive's `FIELDS`), or none when
+/// `T` is not a struct. serde is asked through a deserializer that only takes note of them: no
+/// value is read.
+pub fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
+    struct Listen<'a>(&'a mut &'static [&'static str]);
+    impl<'de> Deserializer<'de> for Listen<'_> {
+        type Error = de::value::Error;
+        fn deserialize_any<V: Visitor<'de>>(self, _: V) -> Result<V::Value, Self::Error> {
+            Err(de::Error::custom("not a struct"))
+        }
+        fn deserialize_struct<V: Visitor<'de>>(
+            self,
+            _: &'static str,
+            fields: &'static [&'static str],
+            _: V,
+        ) -> Result<V::Value, Self::Error> {
+            *self.0 = fields;
+            Err(de::Error::custom("only listening"))
+        }
+        serde::forward_to_deserialize_any! {
+            bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+            option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+            ignored_any
+        }
+    }
+    let mut fields: &'static [&'static str] = &[];
+    let _ = T::deserialize(Listen(&mut fields));
+    fields
+}
 
 /// A JavaScript object carried through serde untouched (a callback, an `AbortSignal`, a `Blob`),
 /// checked to be of its kind `K` when read. Only serde-wasm-bindgen can carry it.
@@ -193,5 +235,51 @@ fn unexpected(value: &JsValue) -> de::Unexpected<'_> {
 impl Serialize for Text {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.serialize_str(&self.to_rust())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::client::{CallOptions, ClientOptions, RetryOptions};
+    use super::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
+    use super::messages::{GraphPaging, MessageFilter, MessagesOptions};
+    use super::webhooks::RegisterWebhookInput;
+    use super::*;
+
+    #[test]
+    fn fields_of_gives_the_keys_serde_reads() {
+        assert_eq!(fields_of::<GraphPaging>(), ["skip", "take"]);
+        assert_eq!(fields_of::<RegisterWebhookInput>(), ["type", "url"]);
+        assert_eq!(
+            fields_of::<RetryOptions>(),
+            ["limit", "baseDelayMs", "maxDelayMs"]
+        );
+        assert!(fields_of::<String>().is_empty());
+        assert!(fields_of::<Option<GraphPaging>>().is_empty());
+    }
+
+    /// The keys of `T` that hold a nested input, each checked to have keys of its own.
+    fn nested_keys<T: Input>() -> Vec<&'static str> {
+        fields_of::<T>()
+            .iter()
+            .copied()
+            .filter(|key| {
+                T::nested(key)
+                    .inspect(|k| assert!(!k.is_empty(), "{key}"))
+                    .is_some()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nested_inputs_are_keys_of_their_parent() {
+        assert_eq!(nested_keys::<ClientOptions>(), ["retry", "rateLimit"]);
+        assert_eq!(nested_keys::<MessagesOptions>(), ["paging", "sort"]);
+        assert_eq!(nested_keys::<UploadDocumentInput>(), ["metadata"]);
+        assert!(nested_keys::<CallOptions>().is_empty());
+        assert!(nested_keys::<UploadOptions>().is_empty());
+        assert!(nested_keys::<ListDocumentsQuery>().is_empty());
+        assert!(nested_keys::<MessageFilter>().is_empty());
+        assert!(nested_keys::<RegisterWebhookInput>().is_empty());
     }
 }

@@ -51,6 +51,8 @@ pub struct RegisterWebhookInput {
     pub url: String,
 }
 
+impl super::Input for RegisterWebhookInput {}
+
 /// A registered webhook (section 2.5), as the service returns it. `id`, `type` and `url` are
 /// required; every other field the service sends is kept in the object the caller receives.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]

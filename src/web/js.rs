@@ -3,7 +3,7 @@
 
 use crate::api::response::serde_message;
 use crate::error::Error;
-use serde::de::DeserializeOwned;
+use crate::model::{fields_of, Input};
 use serde::Serialize;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -77,7 +77,7 @@ pub fn is_nullish(value: &JsValue) -> bool {
 /// Reads a caller's argument into `T` with serde-wasm-bindgen; an error names the field path
 /// under `name` (`invalid options.paging.take: ...`, `invalid input.file: is required`). Keys
 /// that `T` does not have are refused too (`invalid options.retries: is not a known option`).
-pub fn input<T: DeserializeOwned + Serialize>(name: &str, value: JsValue) -> Result<T, Error> {
+pub fn input<T: Input>(name: &str, value: JsValue) -> Result<T, Error> {
     let deserializer = serde_wasm_bindgen::Deserializer::from(value.clone());
     let read: T = serde_path_to_error::deserialize(deserializer).map_err(|e| {
         let mut field = match e.path().to_string().as_str() {
@@ -100,8 +100,8 @@ pub fn input<T: DeserializeOwned + Serialize>(name: &str, value: JsValue) -> Res
         Error::invalid(field, reason)
     })?;
     // serde-wasm-bindgen reads only the fields a struct declares (so `deny_unknown_fields`
-    // cannot work, its issue #39): what serde writes back lacks exactly the keys it ignored.
-    if let Some(field) = unknown_key(&value, &to_js(&read), name) {
+    // cannot work, its issue #39): the caller's keys are compared with serde's own list.
+    if let Some(field) = unknown_key(&value, fields_of::<T>(), T::nested, name) {
         return Err(Error::invalid(
             field,
             "is not a known option (check its spelling)",
@@ -118,10 +118,15 @@ fn is_plain_object(value: &JsValue) -> bool {
     }
 }
 
-/// The path of the first key of the caller's `given` object (looked into recursively) that has
-/// a value but is missing from `read`, the same input as serde wrote it back.
-fn unknown_key(given: &JsValue, read: &JsValue, path: &str) -> Option<String> {
-    if !is_plain_object(given) || !read.is_object() {
+/// The path of the first key of the caller's `given` object that has a value but is not among
+/// `known`, looking into the objects under the keys `nested` names (with their own keys).
+fn unknown_key(
+    given: &JsValue,
+    known: &[&str],
+    nested: fn(&str) -> Option<&'static [&'static str]>,
+    path: &str,
+) -> Option<String> {
+    if !is_plain_object(given) {
         return None;
     }
     let object: &js_sys::Object = given.unchecked_ref();
@@ -130,20 +135,22 @@ fn unknown_key(given: &JsValue, read: &JsValue, path: &str) -> Option<String> {
         if is_nullish(&value) {
             continue;
         }
-        let path = format!("{path}.{}", key.as_string().unwrap_or_default());
-        if !js_sys::Reflect::has(read, &key).unwrap_or(false) {
+        let key = key.as_string().unwrap_or_default();
+        let path = format!("{path}.{key}");
+        if !known.contains(&key.as_str()) {
             return Some(path);
         }
-        let deeper = js_sys::Reflect::get(read, &key).unwrap_or(JsValue::UNDEFINED);
-        if let Some(found) = unknown_key(&value, &deeper, &path) {
-            return Some(found);
+        if let Some(inner) = nested(&key) {
+            if let Some(found) = unknown_key(&value, inner, |_| None, &path) {
+                return Some(found);
+            }
         }
     }
     None
 }
 
 /// A required object argument (`undefined`/`null` is refused as missing).
-pub fn required<T: DeserializeOwned + Serialize>(name: &str, value: JsValue) -> Result<T, Error> {
+pub fn required<T: Input>(name: &str, value: JsValue) -> Result<T, Error> {
     if is_nullish(&value) {
         return Err(Error::invalid(name, "is required"));
     }
@@ -151,10 +158,7 @@ pub fn required<T: DeserializeOwned + Serialize>(name: &str, value: JsValue) -> 
 }
 
 /// An optional object argument (`undefined`/`null` gives the defaults).
-pub fn optional<T: DeserializeOwned + Serialize + Default>(
-    name: &str,
-    value: JsValue,
-) -> Result<T, Error> {
+pub fn optional<T: Input + Default>(name: &str, value: JsValue) -> Result<T, Error> {
     if is_nullish(&value) {
         return Ok(T::default());
     }
