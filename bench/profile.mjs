@@ -28,7 +28,7 @@ const PHASES = [
   ["parse (JSON.parse)", (f) => /^parse$|JSON|parse_json|json$/.test(f)],
   ["promise and futures", (f) => /wasm_bindgen_futures|JsFuture|Promise|then|queueMicrotask|future_to_promise|closure|Closure|__wbg_adapter|promise|run_simple|execute/.test(f)],
   ["fetch (the browser's network stack)", (f) => /^fetch$/.test(f)],
-  ["allocator", (f) => /talc|dlmalloc|malloc|free|realloc|__rust_(alloc|dealloc)/.test(f)],
+  ["allocator", (f) => /dlmalloc|malloc|free|realloc|__rust_(alloc|dealloc)/.test(f)],
 ];
 
 const PKG_NAMED = join(root, "target", "pkg-named");

@@ -15,9 +15,3 @@ mod web;
 pub use web::{is_api_error, Client};
 
 pub use error::{ApiErrorKind, Error};
-
-/// The module's allocator: talc, a drop-in replacement for the default (dlmalloc) that is
-/// smaller (2,433 bytes less gzip) and faster on WebAssembly.
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
-#[global_allocator]
-static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
