@@ -53,7 +53,8 @@ emulator:
 	cargo build --workspace --bins
 
 # pkg/: wasm-bindgen's output as emitted (glue estatekit_wasm.js/.d.ts), the module after
-# wasm-opt -Oz, and the wrapper js/estatekit.js, js/estatekit.d.ts, js/package.json copied as is.
+# wasm-opt -Oz, the wrapper (js/*.js, js/*.d.ts, js/package.json) copied as is, and the embedded
+# modules of the server entries (scripts/build-pkg.sh says which file is what).
 pkg: pkg/estatekit_wasm_bg.wasm
 
 pkg/estatekit_wasm_bg.wasm: $(PKG_SOURCES)

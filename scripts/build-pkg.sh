@@ -5,11 +5,14 @@
 #    estatekit_wasm_bg.wasm;
 # 2. wasm-opt -Oz (pinned npm binaryen) on the module, in place; imports and exports keep their
 #    names, so the glue needs no change;
-# 3. the public wrapper js/estatekit.js, its declarations js/estatekit.d.ts and js/package.json,
-#    copied as they are;
+# 3. the public wrapper (js/client.js, js/loader.js, the entries js/estatekit.js for browsers and
+#    js/estatekit.node.js for servers), its declarations js/estatekit.d.ts and js/package.json,
+#    copied as they are; and estatekit_wasm_embedded.js, the module's bytes for the server entry
+#    (scripts/embed-wasm.mjs);
 # 4. the `estatekit/testing` entry: the emulator's in-process host (crate testing/) through
-#    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, and its
-#    wrapper js/testing.js, js/testing.d.ts. The main entry never imports it.
+#    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, its
+#    wrapper (js/testing_service.js, entries js/testing.js and js/testing.node.js), js/testing.d.ts
+#    and estatekit_testing_wasm_embedded.js. The main entry never imports it.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -37,7 +40,8 @@ fi
 wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   --enable-reference-types "$out/estatekit_wasm_bg.wasm" -o "$out/estatekit_wasm_bg.wasm"
-cp js/estatekit.js js/estatekit.d.ts js/package.json "$out/"
+cp js/client.js js/loader.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+node scripts/embed-wasm.mjs "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_embedded.js"
 
 # 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).
 if [ "$out" = pkg ]; then
@@ -49,5 +53,6 @@ if [ "$out" = pkg ]; then
   wasm-opt -O1 "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
     --enable-reference-types "$out/estatekit_testing_wasm_bg.wasm" -o "$out/estatekit_testing_wasm_bg.wasm"
-  cp js/testing.js js/testing.d.ts "$out/"
+  cp js/testing_service.js js/testing.js js/testing.node.js js/testing.d.ts "$out/"
+  node scripts/embed-wasm.mjs "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_embedded.js"
 fi

@@ -10,19 +10,23 @@ import { pkgDir, root, tarball } from "./lib.mjs";
 
 const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
+/** The wrapper's JavaScript, shipped exactly as it is in js/. */
+const WRAPPER = ["client.js", "loader.js", "estatekit.js", "estatekit.node.js", "testing_service.js", "testing.js", "testing.node.js"];
 const SHIPPED = [
+  ...WRAPPER,
   "estatekit.d.ts",
-  "estatekit.js",
   "estatekit_wasm.d.ts",
   "estatekit_wasm.js",
   "estatekit_wasm_bg.wasm",
+  // The module's bytes for the server entry (`node` condition).
+  "estatekit_wasm_embedded.js",
   "package.json",
   // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs).
-  "testing.js",
   "testing.d.ts",
   "estatekit_testing_wasm.js",
   "estatekit_testing_wasm.d.ts",
   "estatekit_testing_wasm_bg.wasm",
+  "estatekit_testing_wasm_embedded.js",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -41,16 +45,19 @@ test.it("has complete npm metadata", () => {
   assert.match(manifest.repository.url, /^git\+https:\/\/.+\.git$/);
   assert.ok(manifest.keywords.length > 0);
   assert.equal(manifest.type, "module");
-  assert.deepEqual(manifest.exports["."], { types: "./estatekit.d.ts", default: "./estatekit.js" });
+  // Servers (`node`: Node, Deno, Bun, Next.js's server bundles) get the entry with the module's
+  // bytes embedded; everything else the one that loads the .wasm file next to it.
+  assert.deepEqual(manifest.exports["."], { types: "./estatekit.d.ts", node: "./estatekit.node.js", default: "./estatekit.js" });
   assert.equal(manifest.exports["./estatekit_wasm_bg.wasm"], "./estatekit_wasm_bg.wasm");
-  assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", default: "./testing.js" });
+  assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", node: "./testing.node.js", default: "./testing.js" });
   assert.equal(manifest.exports["./estatekit_testing_wasm_bg.wasm"], "./estatekit_testing_wasm_bg.wasm");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
 
 test.it("has no top-level await and imports nothing from Node", () => {
-  for (const file of ["estatekit.js", "estatekit_wasm.js", "testing.js", "estatekit_testing_wasm.js"]) {
+  const files = [...WRAPPER, "estatekit_wasm.js", "estatekit_testing_wasm.js", "estatekit_wasm_embedded.js"];
+  for (const file of files) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     // esbuild refuses to turn a module with top-level await into CommonJS.
     assert.doesNotThrow(() => transformSync(js, { format: "cjs", logLevel: "silent" }), file);
@@ -58,9 +65,16 @@ test.it("has no top-level await and imports nothing from Node", () => {
   }
 });
 
-test.it("estatekit.js names its declarations for URL importers (@ts-self-types)", () => {
-  const js = execFileSync("tar", ["-xzOf", tgz, "package/estatekit.js"], { encoding: "utf8" });
-  assert.match(js, /^\/\* @ts-self-types="\.\/estatekit\.d\.ts" \*\/\n/);
+test.it("the entries name their declarations for URL importers (@ts-self-types)", () => {
+  for (const [file, types] of [
+    ["estatekit.js", "estatekit.d.ts"],
+    ["estatekit.node.js", "estatekit.d.ts"],
+    ["testing.js", "testing.d.ts"],
+    ["testing.node.js", "testing.d.ts"],
+  ]) {
+    const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
+    assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);
+  }
 });
 
 test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
@@ -73,8 +87,10 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
 });
 
 test.it("ships readable JavaScript: the wrapper as in js/, the glue unminified", () => {
-  const js = execFileSync("tar", ["-xzOf", tgz, "package/estatekit.js"], { encoding: "utf8" });
-  assert.equal(js, readFileSync(`${root}js/estatekit.js`, "utf8"));
+  for (const file of WRAPPER) {
+    const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
+    assert.equal(js, readFileSync(`${root}js/${file}`, "utf8"), file);
+  }
   const glue = execFileSync("tar", ["-xzOf", tgz, "package/estatekit_wasm.js"], { encoding: "utf8" });
   assert.match(glue, /^export class Client \{$/m);
   assert.ok(glue.split("\n").length > 100, "the glue keeps its lines");
@@ -103,10 +119,13 @@ function declaredExports() {
   return { values, members };
 }
 
-test.it("the module exports exactly the values its declarations declare, and every Client member", async () => {
+test.it("both entries export exactly the values the declarations declare, and every Client member", async () => {
   const { values, members } = declaredExports();
+  const node = await import(`${pkgDir}/estatekit.node.js`);
+  assert.deepEqual(Object.keys(node).sort(), [...values].sort());
   const mod = await import(`${pkgDir}/estatekit.js`);
   assert.deepEqual(Object.keys(mod).sort(), [...values].sort());
+  assert.equal(mod.Client, node.Client, "one API, one module per realm");
 
   for (const name of ["listWebhooks", "documents", "messagesAll", "baseUrl", "free"]) {
     assert.ok(members.includes(name), `Client declares ${name}`);

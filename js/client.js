@@ -1,0 +1,349 @@
+// estatekit's public API, shared by its two entries: a thin wrapper around wasm-bindgen's glue
+// (./estatekit_wasm.js, as wasm-bindgen emits it). It
+// - initialises the module by itself on first use (once, shared by concurrent calls, no top-level
+//   await), from where the entry says (./estatekit.js: the .wasm file next to it, for browsers;
+//   ./estatekit.node.js: the bytes embedded, for servers; see ./loader.js), while
+//   init()/initSync() stay available;
+// - exports a `Client` that forwards every member of the wasm `Client` generically (members added
+//   in Rust are forwarded without editing this file), `free()` and `Symbol.dispose`;
+// - adds the async iterables `documents` and `messagesAll`, `isApiError` (a pure check that needs
+//   no module) and EVENT_TYPES / DOCUMENT_TYPES.
+// Its declarations are ./estatekit.d.ts (the wrapper's additions; the rest comes from the glue's).
+// The build copies this file into pkg/ unchanged; `make test-types` type-checks it there.
+import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm.js";
+import { instantiate } from "./loader.js";
+
+/** @typedef {import("./estatekit_wasm.js").ApiError} ApiError */
+/** @typedef {import("./estatekit_wasm.js").ApiErrorKind} ApiErrorKind */
+/** @typedef {import("./estatekit_wasm.js").ClientOptions} ClientOptions */
+/** @typedef {import("./estatekit.js").InitOutput} InitOutput */
+/** @typedef {import("./estatekit.js").DocumentsQuery} DocumentsQuery */
+/** @typedef {import("./estatekit.js").DocumentsOptions} DocumentsOptions */
+/** @typedef {import("./estatekit.js").MessagesAllOptions} MessagesAllOptions */
+/** @typedef {import("./estatekit_wasm.js").DocumentRecord} DocumentRecord */
+/** @typedef {import("./estatekit_wasm.js").Message} Message */
+/** @typedef {import("./estatekit_wasm.js").MessageFilter} MessageFilter */
+
+// The string-literal unions EventType and DocumentType of the Rust declarations, in their order
+// (tests/types/constants.test.mjs checks that they still are).
+/** Every event type a webhook can subscribe to, in the interface's order. */
+export const EVENT_TYPES = Object.freeze(
+  /** @type {const} */ ([
+    "LISTING_CREATED",
+    "LISTING_UPDATED",
+    "LISTING_ARCHIVED",
+    "LISTING_ACTIVATED",
+    "LISTING_DEACTIVATED",
+    "LISTING_PUBLISHED_TO_CHANNEL",
+    "LISTING_UNPUBLISHED_FROM_CHANNEL",
+    "CANDIDATE_PARSED",
+    "LISTING_CANDIDATE_APPLIED",
+    "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING",
+    "LISTING_CANDIDATE_SCHEDULE_NEW_TIMESLOTS_REQUESTED",
+    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_ADMIN",
+    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_CANDIDATE",
+    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_ADMIN",
+    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_CANDIDATE",
+    "LISTING_CONTRACT_FLOW_STARTED",
+    "LISTING_CONTRACT_FLOW_WITHDRAWN",
+    "LISTING_CONTRACT_FLOW_PARTIALLY_SIGNED",
+    "LISTING_CONTRACT_FLOW_SIGNED",
+    "OWNER_CREATED",
+    "OWNER_UPDATED",
+    "OWNER_DELETED",
+    "PROPERTY_CREATED",
+    "PROPERTY_UPDATED",
+    "PROPERTY_DELETED",
+    "UNIT_CREATED",
+    "UNIT_UPDATED",
+    "UNIT_DELETED",
+  ]),
+);
+
+/** Every document type, in the interface's order. */
+export const DOCUMENT_TYPES = Object.freeze(
+  /** @type {const} */ (["DOCUMENT", "RENTAL_APPLICATION", "CONTRACT", "MOVE_IN", "MOVE_OUT", "PRE-MOVE_IN", "SELLING"]),
+);
+
+/** The module is instantiated: clients can be built synchronously. */
+let ready = false;
+/** @type {Promise<void> | undefined} The shared promise of an initialisation started by a call. */
+let loading;
+
+/**
+ * An ApiError made by the wrapper itself (the module makes the others).
+ * @param {ApiErrorKind} kind
+ * @param {string} message
+ * @param {{ cause?: unknown, details?: unknown }} [extra]
+ * @returns {ApiError}
+ */
+function apiError(kind, message, { cause, ...extra } = {}) {
+  const e = new Error(message, cause === undefined ? undefined : { cause });
+  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0 }, extra);
+}
+
+/**
+ * Whether `e` is an error thrown by estatekit (a type guard in TypeScript).
+ * @param {unknown} e
+ * @returns {e is ApiError}
+ */
+export function isApiError(e) {
+  return e instanceof Error && e.name === "ApiError" && typeof (/** @type {{ kind?: unknown }} */ (e).kind) === "string";
+}
+
+/** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
+let source;
+
+/**
+ * Initialises the module once; concurrent callers share one attempt, a failed one is retried.
+ * @returns {Promise<void>}
+ */
+function ensureInit() {
+  if (ready) return Promise.resolve();
+  if (!loading) {
+    // `source` is set: this module is only reached through an entry, which calls `entry` first.
+    const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
+    const where = { entry: "estatekit", file: "estatekit_wasm_bg.wasm", source: from };
+    loading = instantiate(wasmInit, where).then(
+      () => {
+        ready = true;
+        loading = undefined;
+      },
+      (cause) => {
+        loading = undefined;
+        throw apiError("network", cause.message, { cause: cause.cause, details: cause.details });
+      },
+    );
+  }
+  return loading;
+}
+
+/**
+ * Loads and instantiates the WebAssembly module (optional: the first call does it).
+ * @param {Parameters<typeof wasmInit>[0]} [module_or_path]
+ * @returns {Promise<InitOutput>}
+ */
+async function init(module_or_path) {
+  if (module_or_path === undefined) {
+    await ensureInit();
+    return wasmInit();
+  }
+  const output = await wasmInit(module_or_path);
+  ready = true;
+  return output;
+}
+
+/**
+ * Instantiates the module synchronously from bytes or a WebAssembly.Module.
+ * @param {Parameters<typeof wasmInitSync>[0]} module
+ * @returns {InitOutput}
+ */
+function initSync(module) {
+  const output = wasmInitSync(module);
+  ready = true;
+  return output;
+}
+
+/**
+ * Per client: the wasm client once built, its options until then, whether it was freed.
+ * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, freed: boolean }} State
+ * @type {WeakMap<Client, State>}
+ */
+const clients = new WeakMap();
+
+/** @param {string} what */
+function notUsable(what) {
+  return apiError(
+    "invalid_input",
+    `estatekit: ${what} needs the WebAssembly module: await init() first, or use it after a method call resolved`,
+  );
+}
+
+/**
+ * The wasm client, built now if the module is ready; undefined if it is not.
+ * @param {Client} client
+ * @returns {WasmClient | undefined}
+ */
+function innerNow(client) {
+  const state = clients.get(client);
+  if (!state) throw new TypeError("estatekit: not a Client");
+  if (state.freed) throw apiError("invalid_input", "estatekit: this Client was freed");
+  if (!state.inner && ready) {
+    state.inner = new WasmClient(/** @type {ClientOptions} */ (state.options)); // throws ApiError invalid_input
+    state.options = undefined;
+  }
+  return state.inner;
+}
+
+/**
+ * The wasm client, after initialising the module if needed.
+ * @param {Client} client
+ * @returns {Promise<WasmClient>}
+ */
+async function inner(client) {
+  const now = innerNow(client);
+  if (now) return now;
+  await ensureInit();
+  return /** @type {WasmClient} */ (innerNow(client));
+}
+
+/**
+ * @param {string} name
+ * @param {unknown} value
+ * @param {number} min
+ */
+function checkCount(name, value, min) {
+  if (value === undefined) return;
+  if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < min) {
+    throw apiError(
+      "invalid_input",
+      `estatekit: ${name} must be ${min > 0 ? "a positive" : "a non-negative"} integer, got ${String(value)}`,
+    );
+  }
+}
+
+/**
+ * Yields the items of successive pages until a short page or `limit` items.
+ * @template T
+ * @param {(skip: number, take: number) => Promise<T[]>} fetchPage
+ * @param {number} [pageSize]
+ * @param {number} [limit]
+ * @returns {AsyncGenerator<T, void, undefined>}
+ */
+async function* pages(fetchPage, pageSize = 100, limit = Infinity) {
+  let skip = 0;
+  let left = limit;
+  while (left > 0) {
+    const take = Math.min(pageSize, left);
+    const page = await fetchPage(skip, take);
+    const items = page.length > take ? page.slice(0, take) : page;
+    for (const item of items) yield item;
+    skip += items.length;
+    left -= items.length;
+    if (items.length < take) return;
+  }
+}
+
+/**
+ * A client for one account of the service. The WebAssembly client is built at once when the
+ * module is initialised (invalid options then throw an ApiError of kind invalid_input), else at
+ * the first method call, which initialises the module and rejects with that error instead.
+ */
+class Client {
+  /** @param {ClientOptions} options */
+  constructor(options) {
+    /** @type {State} */
+    const state = { inner: undefined, options, freed: false };
+    clients.set(this, state);
+    if (ready) {
+      state.inner = new WasmClient(options);
+      state.options = undefined;
+    } else if (options !== null && typeof options === "object" && Object.getPrototypeOf(options) === Object.prototype) {
+      state.options = { ...options }; // read as they are now, like the synchronous path
+    }
+  }
+
+  /** Frees the WebAssembly memory of this client; it is unusable afterwards. */
+  free() {
+    const state = clients.get(this);
+    if (!state || state.freed) return;
+    state.freed = true;
+    state.options = undefined;
+    state.inner?.free();
+    state.inner = undefined;
+  }
+
+  /**
+   * Every document matching `query`, page by page with `listDocuments`.
+   * @param {DocumentsQuery} [query]
+   * @param {DocumentsOptions} [options]
+   * @returns {AsyncGenerator<DocumentRecord, void, undefined>}
+   */
+  documents(query, options) {
+    const { pageSize, limit, ...callOptions } = options ?? {};
+    checkCount("pageSize", pageSize, 1);
+    checkCount("limit", limit, 0);
+    return pages(
+      async (skip, take) => (await inner(this)).listDocuments({ ...query, skip, take }, callOptions),
+      pageSize,
+      limit,
+    );
+  }
+
+  /**
+   * Every message of a conversation, page by page with `messages`.
+   * @param {MessageFilter} filter
+   * @param {MessagesAllOptions} [options]
+   * @returns {AsyncGenerator<Message | null, void, undefined>}
+   */
+  messagesAll(filter, options) {
+    const { pageSize, limit, ...messagesOptions } = options ?? {};
+    checkCount("pageSize", pageSize, 1);
+    checkCount("limit", limit, 0);
+    return pages(
+      async (skip, take) => (await inner(this)).messages(filter, { ...messagesOptions, paging: { skip, take } }),
+      pageSize,
+      limit,
+    );
+  }
+
+  static {
+    // Forward every member of the wasm Client: accessors (get/set) are synchronous and need the
+    // module initialised already; every other function member is async and waits for it.
+    /** @typedef {Record<string, unknown>} Members */
+    /** @typedef {Record<string, (...args: unknown[]) => unknown>} Methods */
+    const proto = WasmClient.prototype;
+    for (const key of Object.getOwnPropertyNames(proto)) {
+      if (key === "constructor" || key.startsWith("__") || Object.hasOwn(Client.prototype, key)) continue;
+      const desc = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(proto, key));
+      /** @type {PropertyDescriptor} */
+      const member = { configurable: true, enumerable: false };
+      if (typeof desc.value === "function") {
+        member.writable = true;
+        member.value = {
+          /** @this {Client} @param {unknown[]} args */
+          async [key](...args) {
+            const wasm = /** @type {Methods} */ (/** @type {unknown} */ (await inner(this)));
+            return wasm[key](...args);
+          },
+        }[key]; // a method named like the wasm one
+      } else {
+        if (desc.get) {
+          /** @this {Client} */
+          member.get = function () {
+            const wasm = innerNow(this);
+            if (!wasm) throw notUsable(`Client.${key}`);
+            return /** @type {Members} */ (/** @type {unknown} */ (wasm))[key];
+          };
+        }
+        if (desc.set) {
+          /** @this {Client} @param {unknown} value */
+          member.set = function (value) {
+            const wasm = innerNow(this);
+            if (!wasm) throw notUsable(`Client.${key}`);
+            /** @type {Members} */ (/** @type {unknown} */ (wasm))[key] = value;
+          };
+        }
+      }
+      Object.defineProperty(Client.prototype, key, member);
+    }
+    if (typeof Symbol.dispose === "symbol") {
+      Object.defineProperty(Client.prototype, Symbol.dispose, {
+        configurable: true,
+        writable: true,
+        value: Client.prototype.free,
+      });
+    }
+  }
+}
+
+/**
+ * The package's API, with its module loaded from `from` when a call needs it: the file next to
+ * the browser entry, or the bytes the server entry embeds. One module per realm: the first entry
+ * that loads it decides where from.
+ * @param {() => URL | Promise<Uint8Array>} from
+ */
+export function entry(from) {
+  source ??= from;
+  return { init, initSync, Client };
+}

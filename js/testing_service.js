@@ -1,0 +1,222 @@
+// estatekit/testing's API, shared by its two entries (./testing.js for browsers, ./testing.node.js
+// for servers, as for the main entry: see ./loader.js): the emulator in process, for an app's
+// tests. A thin wrapper around wasm-bindgen's glue of the emulator's WebAssembly host
+// (./estatekit_testing_wasm.js, as emitted):
+// - loads that module once (its own .wasm; the main entry never imports this file);
+// - `createTestService` returns a service whose `fetch` answers like the real service, and whose
+//   helpers (seed, faults, records, events) call the emulator's own admin routes
+//   (/_emulator/...) through that `fetch`: the same handlers as the native emulator's.
+// Its declarations are ./testing.d.ts; the record types come from Rust (tsify) in the glue's.
+import wasmInit, { TestService as WasmService } from "./estatekit_testing_wasm.js";
+import { instantiate } from "./loader.js";
+
+/** @typedef {import("./testing.js").TestServiceOptions} TestServiceOptions */
+/** @typedef {import("./testing.js").Fault} Fault */
+/** @typedef {import("./testing.js").RequestRecord} RequestRecord */
+/** @typedef {import("./testing.js").DeliveryRecord} DeliveryRecord */
+/** @typedef {import("./testing.js").SeedRequest} SeedRequest */
+/** @typedef {import("./testing.js").Seeded} Seeded */
+/** @typedef {import("./testing.js").EmitOptions} EmitOptions */
+/** @typedef {import("./testing.js").EmittedEvent} EmittedEvent */
+/** @typedef {import("./testing.js").Account} Account */
+/** @typedef {import("./estatekit_wasm.js").EventType} EventType */
+
+/** @type {Promise<void> | undefined} */
+let loading;
+
+/** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
+let source;
+
+/**
+ * Loads the emulator's module once; a failed attempt is retried by the next call.
+ * @returns {Promise<void>}
+ */
+function load() {
+  if (!loading) {
+    // `source` is set: this module is only reached through an entry, which calls `entry` first.
+    const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
+    const where = { entry: "estatekit/testing", file: "estatekit_testing_wasm_bg.wasm", source: from };
+    loading = instantiate(wasmInit, where).catch((cause) => {
+      loading = undefined;
+      throw cause;
+    });
+  }
+  return loading;
+}
+
+/**
+ * Starts an emulator in this process, with its own state.
+ * @param {TestServiceOptions} [options]
+ * @returns {Promise<TestService>}
+ */
+async function createTestService(options) {
+  await load();
+  return new TestService(new WasmService(options));
+}
+
+/** One in-process emulator: see ./testing.d.ts. */
+class TestService {
+  /** @type {WasmService | undefined} */
+  #inner;
+
+  /** @param {WasmService} inner */
+  constructor(inner) {
+    this.#inner = inner;
+    /** @readonly */
+    this.baseUrl = inner.baseUrl;
+    /** @readonly */
+    this.token = inner.token;
+    /**
+     * Answers like `fetch` against the service, without a network.
+     * @param {RequestInfo | URL} input
+     * @param {RequestInit} [init]
+     * @returns {Promise<Response>}
+     */
+    this.fetch = async (input, init) => {
+      const inner = this.#inner;
+      if (!inner) throw new TypeError("estatekit/testing: this service is closed");
+      const request = new Request(input, init);
+      // As fetch does: an aborted signal rejects with its reason, before the service sees the
+      // request or while it answers (the request's effects then may or may not have happened).
+      const { signal } = request;
+      signal.throwIfAborted();
+      /** @type {() => void} */
+      let stopListening = () => {};
+      const aborted = new Promise((_, reject) => {
+        const onAbort = () => reject(signal.reason);
+        signal.addEventListener("abort", onAbort, { once: true });
+        stopListening = () => signal.removeEventListener("abort", onAbort);
+      });
+      try {
+        const response = await Promise.race([inner.handle(request), aborted]);
+        // A Response built in process has no URL; fetch's has the request's.
+        Object.defineProperty(response, "url", { value: request.url });
+        return response;
+      } finally {
+        stopListening();
+      }
+    };
+    Object.freeze(this);
+  }
+
+  /** @returns {string[]} */
+  get tokens() {
+    return this.#live().tokens;
+  }
+
+  #live() {
+    if (!this.#inner) throw new TypeError("estatekit/testing: this service is closed");
+    return this.#inner;
+  }
+
+  /**
+   * Calls an admin route; a refusal throws with the service's message.
+   * @param {string} method
+   * @param {string} path
+   * @param {unknown} [body]
+   * @returns {Promise<any>}
+   */
+  async #admin(method, path, body) {
+    this.#live();
+    const init = body === undefined ? { method } : { method, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    const r = await this.fetch(this.baseUrl + path, init);
+    const v = await r.json();
+    if (!r.ok) {
+      const message = `estatekit/testing: ${v?.message ?? `status ${r.status}`}`;
+      throw r.status === 400 ? new TypeError(message) : new Error(message);
+    }
+    return v;
+  }
+
+  /**
+   * @param {SeedRequest} data
+   * @returns {Promise<Seeded>}
+   */
+  seed(data) {
+    return this.#admin("POST", "/_emulator/seed", data);
+  }
+
+  /** @returns {Promise<void>} */
+  async reset() {
+    await this.#admin("POST", "/_emulator/reset");
+  }
+
+  /**
+   * @param {Fault | Fault[]} faults
+   * @returns {Promise<void>}
+   */
+  async addFaults(faults) {
+    await this.#admin("POST", "/_emulator/faults", faults);
+  }
+
+  /** @returns {Promise<Fault[]>} */
+  faults() {
+    return this.#admin("GET", "/_emulator/faults");
+  }
+
+  /** @returns {Promise<void>} */
+  async clearFaults() {
+    await this.#admin("DELETE", "/_emulator/faults");
+  }
+
+  /** @returns {Promise<RequestRecord[]>} */
+  requests() {
+    return this.#admin("GET", "/_emulator/requests");
+  }
+
+  /** @returns {Promise<void>} */
+  async clearRequests() {
+    await this.#admin("DELETE", "/_emulator/requests");
+  }
+
+  /** @returns {Promise<DeliveryRecord[]>} */
+  deliveries() {
+    return this.#admin("GET", "/_emulator/deliveries");
+  }
+
+  /**
+   * @param {EventType} type
+   * @param {EmitOptions} [options]
+   * @returns {Promise<EmittedEvent>}
+   */
+  emit(type, options = {}) {
+    return this.#admin("POST", "/_emulator/events", { ...options, type });
+  }
+
+  /**
+   * @param {number} limit
+   * @param {{ token?: string }} [options]
+   * @returns {Promise<void>}
+   */
+  async setRateLimit(limit, options = {}) {
+    await this.#admin("POST", "/_emulator/config", { ...options, rateLimit: limit });
+  }
+
+  /**
+   * @param {string} token
+   * @returns {Promise<Account>}
+   */
+  addAccount(token) {
+    return this.#admin("POST", "/_emulator/accounts", { token });
+  }
+
+  /** @returns {void} */
+  close() {
+    this.#inner?.free();
+    this.#inner = undefined;
+  }
+
+  [Symbol.dispose]() {
+    this.close();
+  }
+}
+
+/**
+ * estatekit/testing's API, with the emulator's module loaded from `from` on first use (one module
+ * per realm: the first entry that loads it decides where from).
+ * @param {() => URL | Promise<Uint8Array>} from
+ */
+export function entry(from) {
+  source ??= from;
+  return { createTestService, TestService };
+}

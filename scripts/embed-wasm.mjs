@@ -1,0 +1,24 @@
+// Writes the module of a server entry: `node scripts/embed-wasm.mjs pkg/x_bg.wasm pkg/x_embedded.js`
+// makes a JavaScript module whose default export gives the .wasm file's bytes, embedded as
+// gzip (level 9) + base64 and decoded by ./loader.js's `embedded` (Node's zlib, or the platform's
+// DecompressionStream). Used by scripts/build-pkg.sh for the `node` condition's entries.
+import { readFileSync, writeFileSync } from "node:fs";
+import { basename } from "node:path";
+import { gzipSync, constants } from "node:zlib";
+
+const [input, output] = process.argv.slice(2);
+if (!input || !output) {
+  console.error("usage: node scripts/embed-wasm.mjs <module.wasm> <module_embedded.js>");
+  process.exit(2);
+}
+const wasm = readFileSync(input);
+const base64 = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).toString("base64");
+writeFileSync(
+  output,
+  `// The bytes of ${basename(input)} (${wasm.length} bytes), gzip + base64, for the package's server\n` +
+    "// entries (written by scripts/embed-wasm.mjs at build time; see loader.js).\n" +
+    'import { embedded } from "./loader.js";\n\n' +
+    `const GZIP_BASE64 =\n  "${base64}";\n\n` +
+    "/** @returns {Promise<Uint8Array>} */\n" +
+    "export default () => embedded(GZIP_BASE64);\n",
+);
