@@ -121,6 +121,12 @@ test-readme: pkg
 test-links:
 	node tests/docs/links.mjs
 
+# The client in Node against stand-in services (its `fetch` option): answers exactly as sent
+# whatever the token, the token hidden in errors and events (tests/node/).
+.PHONY: test-node
+test-node: pkg
+	node --test tests/node/
+
 golden: pkg
 	node tests/types/golden.mjs --update
 
@@ -152,7 +158,7 @@ test-e2e: pkg emulator demo-static
 test-parity: pkg
 	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed
 
-test: setup lint test-links test-native pkg size-check test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+test: setup lint test-links test-native pkg size-check test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:

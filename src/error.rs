@@ -5,8 +5,10 @@
 //! reading its answer (`Decode`). The browser layer turns an [`Error`] into a JavaScript
 //! `ApiError` carrying [`ApiErrorInfo`].
 //!
-//! No variant ever holds the bearer token: requests are described without it and response
-//! bodies are redacted before they reach an error (see `web::transport`).
+//! No variant ever holds the bearer token: requests are described without it, and what an error
+//! quotes of an answer (the service's `code` and `message`, GraphQL messages, decode reasons,
+//! excerpts) goes through [`Error::redacted`] (see `web::answer`). Answers themselves are
+//! returned exactly as sent: redaction applies to what estatekit writes about a call.
 
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
@@ -191,6 +193,63 @@ impl Error {
             _ => None,
         }
     }
+
+    /// The same error with `token` hidden in every text it took from an answer or from the
+    /// network (a service or a `fetch` option echoing the token is the only way it could be
+    /// there).
+    pub fn redacted(self, token: &str) -> Error {
+        let hide = |text: String| redact(text, token);
+        match self {
+            Error::Status {
+                operation,
+                status,
+                code,
+                message,
+                retry_after_ms,
+            } => Error::Status {
+                operation,
+                status,
+                code: code.map(hide),
+                message: message.map(hide),
+                retry_after_ms,
+            },
+            Error::Graphql {
+                operation,
+                messages,
+                status,
+            } => Error::Graphql {
+                operation,
+                messages: messages.into_iter().map(hide).collect(),
+                status,
+            },
+            Error::Network { operation, reason } => Error::Network {
+                operation,
+                reason: hide(reason),
+            },
+            Error::Decode {
+                operation,
+                status,
+                reason,
+            } => Error::Decode {
+                operation,
+                status,
+                reason: hide(reason),
+            },
+            other => other,
+        }
+    }
+}
+
+/// What replaces the token in what estatekit writes about a call.
+pub const REDACTED: &str = "[redacted]";
+
+/// `text` with every occurrence of `token` replaced by [`REDACTED`].
+pub fn redact(text: String, token: &str) -> String {
+    if !token.is_empty() && text.contains(token) {
+        text.replace(token, REDACTED)
+    } else {
+        text
+    }
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
@@ -277,5 +336,43 @@ mod tests {
         );
         let kind = serde_json::to_value(ApiErrorKind::RateLimited).unwrap();
         assert_eq!(kind, "rate_limited");
+    }
+
+    #[test]
+    fn redaction_hides_the_token_in_what_came_from_the_answer_only() {
+        let error = Error::Status {
+            operation: "list webhooks",
+            status: 403,
+            code: Some("tok-t".into()),
+            message: Some("bad key tok".into()),
+            retry_after_ms: None,
+        }
+        .redacted("tok");
+        assert_eq!(
+            error.to_string(),
+            "list webhooks failed: the token is not allowed to do this (HTTP 403 forbidden) [[redacted]-t: bad key [redacted]]"
+        );
+        let decode = Error::Decode {
+            operation: "get document",
+            status: 200,
+            reason: "invalid type at `t`".into(),
+        }
+        .redacted("t");
+        // The operation's own words are not the answer's: only the reason is searched.
+        assert_eq!(
+            decode.to_string(),
+            "get document failed: unexpected response from the service (HTTP 200): invalid [redacted]ype a[redacted] `[redacted]`"
+        );
+        let graphql = Error::Graphql {
+            operation: "messages",
+            messages: vec!["a secret".into()],
+            status: 200,
+        }
+        .redacted("secret");
+        assert_eq!(
+            graphql.to_string(),
+            "messages failed: the service returned GraphQL errors: a [redacted]"
+        );
+        assert_eq!(redact("abc".into(), ""), "abc");
     }
 }

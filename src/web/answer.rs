@@ -1,11 +1,12 @@
 //! An HTTP answer as the transport got it (status, headers read on demand, the body as the
 //! browser's string), and what is read from it: JSON, the retry wait, the failure of a non-2xx.
-//! The token the request carried is redacted from everything read here.
+//! The body and headers are what the service sent; the token the request carried is hidden in
+//! the failures made from them (their messages, `details` and `data`), never in the answer.
 
 use super::errors::Failure;
 use super::js;
 use crate::api::response::{self, ErrorBody, ResponseHead};
-use crate::error::Error;
+use crate::error::{redact, Error};
 use js_sys::JsString;
 use std::rc::Rc;
 use wasm_bindgen::JsValue;
@@ -36,20 +37,23 @@ pub struct Answer {
     /// HTTP status.
     pub status: u16,
     pub(super) headers: Headers,
-    /// The token the request carried, redacted from what is read of the answer.
+    /// The token the request carried, hidden in the failures made from this answer.
     pub(super) token: Rc<str>,
-    /// The body as the browser's string, the token redacted; `None` when it is not UTF-8.
+    /// The body as the browser's string, as sent; `None` when it is not UTF-8.
     pub body: Option<JsString>,
     /// Requests made to get this answer.
     pub attempts: u32,
 }
 
 impl Answer {
-    /// A header's value, if readable (CORS may hide it), the token redacted.
+    /// A header's value as sent, if readable (CORS may hide it).
     pub fn header(&self, name: &str) -> Option<String> {
-        self.headers
-            .get(name)
-            .map(|value| redact(value, &self.token))
+        self.headers.get(name)
+    }
+
+    /// A header's value for what estatekit writes about the call (an event), the token hidden.
+    pub fn header_redacted(&self, name: &str) -> Option<String> {
+        self.header(name).map(|value| redact(value, &self.token))
     }
 
     /// Whether the status is 2xx.
@@ -57,9 +61,15 @@ impl Answer {
         (200..300).contains(&self.status)
     }
 
-    /// A failure carrying this answer's attempt count.
+    /// A failure carrying this answer's attempt count, the token hidden in its message.
     pub fn fail(&self, error: Error) -> Failure {
-        Failure::from(error).after(self.attempts)
+        Failure::from(error.redacted(&self.token)).after(self.attempts)
+    }
+
+    /// A parsed part of this answer (body, GraphQL `errors` or `data`) as an error's `details`
+    /// or `data`: the token hidden in every string and key.
+    pub fn for_error(&self, value: JsValue) -> JsValue {
+        js::redact_value(value, &self.token)
     }
 
     /// The body parsed by the browser's `JSON.parse`, or a `decode` failure that quotes the
@@ -102,9 +112,12 @@ impl Answer {
                     Some(ErrorBody::read(serde_wasm_bindgen::Deserializer::from(
                         value.clone(),
                     ))),
-                    Some(value),
+                    Some(self.for_error(value)),
                 ),
-                Err(_) => (None, Some(JsValue::from(excerpt(text, 2000)))),
+                Err(_) => (
+                    None,
+                    Some(JsValue::from(redact(excerpt(text, 2000), &self.token))),
+                ),
             },
             _ => (None, None),
         };
@@ -120,14 +133,4 @@ fn excerpt(text: &JsString, max: u32) -> String {
     // A character is at most two UTF-16 units: 2 * max + 1 units always hold `max` of them.
     let head: String = text.slice(0, 2 * max + 1).into();
     response::limit(&head, max as usize)
-}
-
-/// `text` with every occurrence of the token replaced, so that no error message, `details`
-/// or returned value can carry it (a service echoing the token is the only way it could).
-pub(super) fn redact(text: String, token: &str) -> String {
-    if !token.is_empty() && text.contains(token) {
-        text.replace(token, "[redacted]")
-    } else {
-        text
-    }
 }

@@ -183,10 +183,9 @@ fn messages_of(answer: &Answer) -> Result<JsValue, Failure> {
             messages::decode_errors(answer.status, Deserializer::from(value.clone()))
         {
             let data = js::get(value, "data");
-            let mut failure = answer
-                .fail(error)
-                .with_details(Some(js::get(value, "errors")));
-            failure.data = (!js::is_nullish(&data)).then_some(data);
+            let errors = answer.for_error(js::get(value, "errors"));
+            let mut failure = answer.fail(error).with_details(Some(errors));
+            failure.data = (!js::is_nullish(&data)).then(|| answer.for_error(data));
             return Err(failure);
         }
     }

@@ -105,7 +105,7 @@ impl Events {
                 call_id: self.call_id,
                 status: answer.status,
                 duration_ms: js::now_precise() - sent,
-                request_id: answer.header("x-request-id"),
+                request_id: answer.header_redacted("x-request-id"),
                 rate_limit: match (limit, remaining, reset) {
                     (Some(limit), Some(remaining), Some(reset_seconds)) => Some(RateLimitInfo {
                         limit,

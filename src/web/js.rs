@@ -55,6 +55,33 @@ pub fn utf8_text(buffer: &JsValue) -> Option<js_sys::JsString> {
     })
 }
 
+/// A parsed JSON document that goes into an error (an error body, GraphQL `errors` or partial
+/// `data`) with `token` hidden in every string and key: its JSON text, with the token as it is
+/// written inside a JSON string (a `"` or `\` in it escaped) replaced, parsed again. Where that
+/// replacement broke the text's syntax (a token such as `1` or `true`), the redacted text itself
+/// is what the error carries.
+pub fn redact_value(value: JsValue, token: &str) -> JsValue {
+    if token.is_empty() || value.is_undefined() {
+        return value;
+    }
+    let (Ok(text), Ok(quoted)) = (
+        js_sys::JSON::stringify(&value),
+        js_sys::JSON::stringify(&JsValue::from_str(token)),
+    ) else {
+        return JsValue::UNDEFINED;
+    };
+    let needle = String::from(quoted);
+    let needle = needle
+        .strip_prefix('"')
+        .and_then(|n| n.strip_suffix('"'))
+        .unwrap_or(token);
+    if !text.includes(needle, 0) {
+        return value;
+    }
+    let hidden = text.replace_all(needle, crate::error::REDACTED);
+    parse_json(&hidden).unwrap_or_else(|_| hidden.into())
+}
+
 /// `Date.now()`.
 pub fn now_ms() -> f64 {
     js_sys::Date::now()

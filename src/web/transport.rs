@@ -3,17 +3,17 @@
 //! `XMLHttpRequest`), adding the bearer token, aborting on timeout or on the caller's
 //! `AbortSignal`, never following redirects, and reading the whole answer.
 //!
-//! The body of an answer stays a JavaScript string: the browser decodes it (UTF-8, fatal), the
-//! token is redacted from it by the browser's own string search, and `JSON.parse` reads it; it
-//! is never copied into WebAssembly memory (only short excerpts are, for error messages).
+//! The body of an answer stays a JavaScript string: the browser decodes it (UTF-8, fatal) and
+//! `JSON.parse` reads it, as sent; it is never copied into WebAssembly memory (only short
+//! excerpts are, for error messages, where the token is hidden: see `answer`).
 
-use super::answer::{redact, Answer, Headers};
+use super::answer::{Answer, Headers};
 use super::errors::Failure;
 use super::events::Events;
 use super::js;
 use crate::api::response;
 use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
-use crate::error::Error;
+use crate::error::{redact, Error};
 use crate::model::documents::UploadProgress;
 use js_sys::JsString;
 use std::cell::Cell;
@@ -350,13 +350,23 @@ fn progress(loaded: f64, total: f64) -> JsValue {
     js::to_js(&UploadProgress { loaded, total })
 }
 
-/// [`redact`] for a body, searched and rewritten by the browser's own string functions.
-fn redact_js(text: JsString, token: &str) -> JsString {
-    if !token.is_empty() && text.includes(token, 0) {
-        text.replace_all(token, "[redacted]")
-    } else {
-        text
-    }
+/// Whether the global `Request` sends a global `FormData` as multipart. It does in browsers,
+/// workers and Node; a DOM emulation in Node whose `FormData` is its own (jsdom without a
+/// runner's adapter) would have `fetch` send the text `[object FormData]` instead of the file.
+fn fetch_sends_form_data() -> bool {
+    let init = web_sys::RequestInit::new();
+    init.set_method("POST");
+    FormData::new()
+        .map(|form| init.set_body(&form))
+        .and_then(|()| web_sys::Request::new_with_str_and_init("http://localhost/", &init))
+        .is_ok_and(|request| {
+            request
+                .headers()
+                .get("content-type")
+                .ok()
+                .flatten()
+                .is_some_and(|value| value.starts_with("multipart/form-data"))
+        })
 }
 
 /// Sends the request once and reads the whole answer. `origin` is the base URL's, the only
@@ -378,6 +388,15 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     // runtimes), progress is reported once, at the end.
     let xhr_available =
         out.fetch.is_none() && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
+    if out.file.is_some() && !(out.progress.is_some() && xhr_available) && !fetch_sends_form_data()
+    {
+        return Err(Failure::from(Error::invalid(
+            "input.file",
+            "cannot be uploaded with this environment's fetch, which does not send its FormData \
+             (a DOM emulation such as jsdom): give onProgress (its XMLHttpRequest sends it), or \
+             run this code in a browser or in plain Node",
+        )));
+    }
     let result = match out.progress {
         Some(on_progress) if xhr_available => {
             via_xhr(&token, out, origin, &signal, on_progress).await
@@ -395,7 +414,7 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             operation,
             status: reply.status,
             headers: reply.headers,
-            body: reply.body.map(|text| redact_js(text, &token)),
+            body: reply.body,
             token,
             attempts: 1,
         }),

@@ -35,9 +35,11 @@ test.describe("Vite 7 production build", () => {
   browserChecks(test, assert, `${dir}/dist`);
 });
 
-// The dev server pre-bundles dependencies, which moves the glue away from its .wasm file: the
-// README's advice (optimizeDeps.exclude) is what makes it work, checked here with /api proxied.
-test.describe("Vite 7 dev server with optimizeDeps.exclude", () => {
+// The dev server with its default config: it pre-bundles dependencies into
+// node_modules/.vite/deps/, away from their .wasm files; estatekit's loader then loads the
+// package's own copy (node_modules/estatekit/), which the dev server serves as is. /api is
+// proxied to the emulator.
+test.describe("Vite 7 dev server, default config", () => {
   let emulator;
   let server;
   test.before(async () => {
@@ -47,7 +49,6 @@ test.describe("Vite 7 dev server with optimizeDeps.exclude", () => {
       root: dir,
       configFile: false,
       logLevel: "error",
-      optimizeDeps: { exclude: ["estatekit"] },
       server: { host: "127.0.0.1", port: 0, strictPort: false, proxy: { "/api": emulator.url } },
     });
     await server.listen();
@@ -65,6 +66,15 @@ test.describe("Vite 7 dev server with optimizeDeps.exclude", () => {
       assert.equal(run.result.ok, true, run.result.message);
       assert.ok(run.result.webhooks.some((w) => w.id === id), JSON.stringify(run.result.webhooks));
       await checkUpload(assert, emulator.url, run.result.upload);
+      console.log(`vite dev, ${engine}: webhooks listed ${run.result.webhooks.length}, upload ${run.result.upload.id}, .wasm fetched: ${run.wasm.join(", ")}`);
+    });
+
+    test.it(`loads estatekit/testing too in ${ENGINE_NAMES[engine]}`, async () => {
+      const run = await runPage(engine, new URL("testing.html", server.resolvedUrls.local[0]).href);
+      assert.equal(run.result.ok, true, run.result.message);
+      assert.deepEqual(run.result.listed, [run.result.id]);
+      assert.ok(run.wasm.some((u) => u.includes("/node_modules/estatekit/estatekit_testing_wasm_bg.wasm")), run.wasm.join(", "));
+      console.log(`vite dev, ${engine}: estatekit/testing registered and listed ${run.result.id}, .wasm fetched: ${run.wasm.join(", ")}`);
     });
   }
 });

@@ -5,9 +5,9 @@
 // is the packed tarball (its lock entry has no integrity, as the tarball changes with every build).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { root, tarball } from "./lib.mjs";
+import { root, startEmulator, tarball } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/vitest`;
 const npm = (args) =>
@@ -60,14 +60,32 @@ test.describe("vitest project with estatekit/testing", () => {
     }
   });
 
-  test.it("npx vitest run passes every test", () => {
-    const out = execFileSync("npx", ["--no-install", "vitest", "run", "--reporter=verbose", "--color=false"], {
-      cwd: dir,
-      encoding: "utf8",
-      env: { ...process.env, CI: "1", NO_COLOR: "1" },
-      timeout: 120_000,
-    });
-    process.stdout.write(out);
-    assert.match(out, /Tests\s+5 passed \(5\)/);
+  // The uploads of test/upload.{jsdom,happy-dom}.test.ts also go over HTTP, to an emulator of
+  // their own (ESTATEKIT_EMULATOR_URL).
+  test.it("npx vitest run passes every test (node, jsdom and happy-dom environments)", async () => {
+    const emulator = await startEmulator();
+    try {
+      const out = await new Promise((resolve, reject) =>
+        execFile(
+          "npx",
+          ["--no-install", "vitest", "run", "--reporter=verbose", "--color=false"],
+          {
+            cwd: dir,
+            encoding: "utf8",
+            env: { ...process.env, CI: "1", NO_COLOR: "1", ESTATEKIT_EMULATOR_URL: emulator.url },
+            timeout: 120_000,
+          },
+          (error, stdout, stderr) => (error ? reject(new Error(`${error.message}\n${stdout}\n${stderr}`)) : resolve(stdout)),
+        ),
+      );
+      process.stdout.write(out);
+      for (const environment of ["jsdom", "happy-dom"]) {
+        assert.match(out, new RegExp(`${environment}, in process: stored 5 bytes`));
+        assert.match(out, new RegExp(`${environment}, over HTTP: stored 70000 bytes`));
+      }
+      assert.match(out, /Tests\s+9 passed \(9\)/);
+    } finally {
+      await emulator.stop();
+    }
   });
 });

@@ -1,0 +1,292 @@
+// A Next.js 16 App Router admin portal (tests/consumers/next/) using the packed estatekit with
+// the default next.config: on the server (a route handler, a server component, a server action,
+// and estatekit/testing in a route handler) and in the browser (a client component uploading a
+// file with progress). Built once with Turbopack (next build's default) and once with webpack
+// (next build --webpack), one after the other into the same .next, each served by `next start`
+// on a free loopback port with the emulator's address in ESTATEKIT_BASE_URL (read at request
+// time); then once more with `output: "standalone"` (ESTATEKIT_NEXT_OUTPUT=standalone, the only
+// thing next.config.mjs reads), served by .next/standalone's server.js. next and react are
+// pinned by the project's own package-lock.json; estatekit is the packed tarball (its lock entry
+// has no integrity). What each route and page answered is printed (console.log).
+// ESTATEKIT_NEXT_VARIANTS (e.g. "turbopack webpack") picks the builds; the browser checks run in
+// Chromium only, and only when ESTATEKIT_BROWSERS includes it.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { execFileSync, spawn } from "node:child_process";
+import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { dirname } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { checkUpload, enginesToRun, registerWebhook, root, runPage, startEmulator, tarball } from "./lib.mjs";
+
+const dir = `${root}tests/consumers/next`;
+const nextBin = `${dir}/node_modules/next/dist/bin/next`;
+// No telemetry, ever (the machine is offline but for the package registries).
+const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
+delete baseEnv.ESTATEKIT_NEXT_OUTPUT;
+delete baseEnv.NODE_ENV;
+
+const VARIANTS = [
+  { key: "turbopack", name: "next build (Turbopack)", buildArgs: [] },
+  { key: "webpack", name: "next build --webpack", buildArgs: ["--webpack"] },
+  { key: "standalone", name: 'next build (Turbopack), output: "standalone"', buildArgs: [], standalone: true },
+];
+const asked = (process.env.ESTATEKIT_NEXT_VARIANTS ?? "").split(/[\s,]+/).filter(Boolean);
+for (const k of asked) {
+  if (!VARIANTS.some((v) => v.key === k)) throw new Error(`ESTATEKIT_NEXT_VARIANTS: unknown variant ${k}`);
+}
+const variants = asked.length ? VARIANTS.filter((v) => asked.includes(v.key)) : VARIANTS;
+const chromium = enginesToRun().includes("chromium");
+
+const npm = (args) =>
+  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+
+/** A free TCP port on 127.0.0.1 (closed again before next binds it). */
+async function freePort() {
+  const server = createServer();
+  await new Promise((resolve, reject) => server.listen(0, "127.0.0.1", resolve).on("error", reject));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** The shallowest file named `name` under `from` (breadth first, not in node_modules or .next). */
+function findFile(from, name) {
+  for (let level = [from]; level.length; ) {
+    const next = [];
+    for (const d of level) {
+      for (const entry of readdirSync(d, { withFileTypes: true })) {
+        if (entry.isFile() && entry.name === name) return `${d}/${entry.name}`;
+        if (entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".next") next.push(`${d}/${entry.name}`);
+      }
+    }
+    level = next;
+  }
+  return undefined;
+}
+
+/**
+ * Starts the built app (`next start`, or the standalone server.js) on a free loopback port in
+ * its own process group, and polls it until it answers (bounded). Returns `{ url, log(), stop() }`.
+ */
+async function startApp({ standalone }, serviceUrl) {
+  const port = await freePort();
+  const env = { ...baseEnv, ESTATEKIT_BASE_URL: serviceUrl, NODE_ENV: "production" };
+  let command;
+  let cwd = dir;
+  if (standalone) {
+    const server = findFile(`${dir}/.next/standalone`, "server.js");
+    assert.ok(server, "next build wrote .next/standalone/**/server.js");
+    cwd = dirname(server);
+    // What the standalone server does not copy itself: the static chunks (and public/, none here).
+    cpSync(`${dir}/.next/static`, `${cwd}/.next/static`, { recursive: true });
+    command = [process.execPath, [server]];
+    Object.assign(env, { PORT: String(port), HOSTNAME: "127.0.0.1" });
+  } else {
+    command = [process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]];
+  }
+  const child = spawn(command[0], command[1], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout.on("data", (d) => (output += d));
+  child.stderr.on("data", (d) => (output += d));
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  const app = {
+    url: `http://127.0.0.1:${port}`,
+    log: () => output.trim().split("\n").slice(-40).join("\n    "),
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      try {
+        process.kill(-child.pid, "SIGTERM");
+      } catch {}
+      const done = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
+      if (!done) {
+        try {
+          process.kill(-child.pid, "SIGKILL");
+        } catch {}
+        await exited;
+      }
+    },
+  };
+  for (let attempt = 0; ; attempt++) {
+    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n    ${app.log()}`);
+    try {
+      const res = await fetch(`${app.url}/`, { signal: AbortSignal.timeout(5_000) });
+      await res.arrayBuffer();
+      if (res.ok) return app;
+    } catch {}
+    if (attempt >= 120) {
+      await app.stop();
+      throw new Error(`the server did not answer on ${app.url} in 60 s:\n    ${app.log()}`);
+    }
+    await sleep(500);
+  }
+}
+
+/** GETs `path` of the app: status and body text. */
+async function get(app, path) {
+  const res = await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(30_000) });
+  return { status: res.status, text: await res.text() };
+}
+
+/** JSON of an answer, with the server's log when it is not JSON. */
+function json(app, path, { status, text }) {
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new Error(`${path}: HTTP ${status}, not JSON: ${text.slice(0, 400)}\n  server log:\n    ${app.log()}`);
+  }
+}
+
+/** The text of the server component's <pre id="result">, unescaped. */
+function preResult(html) {
+  const match = html.match(/<pre id="result">([\s\S]*?)<\/pre>/);
+  if (!match) return undefined;
+  const entities = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'" };
+  return match[1].replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_, e) => entities[e]);
+}
+
+test.describe("Next.js 16 App Router portal", () => {
+  test.before(() => {
+    tarball();
+    // npm ci: node_modules exactly as locked, from the registry or npm's cache; no install
+    // script runs (next's compiler is the optional @next/swc-* package, nothing to build).
+    npm(["ci", "--prefer-offline", "--ignore-scripts"]);
+  });
+
+  test.it("locks next and react exactly, and estatekit as the packed tarball with no integrity", () => {
+    const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+    const lock = JSON.parse(readFileSync(`${dir}/package-lock.json`, "utf8"));
+    for (const name of ["next", "react", "react-dom"]) {
+      assert.match(manifest.dependencies[name], /^\d+\.\d+\.\d+$/);
+      assert.equal(lock.packages[`node_modules/${name}`].version, manifest.dependencies[name]);
+    }
+    assert.match(manifest.dependencies.next, /^16\./);
+    const entry = lock.packages["node_modules/estatekit"];
+    assert.equal(entry.resolved, "file:../../../target/consumers/estatekit.tgz");
+    assert.equal(
+      entry.integrity,
+      undefined,
+      "package-lock.json pins the tarball's hash, which changes with every build: remove that `integrity` line",
+    );
+    // next.config.mjs evaluates to {} (the default) unless ESTATEKIT_NEXT_OUTPUT=standalone.
+    const config = (output) =>
+      execFileSync(process.execPath, ["--input-type=module", "-e", `import c from "./next.config.mjs"; console.log(JSON.stringify(c))`], {
+        cwd: dir,
+        env: output ? { ...baseEnv, ESTATEKIT_NEXT_OUTPUT: output } : baseEnv,
+        encoding: "utf8",
+      }).trim();
+    assert.equal(config(), "{}");
+    assert.equal(config("standalone"), '{"output":"standalone"}');
+    assert.ok(existsSync(`${dir}/node_modules/@next/swc-linux-x64-gnu/package.json`), "next's compiler is installed");
+  });
+
+  for (const variant of variants) {
+    test.describe(variant.name, () => {
+      let emulator;
+      let app;
+      let hookId;
+      const hook = { type: "UNIT_CREATED", url: `http://127.0.0.1:9/next-${variant.key}` };
+      const show = (what, value) => console.log(`[next ${variant.key}] ${what}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
+
+      test.before(async () => {
+        rmSync(`${dir}/.next`, { recursive: true, force: true });
+        const started = Date.now();
+        execFileSync(process.execPath, [nextBin, "build", ...variant.buildArgs], {
+          cwd: dir,
+          env: variant.standalone ? { ...baseEnv, ESTATEKIT_NEXT_OUTPUT: "standalone" } : baseEnv,
+          stdio: ["ignore", "inherit", "inherit"],
+          timeout: 600_000,
+        });
+        show("build", `${((Date.now() - started) / 1000).toFixed(1)} s`);
+        emulator = await startEmulator();
+        hookId = await registerWebhook(emulator.url, hook);
+        app = await startApp(variant, emulator.url);
+      });
+      test.after(async () => {
+        await app?.stop();
+        await emulator?.stop();
+      });
+
+      test.it("a route handler lists the webhooks on the server", async () => {
+        const res = await get(app, "/api/webhooks");
+        const body = json(app, "/api/webhooks", res);
+        show("GET /api/webhooks", `HTTP ${res.status} ${JSON.stringify(body)}`);
+        assert.equal(body.ok, true, `${body.kind}: ${body.message}\n  server log:\n    ${app.log()}`);
+        assert.equal(res.status, 200);
+        assert.deepEqual(body.ids, [hookId]);
+        assert.equal(body.count, 1);
+      });
+
+      test.it("a server component renders the webhooks", async () => {
+        const res = await get(app, "/server");
+        const text = preResult(res.text);
+        show("GET /server <pre id=result>", `HTTP ${res.status} ${text ?? res.text.slice(0, 300)}`);
+        assert.equal(res.status, 200, `/server: HTTP ${res.status}\n  server log:\n    ${app.log()}`);
+        assert.ok(text, "the page has a <pre id=\"result\">");
+        const body = JSON.parse(text);
+        assert.equal(body.ok, true, `${body.kind}: ${body.message}\n  server log:\n    ${app.log()}`);
+        assert.deepEqual(body.ids, [hookId]);
+      });
+
+      test.it("a route handler runs estatekit/testing in process", async () => {
+        const res = await get(app, "/api/testing");
+        const body = json(app, "/api/testing", res);
+        show("GET /api/testing", `HTTP ${res.status} ${JSON.stringify(body)}`);
+        assert.equal(body.ok, true, `${body.kind}: ${body.message}\n  server log:\n    ${app.log()}`);
+        assert.equal(body.eventTypes, 28);
+        assert.equal(body.seeded.length, 1);
+        assert.deepEqual(
+          body.webhooks.map((w) => w.id).sort(),
+          [body.seeded[0], body.registered].sort(),
+        );
+        assert.deepEqual(
+          body.requests.filter((r) => r.includes("/webhooks")),
+          ["POST /api/external-integrations/webhooks", "GET /api/external-integrations/webhooks"],
+        );
+      });
+
+      test.it("a client component lists and uploads from the browser (Chromium)", { skip: !chromium && "Chromium not in ESTATEKIT_BROWSERS" }, async () => {
+        const run = await runPage("chromium", `${app.url}/upload`);
+        show("/upload in Chromium", { result: run.result, wasm: run.wasm, pageErrors: run.pageErrors, failed: run.failed });
+        assert.deepEqual(run.pageErrors, []);
+        assert.deepEqual(run.failed, []);
+        assert.deepEqual(run.consoleMessages.filter((m) => /^(error|warning)/.test(m)), []);
+        assert.equal(run.result.ok, true, run.result.message);
+        assert.equal(run.result.baseUrl, emulator.url);
+        assert.equal(run.result.eventTypes, 28);
+        assert.ok(run.result.webhooks.some((w) => w.id === hookId), JSON.stringify(run.result.webhooks));
+        await checkUpload(assert, emulator.url, run.result.upload);
+        assert.equal(run.wasm.length, 1, "the page fetched one .wasm file");
+        assert.ok(run.wasm[0].startsWith(`${app.url}/_next/static/`), run.wasm[0]);
+      });
+
+      test.it("the browser gets an ApiError of kind unauthorized for a wrong token (Chromium)", { skip: !chromium && "Chromium not in ESTATEKIT_BROWSERS" }, async () => {
+        const run = await runPage("chromium", `${app.url}/upload?token=wrong-token`);
+        show("/upload?token=wrong-token in Chromium", run.result);
+        assert.deepEqual(run.pageErrors, []);
+        assert.equal(run.result.ok, false);
+        assert.equal(run.result.apiError, true);
+        assert.equal(run.result.kind, "unauthorized");
+      });
+
+      test.it("a server action registers a webhook (called from the page in Chromium)", { skip: !chromium && "Chromium not in ESTATEKIT_BROWSERS" }, async () => {
+        const url = `http://127.0.0.1:9/next-action-${variant.key}`;
+        const run = await runPage("chromium", `${app.url}/action?type=OWNER_CREATED&url=${encodeURIComponent(url)}`);
+        show("/action in Chromium (server action)", run.result);
+        assert.deepEqual(run.pageErrors, []);
+        assert.equal(run.result.ok, true, `${run.result.kind}: ${run.result.message}\n  server log:\n    ${app.log()}`);
+        const res = await fetch(`${emulator.url}/api/external-integrations/webhooks`, {
+          headers: { authorization: "Bearer dev-token" },
+        });
+        const hooks = await res.json();
+        assert.ok(
+          hooks.some((w) => w.id === run.result.id && w.url === url && w.type === "OWNER_CREATED"),
+          JSON.stringify(hooks),
+        );
+      });
+    });
+  }
+});
