@@ -10,6 +10,11 @@
 # 4. the `estatekit/testing` entry: the emulator's in-process host (crate testing/) through
 #    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, and its
 #    wrapper js/testing.js, js/testing.d.ts. The main entry never imports it.
+# 5. the `estatekit/webhooks` entry: its own small module (crate webhooks/, which does not link the
+#    main crate) through wasm-bindgen (glue estatekit_webhooks_wasm.js/.d.ts as emitted) and
+#    wasm-opt -Oz; the module also embedded (gzip + base64) in estatekit_webhooks_wasm_embedded.js
+#    for Node (package.json "imports" #webhooks-wasm); its wrapper js/webhooks.js, js/webhooks.d.ts,
+#    the shared loader js/loader.js and js/estatekit_webhooks_wasm_url.js.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -50,4 +55,16 @@ if [ "$out" = pkg ]; then
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
     --enable-reference-types "$out/estatekit_testing_wasm_bg.wasm" -o "$out/estatekit_testing_wasm_bg.wasm"
   cp js/testing.js js/testing.d.ts "$out/"
+fi
+
+# 5. estatekit/webhooks (not with --keep-names either).
+if [ "$out" = pkg ]; then
+  cargo build -p estatekit-webhooks --lib --release --target wasm32-unknown-unknown
+  wasm-bindgen --target web --typescript --out-name estatekit_webhooks_wasm --out-dir "$out" \
+    target/wasm32-unknown-unknown/release/estatekit_webhooks.wasm
+  wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-reference-types "$out/estatekit_webhooks_wasm_bg.wasm" -o "$out/estatekit_webhooks_wasm_bg.wasm"
+  node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
+  cp js/webhooks.js js/webhooks.d.ts js/loader.js js/estatekit_webhooks_wasm_url.js "$out/"
 fi
