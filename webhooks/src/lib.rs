@@ -34,6 +34,8 @@ const MESSAGE_MAX: usize = 300;
 /// The `ApiError` of a bad envelope: kind `invalid_event`, `path` the JSON path of the first
 /// violation (`.` for the envelope itself).
 fn invalid(path: &str, reason: &str) -> JsValue {
+    // serde-wasm-bindgen's errors are JavaScript errors, displayed `Error: ...`.
+    let reason = reason.strip_prefix("Error: ").unwrap_or(reason);
     let at = if path == "." {
         String::new()
     } else {
