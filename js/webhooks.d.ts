@@ -112,7 +112,7 @@ export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
   readableEnded?: boolean;
   /** Set by a body parser (Express): used when the stream was already read. */
   body?: unknown;
-  resume(): unknown;
+  destroy?(): unknown;
 }
 
 /** What {@link toNodeListener} writes of node:http's `ServerResponse` (or Express's `res`). */
@@ -121,6 +121,7 @@ export interface NodeResponse {
   readonly headersSent: boolean;
   setHeader(name: string, value: string): unknown;
   end(chunk?: Uint8Array): unknown;
+  once?(event: "finish", listener: () => void): unknown;
 }
 
 /**

@@ -182,6 +182,7 @@ export function createWebhookHandler(options) {
       report(e, event);
       return answer(500, { error: "the dedupe store failed" });
     }
+    /** @type {((event: any, request: Request) => unknown) | undefined} */
     const handler = event.operation === null ? onUnknown : handlers[event.operation];
     try {
       await handler?.(event, request);
@@ -222,7 +223,9 @@ export function toNodeListener(handler) {
     let body;
     if (method !== "GET" && method !== "HEAD") {
       const parsed = req.body; // set by a body parser (Express) that already read the stream
-      if (req.readableEnded && (typeof parsed === "string" || parsed instanceof Uint8Array)) body = parsed;
+      if (req.readableEnded && (typeof parsed === "string" || parsed instanceof Uint8Array)) {
+        body = /** @type {BodyInit} */ (parsed);
+      }
       else if (req.readableEnded && parsed !== undefined) body = JSON.stringify(parsed);
       else body = streamOf(req);
     }
@@ -230,7 +233,11 @@ export function toNodeListener(handler) {
     const response = await handler(new Request(url, /** @type {RequestInit} */ ({ method, headers, body, duplex: "half" })));
     res.statusCode = response.status;
     response.headers.forEach((value, name) => res.setHeader(name, value));
+    // A body left unread (413) is not drained: the connection is closed once answered.
+    const unread = body !== undefined && typeof body !== "string" && !req.readableEnded;
+    if (unread) res.setHeader("connection", "close");
     res.end(new Uint8Array(await response.arrayBuffer()));
+    if (unread) res.once?.("finish", () => req.destroy?.());
   }
 }
 
@@ -247,8 +254,7 @@ function streamOf(req) {
       if (done) controller.close();
       else controller.enqueue(typeof value === "string" ? new TextEncoder().encode(value) : value);
     },
-    cancel() {
-      req.resume(); // the rest is drained, not kept, so that the answer (413) can be sent
-    },
+    // cancel (413): nothing more is read; the listener closes the connection once it answered
+    // (ending the iteration here would destroy the request, and the answer with it).
   });
 }

@@ -73,7 +73,7 @@ fn what(value: &JsValue) -> &'static str {
 /// same object for the 28 types; for an `operation` outside them, a shallow copy with
 /// `operation: null` and the type in `rawOperation` (an unknown-type event). Throws an
 /// `ApiError` of kind `invalid_event` naming the path of the first violation.
-#[wasm_bindgen(js_name = checkEvent, skip_typescript)]
+#[wasm_bindgen(js_name = checkEvent)]
 pub fn check_event(value: JsValue) -> Result<JsValue, JsValue> {
     if !value.is_object() || Array::is_array(&value) {
         return Err(invalid(
