@@ -163,6 +163,7 @@ mod tests {
     use super::sample_data;
     use crate::model::EVENT_TYPES;
     use estatekit_events::{check_data, operation, Delivery, Operation};
+    use serde::Deserialize;
     use serde_json::{json, Value};
 
     /// The envelope `dispatch` builds.
@@ -193,6 +194,4 @@ mod tests {
             );
         }
     }
-
-    use serde::Deserialize;
 }

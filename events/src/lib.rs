@@ -147,7 +147,7 @@ pub struct Envelope<D> {
 }
 
 /// An event of one of the 28 types, discriminated by `operation`.
-#[allow(missing_docs)]
+#[allow(missing_docs, clippy::large_enum_variant)]
 #[derive(Clone, Debug, Deserialize)]
 #[cfg_attr(feature = "ts", derive(Tsify))]
 #[serde(tag = "operation", rename_all = "SCREAMING_SNAKE_CASE")]
@@ -209,7 +209,8 @@ pub struct UnknownTypeEvent {
 
 /// A delivered event: one of the 28 types (narrowed by `operation`), or an unknown-type event
 /// (`operation: null`, the type in `rawOperation`).
-#[allow(missing_docs)]
+// Large variants: these are read once per delivery, natively (the module checks without them).
+#[allow(missing_docs, clippy::large_enum_variant)]
 #[derive(Clone, Debug, Deserialize)]
 #[cfg_attr(feature = "ts", derive(Tsify))]
 #[serde(untagged)]
@@ -289,7 +290,11 @@ pub fn is_timestamp(text: &str) -> bool {
     }
     let mut i = 19;
     if at(i, b'.') {
-        let digits = b.iter().skip(i + 1).take_while(|d| d.is_ascii_digit()).count();
+        let digits = b
+            .iter()
+            .skip(i + 1)
+            .take_while(|d| d.is_ascii_digit())
+            .count();
         if digits == 0 {
             return false;
         }

@@ -1,6 +1,12 @@
 //! The delivery types, read natively by serde_json: what the wasm module does in the browser
 //! (webhooks/src/lib.rs) with serde-wasm-bindgen, the same two steps — the envelope with `data`
 //! kept, then `data` checked against its type's shape — and the same paths.
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::panic,
+    clippy::indexing_slicing
+)]
 
 use estatekit_events::{
     check_data, is_timestamp, operation, Delivery, KnownEvent, Operation, WebhookEvent,
@@ -71,7 +77,9 @@ fn the_28_types_are_the_clients_event_types() {
         .map(|name| {
             let parsed: estatekit::model::webhooks::EventType =
                 serde_json::from_value(json!(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
-            serde_json::to_value(parsed).map(|v| v.to_string()).unwrap_or_default()
+            serde_json::to_value(parsed)
+                .map(|v| v.to_string())
+                .unwrap_or_default()
         })
         .collect();
     let quoted: Vec<String> = EVENT_TYPES.iter().map(|n| format!("\"{n}\"")).collect();
@@ -114,7 +122,8 @@ fn a_valid_delivery_of_each_known_shape_parses() {
     for body in &cases {
         assert_eq!(check(body), Ok(Operation::KnownShape), "{body}");
         // The typed Rust view agrees.
-        let event: WebhookEvent = serde_json::from_value(body.clone()).unwrap_or_else(|e| panic!("{e}"));
+        let event: WebhookEvent =
+            serde_json::from_value(body.clone()).unwrap_or_else(|e| panic!("{e}"));
         assert!(matches!(event, WebhookEvent::Known(_)), "{body}");
     }
 }
@@ -136,7 +145,13 @@ fn unknown_members_and_unknown_enum_values_are_accepted() {
 #[test]
 fn data_of_the_other_23_types_is_any_json() {
     for name in EVENT_TYPES.iter().filter(|n| !KNOWN_SHAPES.contains(n)) {
-        for data in [json!(null), json!(1), json!("x"), json!([1]), json!({"id": "o"})] {
+        for data in [
+            json!(null),
+            json!(1),
+            json!("x"),
+            json!([1]),
+            json!({"id": "o"}),
+        ] {
             assert_eq!(check(&envelope(name, data)), Ok(Operation::UnknownShape));
         }
     }
@@ -151,16 +166,32 @@ fn an_unknown_operation_is_an_unknown_type_event_not_an_error() {
 
 #[test]
 fn each_envelope_member_missing_or_of_the_wrong_type_is_named() {
-    for member in ["uuid", "operation", "subdomain", "language", "createdAt", "data"] {
+    for member in [
+        "uuid",
+        "operation",
+        "subdomain",
+        "language",
+        "createdAt",
+        "data",
+    ] {
         let mut body = applied();
         body.as_object_mut().map(|o| o.remove(member));
         let (path, message) = check(&body).err().unwrap_or_default();
         assert_eq!(path, ".", "{member}");
-        assert!(message.contains(&format!("missing field `{member}`")), "{message}");
+        assert!(
+            message.contains(&format!("missing field `{member}`")),
+            "{message}"
+        );
         if member == "data" {
             continue;
         }
-        for wrong in [json!(null), json!(1), json!(true), json!(["x"]), json!({"x": 1})] {
+        for wrong in [
+            json!(null),
+            json!(1),
+            json!(true),
+            json!(["x"]),
+            json!({"x": 1}),
+        ] {
             let mut body = applied();
             body[member] = wrong.clone();
             assert_eq!(path_of(&body), member, "{member} = {wrong}");
@@ -258,7 +289,9 @@ fn duplicate_keys_natively_are_an_error() {
     // JavaScript's JSON.parse keeps the last value of a repeated key, and the wrapper parses
     // with it; serde_json's derived structs refuse the repetition.
     let text = r#"{"uuid":"a","uuid":"b","operation":"UNIT_UPDATED","subdomain":"s","language":"en","createdAt":"2020-09-30T10:07:28Z","data":1}"#;
-    let e = serde_json::from_str::<Delivery<Value>>(text).err().map(|e| e.to_string());
+    let e = serde_json::from_str::<Delivery<Value>>(text)
+        .err()
+        .map(|e| e.to_string());
     assert!(e.unwrap_or_default().contains("duplicate field `uuid`"));
 }
 

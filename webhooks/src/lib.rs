@@ -78,7 +78,10 @@ pub fn check_event(value: JsValue) -> Result<JsValue, JsValue> {
     if !value.is_object() || Array::is_array(&value) {
         return Err(invalid(
             ".",
-            &format!("expected a JSON object (the envelope), got {}", what(&value)),
+            &format!(
+                "expected a JSON object (the envelope), got {}",
+                what(&value)
+            ),
         ));
     }
     let mut track = Track::new();
