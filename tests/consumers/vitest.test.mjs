@@ -68,6 +68,6 @@ test.describe("vitest project with estatekit/testing", () => {
       timeout: 120_000,
     });
     process.stdout.write(out);
-    assert.match(out, /Tests\s+5 passed \(5\)/);
+    assert.match(out, /Tests\s+6 passed \(6\)/);
   });
 });
