@@ -23,6 +23,16 @@ const SHIPPED = [
   "estatekit_testing_wasm.js",
   "estatekit_testing_wasm.d.ts",
   "estatekit_testing_wasm_bg.wasm",
+  // estatekit/webhooks: the receiver, with its own module (webhooks.test.mjs); in Node the module
+  // comes embedded (package.json "imports" #webhooks-wasm), elsewhere as the .wasm file.
+  "webhooks.js",
+  "webhooks.d.ts",
+  "loader.js",
+  "estatekit_webhooks_wasm.js",
+  "estatekit_webhooks_wasm.d.ts",
+  "estatekit_webhooks_wasm_bg.wasm",
+  "estatekit_webhooks_wasm_url.js",
+  "estatekit_webhooks_wasm_embedded.js",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -45,12 +55,20 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.exports["./estatekit_wasm_bg.wasm"], "./estatekit_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", default: "./testing.js" });
   assert.equal(manifest.exports["./estatekit_testing_wasm_bg.wasm"], "./estatekit_testing_wasm_bg.wasm");
+  assert.deepEqual(manifest.exports["./webhooks"], { types: "./webhooks.d.ts", default: "./webhooks.js" });
+  assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
+  assert.deepEqual(manifest.imports["#webhooks-wasm"], {
+    node: "./estatekit_webhooks_wasm_embedded.js",
+    default: "./estatekit_webhooks_wasm_url.js",
+  });
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
 
 test.it("has no top-level await and imports nothing from Node", () => {
-  for (const file of ["estatekit.js", "estatekit_wasm.js", "testing.js", "estatekit_testing_wasm.js"]) {
+  const files = ["estatekit.js", "estatekit_wasm.js", "testing.js", "estatekit_testing_wasm.js", "webhooks.js", "loader.js"];
+  files.push("estatekit_webhooks_wasm.js", "estatekit_webhooks_wasm_url.js", "estatekit_webhooks_wasm_embedded.js");
+  for (const file of files) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     // esbuild refuses to turn a module with top-level await into CommonJS.
     assert.doesNotThrow(() => transformSync(js, { format: "cjs", logLevel: "silent" }), file);
@@ -66,10 +84,14 @@ test.it("estatekit.js names its declarations for URL importers (@ts-self-types)"
 test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
   const out = execFileSync(
     `${root}node_modules/.bin/attw`,
-    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "--no-emoji", "--no-color"],
+    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "./estatekit_webhooks_wasm_bg.wasm", "--no-emoji", "--no-color"],
     { cwd: root, encoding: "utf8" },
   );
-  assert.match(out, /node16 \(from ESM\)\s*│\s*OK \(ESM\)\s*│\s*OK \(ESM\)\s*│/, "estatekit and estatekit/testing");
+  // attw prints one column per entry while the table fits its width, else one row per entry.
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks"];
+  const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
+  const byColumn = /node16 \(from ESM\)(\s*│\s*OK \(ESM\)){3}\s*│/.test(out);
+  assert.ok(byRow || byColumn, `estatekit, estatekit/testing and estatekit/webhooks:\n${out}`);
 });
 
 test.it("ships readable JavaScript: the wrapper as in js/, the glue unminified", () => {
