@@ -92,7 +92,12 @@ const TOO_LARGE = Symbol("too large");
  * @returns {Promise<Uint8Array>}
  */
 async function readBody(request, max) {
-  if (!request.body) return new Uint8Array(0);
+  if (!request.body) {
+    // No stream (WebKit gives none for a Request built in the page): read whole, then measured.
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > max) throw TOO_LARGE;
+    return bytes;
+  }
   const reader = request.body.getReader();
   /** @type {Uint8Array[]} */
   const chunks = [];

@@ -1,9 +1,10 @@
 // estatekit/webhooks in a Node 20 consumer (tests/consumers/webhooks): a node:http server
 // (toNodeListener) receives real deliveries from the native emulator and answers each bad input
-// of issue 27 with its status, and keeps serving.
+// of issue 27 with its status, and keeps serving. Then the same entry in the browser engines
+// (webhooks/index.html, no bundler: the module loaded from its .wasm file's URL).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { installPacked, registerWebhook, root, startEmulator } from "./lib.mjs";
+import { ENGINE_NAMES, enginesToRun, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/webhooks`;
 const SECRET = "hooks-3f9c1e7a"; // the unguessable path segment the README advises
@@ -230,4 +231,30 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
     assert.equal(error.name, "ApiError");
     assert.equal(error.kind, "invalid_event");
   });
+});
+
+test.describe("estatekit/webhooks in browser pages", () => {
+  for (const engine of enginesToRun()) {
+    test.describe(`in ${ENGINE_NAMES[engine]}`, () => {
+      let emulator;
+      test.before(async () => {
+        installPacked(dir);
+        emulator = await startEmulator(["--static", dir]);
+      });
+      test.after(() => emulator?.stop());
+
+      test.it("parseEvent and a handler answering Requests (200, 400, 413, 405)", async () => {
+        const run = await runPage(engine, `${emulator.url}/index.html`);
+        if (engine !== "webkit") assert.deepEqual(run.pageErrors, []);
+        assert.deepEqual(run.result, {
+          unit: "WE 01",
+          bad: { name: "ApiError", kind: "invalid_event" },
+          seen: ["cand-1@example.com"],
+          statuses: [200, 400, 413, 405],
+        });
+        assert.equal(run.wasm.length, 1, `the page fetched the webhooks module only: ${run.wasm}`);
+        assert.match(run.wasm[0], /estatekit_webhooks_wasm_bg\.wasm$/);
+      });
+    });
+  }
 });
