@@ -9,8 +9,9 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
 # README.md: wasm-pack copies it into pkg/ (the package's page on npm).
-PKG_SOURCES := $(shell find src js emulator/src testing/src -type f) Cargo.toml Cargo.lock README.md \
-  emulator/Cargo.toml testing/Cargo.toml scripts/build-pkg.sh
+PKG_SOURCES := $(shell find src js emulator/src testing/src events/src webhooks/src -type f) Cargo.toml Cargo.lock \
+  README.md emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml scripts/build-pkg.sh \
+  scripts/embed-wasm.mjs
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
@@ -74,6 +75,7 @@ lint:
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p estatekit --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
+	cargo clippy -p estatekit-webhooks -p estatekit-events --target wasm32-unknown-unknown --all-targets -- -D warnings
 
 test-native:
 	cargo test --workspace

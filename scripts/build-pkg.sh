@@ -13,6 +13,10 @@
 #    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, its
 #    wrapper (js/testing_service.js, entries js/testing.js and js/testing.node.js), js/testing.d.ts
 #    and estatekit_testing_wasm_embedded.js. The main entry never imports it.
+# 5. the `estatekit/webhooks` entry: its own small module (crate webhooks/, which does not link the
+#    main crate) through wasm-bindgen (glue estatekit_webhooks_wasm.js/.d.ts as emitted) and
+#    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js and
+#    js/webhooks.node.js), js/webhooks.d.ts and estatekit_webhooks_wasm_embedded.js.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -55,4 +59,16 @@ if [ "$out" = pkg ]; then
     --enable-reference-types "$out/estatekit_testing_wasm_bg.wasm" -o "$out/estatekit_testing_wasm_bg.wasm"
   cp js/testing_service.js js/testing.js js/testing.node.js js/testing.d.ts "$out/"
   node scripts/embed-wasm.mjs "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_embedded.js"
+fi
+
+# 5. estatekit/webhooks (not with --keep-names either).
+if [ "$out" = pkg ]; then
+  cargo build -p estatekit-webhooks --lib --release --target wasm32-unknown-unknown
+  wasm-bindgen --target web --typescript --out-name estatekit_webhooks_wasm --out-dir "$out" \
+    target/wasm32-unknown-unknown/release/estatekit_webhooks.wasm
+  wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-reference-types "$out/estatekit_webhooks_wasm_bg.wasm" -o "$out/estatekit_webhooks_wasm_bg.wasm"
+  node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
+  cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.d.ts "$out/"
 fi

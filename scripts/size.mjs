@@ -7,7 +7,8 @@
 // file and the sum; with `--check` (make size-check, part of make test) it exits 1 when the sum
 // is over GUARD (sizes are deterministic for a given toolchain, so this can gate CI). It then
 // reports the `estatekit/testing` entry the same way (its own .wasm and glue, test-only, no
-// budget), and checks that the main entry's bundle imports nothing of it.
+// budget), and `estatekit/webhooks` (its own module, no budget), and checks that the main
+// entry's bundle imports nothing of either.
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
 import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
@@ -32,6 +33,9 @@ const gzip = (bytes) => gzipSync(bytes, { level: constants.Z_BEST_COMPRESSION })
 /** The test-only entry, `estatekit/testing`: reported, not budgeted. */
 export const TESTING_WASM = "estatekit_testing_wasm_bg.wasm";
 export const TESTING_ENTRY = "testing.js";
+/** The receiving entry, `estatekit/webhooks` (its own module): reported, not budgeted. */
+export const WEBHOOKS_WASM = "estatekit_webhooks_wasm_bg.wasm";
+export const WEBHOOKS_ENTRY = "webhooks.js";
 
 /** The gzip sizes of one entry: its .wasm and its JavaScript bundled and minified. */
 function entrySize(pkgDir, wasmName, entryName) {
@@ -51,12 +55,17 @@ function entrySize(pkgDir, wasmName, entryName) {
 
 export function measure(pkgDir = new URL("../pkg/", import.meta.url)) {
   const { files, total, inputs } = entrySize(pkgDir, WASM, ENTRY);
-  const leaks = inputs.filter((i) => i.includes("testing"));
+  const leaks = inputs.filter((i) => i.includes("testing") || i.includes("webhooks"));
   return { files, total, budget: BUDGET, guard: GUARD, pass: total <= BUDGET, guarded: total <= GUARD, leaks };
 }
 
 export function measureTesting(pkgDir = new URL("../pkg/", import.meta.url)) {
   return entrySize(pkgDir, TESTING_WASM, TESTING_ENTRY);
+}
+
+/** `estatekit/webhooks` as a browser bundle (its .wasm as a file: the `default` entry). */
+export function measureWebhooks(pkgDir = new URL("../pkg/", import.meta.url)) {
+  return entrySize(pkgDir, WEBHOOKS_WASM, WEBHOOKS_ENTRY);
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -94,6 +103,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`${f.name.padEnd(width)} ${n(f.raw)} ${minified} ${n(f.gzip)}`);
   }
   console.log(`${"sum".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${n(testing.total)}`);
-  if (result.leaks.length) console.log(`main entry imports the testing entry: ${result.leaks.join(", ")}`);
+  const webhooks = measureWebhooks();
+  console.log("\nestatekit/webhooks (its own module, not in the main entry's budget):");
+  for (const f of webhooks.files) {
+    const minified = f.name === WEBHOOKS_WASM ? "-".padStart(9) : n(f.minified);
+    console.log(`${f.name.padEnd(width)} ${n(f.raw)} ${minified} ${n(f.gzip)}`);
+  }
+  console.log(`${"sum".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${n(webhooks.total)}`);
+  if (result.leaks.length) console.log(`main entry imports another entry: ${result.leaks.join(", ")}`);
   if (check && (!result.guarded || result.leaks.length)) process.exit(1);
 }

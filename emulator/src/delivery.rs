@@ -157,3 +157,41 @@ async fn deliver(state: AppState, generation: u64, uuid: String, event_type: Str
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::sample_data;
+    use crate::model::EVENT_TYPES;
+    use estatekit_events::{check_data, operation, Delivery, Operation};
+    use serde::Deserialize;
+    use serde_json::{json, Value};
+
+    /// The envelope `dispatch` builds.
+    fn envelope(event_type: &str, data: Value) -> Value {
+        json!({"uuid": "evt-1", "operation": event_type, "subdomain": "emu-1", "language": "en",
+            "createdAt": "2026-11-25T10:07:28.052Z", "data": data})
+    }
+
+    #[test]
+    fn the_event_types_are_the_receivers() {
+        assert_eq!(EVENT_TYPES, estatekit_events::EVENT_TYPES);
+    }
+
+    #[test]
+    fn every_sample_parses_as_the_receiver_checks_it() {
+        for event_type in EVENT_TYPES {
+            let body = envelope(event_type, sample_data(event_type));
+            let delivery = Delivery::<Value>::deserialize(&body);
+            let delivery = delivery.unwrap_or_else(|e| panic!("{event_type}: {e}"));
+            assert_ne!(operation(&delivery.operation), Operation::UnknownType);
+            if let Err(e) = check_data(&delivery.operation, &delivery.data) {
+                panic!("{event_type}: sample data does not parse: {e}");
+            }
+            let typed = serde_json::from_value::<estatekit_events::WebhookEvent>(body);
+            assert!(
+                matches!(typed, Ok(estatekit_events::WebhookEvent::Known(_))),
+                "{event_type}"
+            );
+        }
+    }
+}

@@ -512,6 +512,9 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
     assert_eq!(body["operation"], "LISTING_CANDIDATE_APPLIED");
     assert_eq!(body["language"], "en");
     assert_eq!(body["data"], json!({"id": "cand-77"}));
+    // That `data` is not of the type's shape (the receiver answers it 400): the emulator is the
+    // sender, not the validator, and delivers it as given.
+    assert!(estatekit_events::check_data("LISTING_CANDIDATE_APPLIED", &body["data"]).is_err());
     assert!(body["subdomain"].as_str().expect("sub").starts_with("emu-"));
     assert!(body["createdAt"].as_str().expect("c").ends_with('Z'));
 

@@ -11,7 +11,11 @@ import { pkgDir, root, tarball } from "./lib.mjs";
 const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
 /** The wrapper's JavaScript, shipped exactly as it is in js/. */
-const WRAPPER = ["client.js", "loader.js", "estatekit.js", "estatekit.node.js", "testing_service.js", "testing.js", "testing.node.js"];
+const WRAPPER = [
+  ...["client.js", "loader.js", "estatekit.js", "estatekit.node.js"],
+  ...["testing_service.js", "testing.js", "testing.node.js"],
+  ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js"],
+];
 const SHIPPED = [
   ...WRAPPER,
   "estatekit.d.ts",
@@ -27,6 +31,12 @@ const SHIPPED = [
   "estatekit_testing_wasm.d.ts",
   "estatekit_testing_wasm_bg.wasm",
   "estatekit_testing_wasm_embedded.js",
+  // estatekit/webhooks: the receiver, with its own module (webhooks.test.mjs).
+  "webhooks.d.ts",
+  "estatekit_webhooks_wasm.js",
+  "estatekit_webhooks_wasm.d.ts",
+  "estatekit_webhooks_wasm_bg.wasm",
+  "estatekit_webhooks_wasm_embedded.js",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -51,12 +61,15 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.exports["./estatekit_wasm_bg.wasm"], "./estatekit_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", node: "./testing.node.js", default: "./testing.js" });
   assert.equal(manifest.exports["./estatekit_testing_wasm_bg.wasm"], "./estatekit_testing_wasm_bg.wasm");
+  assert.deepEqual(manifest.exports["./webhooks"], { types: "./webhooks.d.ts", node: "./webhooks.node.js", default: "./webhooks.js" });
+  assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
 
 test.it("has no top-level await and imports nothing from Node", () => {
-  const files = [...WRAPPER, "estatekit_wasm.js", "estatekit_testing_wasm.js", "estatekit_wasm_embedded.js"];
+  const glue = ["estatekit_wasm.js", "estatekit_testing_wasm.js", "estatekit_webhooks_wasm.js"];
+  const files = [...WRAPPER, ...glue, "estatekit_wasm_embedded.js", "estatekit_webhooks_wasm_embedded.js"];
   for (const file of files) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     // esbuild refuses to turn a module with top-level await into CommonJS.
@@ -71,6 +84,8 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["estatekit.node.js", "estatekit.d.ts"],
     ["testing.js", "testing.d.ts"],
     ["testing.node.js", "testing.d.ts"],
+    ["webhooks.js", "webhooks.d.ts"],
+    ["webhooks.node.js", "webhooks.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);
@@ -80,10 +95,14 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
 test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
   const out = execFileSync(
     `${root}node_modules/.bin/attw`,
-    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "--no-emoji", "--no-color"],
+    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "./estatekit_webhooks_wasm_bg.wasm", "--no-emoji", "--no-color"],
     { cwd: root, encoding: "utf8" },
   );
-  assert.match(out, /node16 \(from ESM\)\s*│\s*OK \(ESM\)\s*│\s*OK \(ESM\)\s*│/, "estatekit and estatekit/testing");
+  // attw prints one column per entry while the table fits its width, else one row per entry.
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks"];
+  const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
+  const byColumn = /node16 \(from ESM\)(\s*│\s*OK \(ESM\)){3}\s*│/.test(out);
+  assert.ok(byRow || byColumn, `estatekit, estatekit/testing and estatekit/webhooks:\n${out}`);
 });
 
 test.it("ships readable JavaScript: the wrapper as in js/, the glue unminified", () => {

@@ -83,7 +83,7 @@ test.describe("vitest project with estatekit/testing", () => {
         assert.match(out, new RegExp(`${environment}, in process: stored 5 bytes`));
         assert.match(out, new RegExp(`${environment}, over HTTP: stored 70000 bytes`));
       }
-      assert.match(out, /Tests\s+9 passed \(9\)/);
+      assert.match(out, /Tests\s+10 passed \(10\)/);
     } finally {
       await emulator.stop();
     }

@@ -1,0 +1,132 @@
+// estatekit/webhooks: receiving the service's webhook deliveries. The event types are derived
+// from the Rust types (crate estatekit-events, tsify) and declared in the module's glue.
+import type { KnownEvent, UnknownTypeEvent, WebhookEvent } from "./estatekit_webhooks_wasm.js";
+
+export type {
+  CandidateParsedData,
+  ContractFile,
+  ContractFlowSignedData,
+  ContractFlowStartedData,
+  ContractFlowType,
+  ContractMetadata,
+  EmploymentType,
+  Envelope,
+  EventAddress,
+  EventCandidate,
+  EventListing,
+  EventLocation,
+  EventProperty,
+  EventUnit,
+  HasPets,
+  HouseholdPersons,
+  IncomeRange,
+  Integration,
+  InvitedViewingData,
+  KnownEvent,
+  ListingCandidateAppliedData,
+  Opaque,
+  StringOrNumber,
+  UnknownTypeEvent,
+  WebhookEvent,
+} from "./estatekit_webhooks_wasm.js";
+
+/** One of the 28 event types: the `operation` of a known event. */
+export type WebhookEventType = KnownEvent["operation"];
+
+/** The event of type `T`, with its `data` typed (or `unknown` for the 23 types without a shape). */
+export type EventOf<T extends WebhookEventType> = Extract<KnownEvent, { operation: T }>;
+
+/**
+ * The error of a delivery that is not a valid event: not UTF-8, not JSON, not an object, a
+ * member of the envelope missing or of the wrong type, `createdAt` not an ISO 8601 timestamp,
+ * or `data` of a known type not of its shape. Its message names the JSON path of the first
+ * violation (also in `path`, `.` for the envelope itself) and never repeats the whole body.
+ */
+export interface WebhookEventError extends Error {
+  name: "ApiError";
+  kind: "invalid_event";
+  /** The JSON path of the first violation: `data.listing.unit.name`, `createdAt`, or `.`. */
+  path: string;
+}
+
+/**
+ * Checks a delivery and gives it typed: the body as received (a string or bytes, UTF-8, a BOM
+ * allowed) or already parsed. The envelope is checked (`uuid`, `operation`, `subdomain`,
+ * `language` strings, `createdAt` an ISO 8601 timestamp, `data` present), and for the five types
+ * with a known shape, `data` too. The result is the parsed object itself: members the types do
+ * not declare are kept, every value is as sent. An `operation` outside the 28 types gives an
+ * {@link UnknownTypeEvent} (a copy with `operation: null` and the type in `rawOperation`).
+ * Duplicate keys: the last wins (JSON.parse). Rejects with a {@link WebhookEventError}.
+ */
+export function parseEvent(body: string | Uint8Array | ArrayBuffer | object): Promise<WebhookEvent>;
+
+/** Whether `e` is the error of an invalid delivery. */
+export function isInvalidEvent(e: unknown): e is WebhookEventError;
+
+/** A handler per event type; each receives its type's event. A misspelt type is a type error. */
+export type WebhookHandlers = {
+  [T in WebhookEventType]?: (event: EventOf<T>, request: Request) => unknown;
+};
+
+/** Where `dedupe` remembers the `uuid`s of handled deliveries (a `Set`, Redis, a table...). */
+export interface DedupeStore {
+  has(uuid: string): boolean | Promise<boolean>;
+  add(uuid: string): unknown;
+}
+
+/** Options of {@link createWebhookHandler}. */
+export interface WebhookHandlerOptions {
+  /** The handlers, by event type. A delivery of a type without one is acknowledged (200). */
+  on: WebhookHandlers;
+  /** The handler of unknown-type events (types added by the service after this package). */
+  onUnknown?: (event: UnknownTypeEvent, request: Request) => unknown;
+  /** Your account's subdomain: a delivery for another is answered 403. */
+  subdomain?: string;
+  /**
+   * Answer a repeated delivery (same `uuid`) 200 without calling the handler again: `true` for
+   * an in-memory set of the last 10,000 uuids (one process), or your own store. A delivery whose
+   * handler threw is not remembered, so its retry runs the handler.
+   */
+  dedupe?: boolean | DedupeStore;
+  /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */
+  maxBytes?: number;
+  /** Told of a handler (or dedupe store) that threw; by default `console.error`. */
+  onError?: (error: unknown, event: WebhookEvent | undefined) => void;
+}
+
+/**
+ * A `Request -> Response` function that receives deliveries: a Next.js App Router route handler
+ * as it is (`export const POST = createWebhookHandler(...)`), a Hono, Deno or Workers handler,
+ * a `fetch` for `estatekit/testing`'s `deliver`. It answers 200 once the handler resolved (or
+ * for a duplicate, with `dedupe`), 400 to a body that is not a valid event (so the sender does
+ * not retry it), 413 to a body over `maxBytes`, 403 to another subdomain, 405 to anything but
+ * POST, and 500 when the handler threw (so the sender retries).
+ */
+export function createWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response>;
+
+/** What {@link toNodeListener} reads of node:http's `IncomingMessage` (or Express's `req`). */
+export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
+  method?: string;
+  url?: string;
+  headers: Record<string, string | string[] | undefined>;
+  readableEnded?: boolean;
+  /** Set by a body parser (Express): used when the stream was already read. */
+  body?: unknown;
+  destroy?(): unknown;
+}
+
+/** What {@link toNodeListener} writes of node:http's `ServerResponse` (or Express's `res`). */
+export interface NodeResponse {
+  statusCode: number;
+  readonly headersSent: boolean;
+  setHeader(name: string, value: string): unknown;
+  end(chunk?: Uint8Array): unknown;
+  once?(event: "finish", listener: () => void): unknown;
+}
+
+/**
+ * A node:http / Express listener for a `Request -> Response` handler:
+ * `http.createServer(toNodeListener(createWebhookHandler({ on })))`, `app.post(path,
+ * toNodeListener(handler))`.
+ */
+export function toNodeListener(handler: (request: Request) => Promise<Response>): (req: NodeRequest, res: NodeResponse) => void;

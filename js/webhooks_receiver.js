@@ -1,0 +1,279 @@
+// estatekit/webhooks's API, shared by its two entries (./webhooks.js for browsers and workers,
+// ./webhooks.node.js for servers, as for the main entry: see ./loader.js): the receiving side of
+// the service's webhooks. A thin wrapper around
+// wasm-bindgen's glue of its own small module (./estatekit_webhooks_wasm.js, as emitted; the main
+// entry's module is not loaded):
+// - `parseEvent` decodes the body (UTF-8, fatal; a BOM is dropped), lets JSON.parse parse it, and
+//   has the module check the envelope and the known `data` shapes (Rust types, estatekit-events),
+//   which hands back the caller's own object: every member kept, every value as sent;
+// - `createWebhookHandler` answers a delivery (`Request` -> `Response`) with the statuses a sender
+//   understands, reading at most `maxBytes` of the body; `toNodeListener` adapts it to node:http.
+// Its declarations are ./webhooks.d.ts (the event types come from Rust, through the glue's).
+import wasmInit, { checkEvent } from "./estatekit_webhooks_wasm.js";
+import { instantiate } from "./loader.js";
+
+/** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
+/** @typedef {import("./webhooks.js").WebhookEventError} WebhookEventError */
+/** @typedef {import("./webhooks.js").WebhookHandlerOptions} WebhookHandlerOptions */
+/** @typedef {import("./webhooks.js").DedupeStore} DedupeStore */
+/** @typedef {import("./webhooks.js").NodeRequest} NodeRequest */
+/** @typedef {import("./webhooks.js").NodeResponse} NodeResponse */
+
+/** @type {Promise<void> | undefined} */
+let loading;
+/** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
+let source;
+
+/** Loads the module once; a failed attempt is retried by the next call. */
+function load() {
+  // `source` is set: this module is only reached through an entry, which calls `entry` first.
+  const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
+  loading ??= instantiate(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from }).then(
+    () => undefined,
+    (e) => {
+      loading = undefined;
+      throw e;
+    },
+  );
+  return loading;
+}
+
+/**
+ * An ApiError of kind invalid_event (the module makes those of the envelope's members).
+ * @param {string} reason
+ * @returns {WebhookEventError}
+ */
+function invalid(reason) {
+  const e = new Error(`invalid webhook event: ${reason}`);
+  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind: /** @type {const} */ ("invalid_event"), path: "." });
+}
+
+/**
+ * Whether `e` is the error of an invalid delivery.
+ * @param {unknown} e
+ * @returns {e is WebhookEventError}
+ */
+export function isInvalidEvent(e) {
+  return e instanceof Error && e.name === "ApiError" && /** @type {{ kind?: unknown }} */ (e).kind === "invalid_event";
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true }); // drops a leading BOM (ignoreBOM: false)
+
+/**
+ * Checks a delivery and gives it typed. See ./webhooks.d.ts.
+ * @param {string | Uint8Array | ArrayBuffer | object} body
+ * @returns {Promise<WebhookEvent>}
+ */
+async function parseEvent(body) {
+  let value = body;
+  if (typeof body === "string" || body instanceof Uint8Array || body instanceof ArrayBuffer) {
+    let text;
+    if (typeof body === "string") {
+      text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
+    } else {
+      try {
+        text = utf8.decode(body);
+      } catch {
+        throw invalid("the body is not valid UTF-8");
+      }
+    }
+    try {
+      value = JSON.parse(text);
+    } catch {
+      throw invalid("the body is not JSON"); // SyntaxError's message quotes the body: not repeated
+    }
+  }
+  await load();
+  return /** @type {WebhookEvent} */ (checkEvent(value));
+}
+
+const TOO_LARGE = Symbol("too large");
+
+/**
+ * The body's bytes, read chunk by chunk; throws TOO_LARGE (and cancels the rest) past `max`.
+ * @param {Request} request
+ * @param {number} max
+ * @returns {Promise<Uint8Array>}
+ */
+async function readBody(request, max) {
+  if (!request.body) {
+    // No stream (WebKit gives none for a Request built in the page): read whole, then measured.
+    const bytes = new Uint8Array(await request.arrayBuffer());
+    if (bytes.byteLength > max) throw TOO_LARGE;
+    return bytes;
+  }
+  const reader = request.body.getReader();
+  /** @type {Uint8Array[]} */
+  const chunks = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      reader.cancel().catch(() => {});
+      throw TOO_LARGE;
+    }
+    chunks.push(value);
+  }
+  if (chunks.length === 1) return /** @type {Uint8Array} */ (chunks[0]);
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/**
+ * @param {number} status
+ * @param {Record<string, unknown>} body
+ * @param {Record<string, string>} [headers]
+ */
+const answer = (status, body, headers) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+/** How many uuids `dedupe: true` remembers (the oldest are forgotten first). */
+const DEDUPE_SIZE = 10_000;
+
+/** @returns {DedupeStore} */
+function memoryStore() {
+  /** @type {Set<string>} */
+  const seen = new Set();
+  return {
+    has: (uuid) => seen.has(uuid),
+    add(uuid) {
+      if (seen.size >= DEDUPE_SIZE) seen.delete(/** @type {string} */ (seen.values().next().value));
+      seen.add(uuid);
+    },
+  };
+}
+
+/**
+ * A `Request -> Response` function that receives deliveries. See ./webhooks.d.ts.
+ * @param {WebhookHandlerOptions} options
+ * @returns {(request: Request) => Promise<Response>}
+ */
+function createWebhookHandler(options) {
+  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError } = options ?? {};
+  if (on === null || typeof on !== "object") throw new TypeError("createWebhookHandler: `on` must be an object of handlers");
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError("createWebhookHandler: `maxBytes` must be a positive integer");
+  /** @type {DedupeStore | undefined} */
+  const store = dedupe === true ? memoryStore() : dedupe ? dedupe : undefined;
+  /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
+  const handlers = on;
+  const report = onError ?? ((/** @type {unknown} */ error) => console.error("estatekit/webhooks: the handler threw", error));
+
+  return async function receive(request) {
+    if (request.method !== "POST") return answer(405, { error: "only POST is accepted" }, { allow: "POST" });
+    const declared = Number(request.headers.get("content-length") ?? NaN);
+    if (declared > maxBytes) {
+      request.body?.cancel().catch(() => {});
+      return answer(413, { error: `the body is larger than ${maxBytes} bytes` });
+    }
+    /** @type {WebhookEvent} */
+    let event;
+    try {
+      event = await parseEvent(await readBody(request, maxBytes));
+    } catch (e) {
+      if (e === TOO_LARGE) return answer(413, { error: `the body is larger than ${maxBytes} bytes` });
+      if (isInvalidEvent(e)) return answer(400, { error: e.message, path: e.path });
+      report(e, undefined);
+      return answer(500, { error: "the event could not be read" }); // e.g. the module failed to load: retry
+    }
+    if (subdomain !== undefined && event.subdomain !== subdomain) {
+      return answer(403, { error: "the event is for another subdomain" });
+    }
+    try {
+      if (store && (await store.has(event.uuid))) return answer(200, { received: true, duplicate: true });
+    } catch (e) {
+      report(e, event);
+      return answer(500, { error: "the dedupe store failed" });
+    }
+    /** @type {((event: any, request: Request) => unknown) | undefined} */
+    const handler = event.operation === null ? onUnknown : handlers[event.operation];
+    try {
+      await handler?.(event, request);
+    } catch (e) {
+      report(e, event);
+      return answer(500, { error: "the handler failed" }); // not remembered: the retry runs it again
+    }
+    try {
+      await store?.add(event.uuid);
+    } catch (e) {
+      report(e, event); // handled; a retry of it would run the handler again
+    }
+    return answer(200, { received: true });
+  };
+}
+
+/**
+ * A node:http / Express listener around a `Request -> Response` handler. See ./webhooks.d.ts.
+ * @param {(request: Request) => Promise<Response>} handler
+ * @returns {(req: NodeRequest, res: NodeResponse) => void}
+ */
+function toNodeListener(handler) {
+  return (req, res) => {
+    run(req, res).catch(() => {
+      if (!res.headersSent) res.statusCode = 500;
+      res.end();
+    });
+  };
+
+  /** @param {NodeRequest} req @param {NodeResponse} res */
+  async function run(req, res) {
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) {
+      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
+    }
+    const method = req.method ?? "GET";
+    /** @type {BodyInit | undefined} */
+    let body;
+    if (method !== "GET" && method !== "HEAD") {
+      const parsed = req.body; // set by a body parser (Express) that already read the stream
+      if (req.readableEnded && (typeof parsed === "string" || parsed instanceof Uint8Array)) {
+        body = /** @type {BodyInit} */ (parsed);
+      }
+      else if (req.readableEnded && parsed !== undefined) body = JSON.stringify(parsed);
+      else body = streamOf(req);
+    }
+    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
+    const response = await handler(new Request(url, /** @type {RequestInit} */ ({ method, headers, body, duplex: "half" })));
+    res.statusCode = response.status;
+    response.headers.forEach((value, name) => res.setHeader(name, value));
+    // A body left unread (413) is not drained: the connection is closed once answered.
+    const unread = body !== undefined && typeof body !== "string" && !req.readableEnded;
+    if (unread) res.setHeader("connection", "close");
+    res.end(new Uint8Array(await response.arrayBuffer()));
+    if (unread) res.once?.("finish", () => req.destroy?.());
+  }
+}
+
+/**
+ * The request's body as a web stream, pulled chunk by chunk (nothing is read ahead).
+ * @param {NodeRequest} req
+ * @returns {ReadableStream<Uint8Array>}
+ */
+function streamOf(req) {
+  const chunks = req[Symbol.asyncIterator]();
+  return new ReadableStream({
+    async pull(controller) {
+      const { done, value } = await chunks.next();
+      if (done) controller.close();
+      else controller.enqueue(typeof value === "string" ? new TextEncoder().encode(value) : value);
+    },
+    // cancel (413): nothing more is read; the listener closes the connection once it answered
+    // (ending the iteration here would destroy the request, and the answer with it).
+  });
+}
+
+/**
+ * estatekit/webhooks's API, with its module loaded from `from` when a delivery is first parsed
+ * (one module per realm: the first entry that loads it decides where from).
+ * @param {() => URL | Promise<Uint8Array>} from
+ */
+export function entry(from) {
+  source ??= from;
+  return { parseEvent, createWebhookHandler, toNodeListener };
+}
