@@ -51,13 +51,15 @@ export async function embedded(base64) {
 }
 
 /**
- * What to do about a module that could not be loaded from `url`.
+ * What to do about a module that could not be loaded from `url`, for `reason`.
  * @param {Where} where
  * @param {URL | undefined} url
+ * @param {string} reason
  * @returns {string}
  */
-function advice({ file }, url) {
+function advice({ file }, url, reason) {
   const path = url?.pathname ?? "";
+  if (/Content.Security.Policy/i.test(reason)) return "allow it with script-src 'wasm-unsafe-eval' in the page's CSP";
   // Next.js's edge runtime (it takes the browser entry) compiles no WebAssembly from bytes or URLs.
   if (typeof (/** @type {{ EdgeRuntime?: unknown }} */ (globalThis).EdgeRuntime) === "string") {
     return `use Next.js's Node.js runtime (export const runtime = "nodejs"), or init({ module_or_path }) with ${PACKAGE}/${file}?module`;
@@ -96,7 +98,7 @@ export async function instantiate(init, where) {
     const reason = String(/** @type {{ message?: unknown }} */ (cause)?.message ?? cause);
     const from = url ? ` from ${url.href}` : "";
     const error = new Error(
-      `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${advice(where, url)}.`,
+      `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${advice(where, url, reason)}.`,
       { cause },
     );
     throw Object.assign(error, { details: reason });

@@ -8,6 +8,7 @@
 // file or folder of the repository (not its build output), optionally with `#anchor` (a heading
 // of that Markdown file). Code is not a link, but a Markdown file it names (`docs/x.md`) must be
 // in the repository too, so that no document sends its reader to a file it does not have.
+// It also fails when README.md is over 20,000 bytes.
 // Usage: node tests/docs/links.mjs [files...]    (make test-links)
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -160,6 +161,12 @@ for (const file of markdown) {
   for (const { line, name } of namedInCode(text)) {
     if (!namedExists(file, name)) errors.push(`${file}:${line}: \`${name}\`: names a Markdown file that is not in the repository`);
   }
+}
+// The README is a newcomer's first page: detail goes to docs/ beyond README_LIMIT bytes.
+const README_LIMIT = 20_000;
+const readmeBytes = readFileSync(join(root, "README.md")).length;
+if (readmeBytes > README_LIMIT) {
+  errors.push(`README.md: ${readmeBytes} bytes, over the limit of ${README_LIMIT}: move detail to docs/`);
 }
 for (const e of errors) console.log(e);
 console.log(`links: ${errors.length ? "FAILED" : "ok"}: ${markdown.length} Markdown files, ${errors.length} links outside the repository or broken`);

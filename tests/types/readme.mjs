@@ -1,4 +1,4 @@
-// Type-checks every ```ts example of README.md against the built declarations, as the type tests
+// Type-checks every ```ts example of README.md and of the docs its detail moved to against the built declarations, as the type tests
 // do (tests/types/tsconfig.json: `estatekit` resolves to pkg/estatekit.d.ts), with the pinned
 // TypeScript and `--strict --noEmit`. Each example becomes its own module,
 // target/readme-types/example-NN.ts; the few names the examples use without declaring them
@@ -12,7 +12,8 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const readme = `${root}README.md`;
+/** The Markdown files whose examples are checked: the README and the pages its detail moved to. */
+const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md"];
 const out = `${root}target/readme-types/`;
 const tsc = `${root}node_modules/typescript/bin/tsc`;
 
@@ -26,6 +27,18 @@ declare global {
   const tenantId: string;
   const propertyId: string;
   const progressBar: HTMLProgressElement;
+  /** A delivery, and the app's own functions that the webhook examples (docs/webhooks.md) call. */
+  const request: Request;
+  function notifyAgent(email: string, unitName: string): Promise<void>;
+  function markSigned(contractId: string): Promise<void>;
+  function forgetUnit(data: unknown): Promise<void>;
+  function reindex(uuid: string): void;
+}
+`;
+
+/** node:http as far as the adapter example of docs/webhooks.md uses it (no @types/node here). */
+const NODE_HTTP = `declare module "node:http" {
+  export function createServer(listener: (req: never, res: never) => void): { listen(port: number): void };
 }
 `;
 
@@ -78,7 +91,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
       process.exit(2);
     }
   }
-  const blocks = examples(readFileSync(readme, "utf8"));
+  const blocks = SOURCES.flatMap((file) => examples(readFileSync(`${root}${file}`, "utf8")).map((b) => ({ ...b, file })));
   if (blocks.length === 0) {
     console.error("readme: README.md has no ```ts example: nothing to check");
     process.exit(1);
@@ -90,6 +103,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   blocks.forEach((b, i) => writeFileSync(`${out}${name(i)}`, `${b.code}\nexport {};\n`));
   writeFileSync(`${out}globals.d.ts`, GLOBALS);
   writeFileSync(`${out}vitest.d.ts`, VITEST);
+  writeFileSync(`${out}node-http.d.ts`, NODE_HTTP);
   writeFileSync(
     `${out}tsconfig.json`,
     JSON.stringify(
@@ -112,12 +126,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   // "target/readme-types/example-03.ts(5,7): error TS2345: ..." -> "README.md:68:7: error TS2345: ..."
   const located = report.replace(
     /^.*example-(\d+)\.ts\((\d+),(\d+)\): /gm,
-    (_, n, line, col) => `README.md:${blocks[Number(n) - 1].line + Number(line) - 1}:${col}: `,
+    (_, n, line, col) => `${blocks[Number(n) - 1].file}:${blocks[Number(n) - 1].line + Number(line) - 1}:${col}: `,
   );
   if (located.trim()) console.log(located.trimEnd());
   const failed = run.status !== 0 ? 1 : 0;
   console.log(
-    `readme: ${failed ? "FAILED" : "ok"}: ${blocks.length} TypeScript examples of README.md, tsc --strict --noEmit against pkg/estatekit.d.ts`,
+    `readme: ${failed ? "FAILED" : "ok"}: ${blocks.length} TypeScript examples of ${SOURCES.join(", ")}, tsc --strict --noEmit against pkg/`,
   );
   process.exitCode = failed;
 }
