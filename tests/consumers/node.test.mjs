@@ -1,5 +1,6 @@
-// Node 20 (server-side rendering) with the packed estatekit: tests/consumers/node/smoke.mjs,
-// and the error a call gives when the .wasm file cannot be loaded.
+// Node 20 (server-side rendering) with the packed estatekit: tests/consumers/node/smoke.mjs (the
+// server entry, the `node` condition), app.cjs (import() from CommonJS, both entries), and the
+// error a call gives when the browser entry's .wasm file cannot be loaded in Node.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
@@ -10,10 +11,11 @@ const dir = `${root}tests/consumers/node`;
 const run = (args, env = {}) =>
   promisify(execFile)(process.execPath, args, { cwd: dir, env: { ...process.env, ...env }, timeout: 60_000 });
 
-// Node < 20.16 has no process.getBuiltinModule: the module then tries fetch on a file: URL.
+// Node < 20.16 has no process.getBuiltinModule: the server entry then unpacks its embedded
+// module with DecompressionStream, and the browser entry tries fetch on a file: URL.
 const OLD_NODE = ["--import", "data:text/javascript,delete process.getBuiltinModule"];
 const FAILING_CALL = `
-  import init, { Client, isApiError } from "estatekit";
+  import init, { Client, isApiError } from "./node_modules/estatekit/estatekit.js";
   import { readFile } from "node:fs/promises";
   const client = new Client({ baseUrl: process.env.ESTATEKIT_EMULATOR_URL, token: "dev-token" });
   const error = await client.listWebhooks().then(() => null, (e) => e);
@@ -43,7 +45,18 @@ test.describe("Node 20", () => {
     assert.match(stdout, /listWebhooks answered 1 webhook\(s\)/);
   });
 
-  test.it("rejects with a clear ApiError when the .wasm cannot be loaded; init({ module_or_path: bytes }) recovers", async () => {
+  test.it("works where process.getBuiltinModule is missing (Node < 20.16)", async () => {
+    const { stdout } = await run([...OLD_NODE, "smoke.mjs"], { ESTATEKIT_EMULATOR_URL: emulator.url });
+    assert.match(stdout, /listWebhooks answered \d+ webhook\(s\)/);
+  });
+
+  test.it("loads both entries with import() from a CommonJS file (app.cjs)", async () => {
+    const { stdout } = await run(["app.cjs"], { ESTATEKIT_EMULATOR_URL: emulator.url });
+    assert.match(stdout, /cjs: listWebhooks over HTTP answered \d+; estatekit\/testing registered \S+/);
+    console.log(stdout.trim());
+  });
+
+  test.it("the browser entry in old Node: a clear ApiError; init({ module_or_path: bytes }) recovers", async () => {
     const { stdout } = await run([...OLD_NODE, "--input-type=module", "-e", FAILING_CALL], {
       ESTATEKIT_EMULATOR_URL: emulator.url,
     });

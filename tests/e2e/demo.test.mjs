@@ -450,7 +450,12 @@ test("the service switch: in this page the demo uses the in-page emulator (no re
 
   // The page fetched only estatekit/testing's files from the server; the server saw no API call.
   const fetched = page.requests.slice(before).map((url) => new URL(url).pathname);
-  assert.deepEqual(fetched.sort(), ["/pkg/estatekit_testing_wasm.js", "/pkg/estatekit_testing_wasm_bg.wasm", "/pkg/testing.js"]);
+  assert.deepEqual(fetched.sort(), [
+    "/pkg/estatekit_testing_wasm.js",
+    "/pkg/estatekit_testing_wasm_bg.wasm",
+    "/pkg/testing.js",
+    "/pkg/testing_service.js",
+  ]);
   const seen = (await call("/_emulator/requests")).body.filter((r) => !r.path.startsWith("/_emulator/"));
   assert.deepEqual(seen, [], "requests that reached the emulator");
   assert.equal((await call("/api/external-integrations/webhooks")).body.length, 1);

@@ -60,12 +60,15 @@ test("the static folder: its root opens the page, which defaults to the in-page 
   await page.locator("#webhooks-list .empty").waitFor();
   const loaded = page.requests.map((url) => new URL(url).pathname).filter((p) => p.startsWith("/pkg/")).sort();
   assert.deepEqual(loaded, [
+    "/pkg/client.js",
     "/pkg/estatekit.js",
     "/pkg/estatekit_testing_wasm.js",
     "/pkg/estatekit_testing_wasm_bg.wasm",
     "/pkg/estatekit_wasm.js",
     "/pkg/estatekit_wasm_bg.wasm",
+    "/pkg/loader.js",
     "/pkg/testing.js",
+    "/pkg/testing_service.js",
   ]);
   onlyFiles(page);
   // The service is only in the page: the static host was asked for files only.

@@ -1,6 +1,6 @@
 // Node 20 imports estatekit as server-side rendering does. Importing must not throw and must
 // not touch the WebAssembly module. With ESTATEKIT_EMULATOR_URL set, a call must work through
-// Node's global fetch (the module initialises itself, reading the .wasm file from disk).
+// Node's global fetch (the module initialises itself from the bytes the server entry embeds).
 // Usage: node tests/consumers/node/smoke.mjs (after installing the packed tarball here).
 import assert from "node:assert/strict";
 import { Client, DOCUMENT_TYPES, EVENT_TYPES, isApiError } from "estatekit";
