@@ -194,9 +194,9 @@ impl Error {
         }
     }
 
-    /// The same error with `token` hidden in every text it took from an answer or from the
-    /// network (a service or a `fetch` option echoing the token is the only way it could be
-    /// there).
+    /// The same error with `token` hidden in every text it took from an answer (a service echoing
+    /// the token is the only way it could be there; a network failure's reason is hidden where
+    /// the transport reads it).
     pub fn redacted(self, token: &str) -> Error {
         let hide = |text: String| redact(text, token);
         match self {
@@ -222,10 +222,6 @@ impl Error {
                 messages: messages.into_iter().map(hide).collect(),
                 status,
             },
-            Error::Network { operation, reason } => Error::Network {
-                operation,
-                reason: hide(reason),
-            },
             Error::Decode {
                 operation,
                 status,
@@ -243,13 +239,26 @@ impl Error {
 /// What replaces the token in what estatekit writes about a call.
 pub const REDACTED: &str = "[redacted]";
 
-/// `text` with every occurrence of `token` replaced by [`REDACTED`].
+/// `text` with every occurrence of `token` replaced by [`REDACTED`], and so is the start of the
+/// token where a text was cut short within it (`response::limit` ends a cut with `…`).
 pub fn redact(text: String, token: &str) -> String {
-    if !token.is_empty() && text.contains(token) {
+    if token.is_empty() {
+        return text;
+    }
+    let mut text = if text.contains(token) {
         text.replace(token, REDACTED)
     } else {
         text
+    };
+    // A start of the token right before a cut's `…`, the longest first.
+    for start in (1..token.len()).rev().filter_map(|k| token.get(..k)) {
+        let mut cut = start.to_owned();
+        cut.push('…');
+        if text.contains(cut.as_str()) {
+            text = text.replace(cut.as_str(), "[redacted]…");
+        }
     }
+    text
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
@@ -374,5 +383,14 @@ mod tests {
             "messages failed: the service returned GraphQL errors: a [redacted]"
         );
         assert_eq!(redact("abc".into(), ""), "abc");
+        // A text cut within the token keeps no part of it.
+        let token = "eyJhbGciOiJSUzI1NiJ9.SECRET";
+        let cut = crate::api::response::limit(&format!("body: {token}"), 20);
+        assert_eq!(cut, "body: eyJhbGciOiJSUz…");
+        assert_eq!(redact(cut, token), "body: [redacted]…");
+        assert_eq!(
+            redact("\"x eyJ…\" and eyJ".into(), token),
+            "\"x [redacted]…\" and eyJ"
+        );
     }
 }

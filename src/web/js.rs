@@ -64,17 +64,12 @@ pub fn redact_value(value: JsValue, token: &str) -> JsValue {
     if token.is_empty() || value.is_undefined() {
         return value;
     }
-    let (Ok(text), Ok(quoted)) = (
-        js_sys::JSON::stringify(&value),
-        js_sys::JSON::stringify(&JsValue::from_str(token)),
-    ) else {
+    let Ok(text) = js_sys::JSON::stringify(&value) else {
         return JsValue::UNDEFINED;
     };
-    let needle = String::from(quoted);
-    let needle = needle
-        .strip_prefix('"')
-        .and_then(|n| n.strip_suffix('"'))
-        .unwrap_or(token);
+    // Tokens are visible ASCII: inside a JSON string only `"` and `\` are escaped.
+    let needle = token.replace('\\', "\\\\").replace('"', "\\\"");
+    let needle = needle.as_str();
     if !text.includes(needle, 0) {
         return value;
     }

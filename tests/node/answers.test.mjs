@@ -119,6 +119,28 @@ for (const token of TOKENS) {
       assert.equal(await client.ensureWebhook({ type: webhook.type, url: webhook.url }), webhook.id);
     });
 
+    test.it("deleteWebhook: resolves undefined, the id sent as given", async () => {
+      const s = service(() => ({ status: 204 }));
+      const client = new Client({ baseUrl: BASE, token, fetch: s.fetch });
+      assert.equal(await client.deleteWebhook(webhook.id), undefined);
+      assert.equal(s.seen[0].path, `/api/external-integrations/webhooks/${webhook.id}`);
+    });
+
+    test.it("documents() and messagesAll(): every item as sent, page by page", async () => {
+      const pages = [[document, { ...document, id: token }], [document]];
+      const docs = service(() => ({ body: pages.shift() ?? [] }));
+      const client = new Client({ baseUrl: BASE, token, fetch: docs.fetch });
+      const listed = [];
+      for await (const d of client.documents({ tenantId: token }, { pageSize: 2 })) listed.push(d);
+      assert.deepEqual(listed, [document, { ...document, id: token }, document]);
+      const threads = [[message, message], [null]];
+      const msgs = service(() => ({ body: { data: { messages: threads.shift() ?? [] } } }));
+      const other = new Client({ baseUrl: BASE, token, fetch: msgs.fetch });
+      const read = [];
+      for await (const m of other.messagesAll({ candidateId: "cand-1" }, { pageSize: 2 })) read.push(m);
+      assert.deepEqual(read, [message, message, null]);
+    });
+
     test.it("errors and events hide the token the service echoes", async () => {
       const events = [];
       const s = service((method, path) =>
@@ -152,6 +174,12 @@ for (const token of TOKENS) {
       assert.deepEqual(status.details, { code: "[redacted]", message: hide(`token ${token} refused`), "[redacted]": ["[redacted]"] });
       assert.deepEqual(graphql.details, [{ message: hide(`bad ${token}`), "[redacted]": "[redacted]" }]);
       assert.deepEqual(graphql.data, { echo: "[redacted]" });
+      // A text cut short within the token (an excerpt of a long body) keeps no part of it.
+      const cut = service(() => ({ status: 200, body: `${"x".repeat(100)}${token}${token}` }));
+      const cutting = new Client({ baseUrl: BASE, token, fetch: cut.fetch });
+      const excerpt = await cutting.getDocument("d").catch((e) => e);
+      assert.equal(excerpt.kind, "decode");
+      if (token.length > 20) assert.ok(!excerpt.message.includes(token.slice(0, 20)), excerpt.message);
       assert.ok(decode.message.includes(hide(`not json ${token}`)), decode.message);
       const response = events.find((e) => e.type === "response" && e.requestId !== undefined);
       assert.equal(response?.requestId, "r-[redacted]");
