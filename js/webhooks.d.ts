@@ -85,7 +85,9 @@ export interface WebhookHandlerOptions {
   /**
    * Answer a repeated delivery (same `uuid`) 200 without calling the handler again: `true` for
    * an in-memory set of the last 10,000 uuids (one process), or your own store. A delivery whose
-   * handler threw is not remembered, so its retry runs the handler.
+   * handler threw is not remembered, so its retry runs the handler. A copy that arrives while the
+   * first is being handled waits for it (within this process; across processes, your store's
+   * `has`/`add` decide).
    */
   dedupe?: boolean | DedupeStore;
   /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */

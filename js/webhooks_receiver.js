@@ -164,6 +164,13 @@ function createWebhookHandler(options) {
   /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
   const handlers = on;
   const report = onError ?? ((/** @type {unknown} */ error) => console.error("estatekit/webhooks: the handler threw", error));
+  /**
+   * With `dedupe`, the deliveries being handled, by uuid: a copy that arrives meanwhile (the
+   * sender gave up waiting and retried) waits for the first, then is answered as a duplicate if
+   * it succeeded, or handled itself if it failed.
+   * @type {Map<string, Promise<unknown>>}
+   */
+  const inFlight = new Map();
 
   return async function receive(request) {
     if (request.method !== "POST") return answer(405, { error: "only POST is accepted" }, { allow: "POST" });
@@ -185,19 +192,42 @@ function createWebhookHandler(options) {
     if (subdomain !== undefined && event.subdomain !== subdomain) {
       return answer(403, { error: "the event is for another subdomain" });
     }
+    if (!store) return handle(event, request);
+    const { uuid } = event;
+    for (let first = inFlight.get(uuid); first; first = inFlight.get(uuid)) await first.catch(() => {});
+    // Claimed before anything is awaited, so that one copy at a time gets past this point.
+    const claim = (async () => {
+      try {
+        if (await store.has(uuid)) return answer(200, { received: true, duplicate: true });
+      } catch (e) {
+        report(e, event);
+        return answer(500, { error: "the dedupe store failed" });
+      }
+      return handle(event, request);
+    })();
+    inFlight.set(uuid, claim);
     try {
-      if (store && (await store.has(event.uuid))) return answer(200, { received: true, duplicate: true });
-    } catch (e) {
-      report(e, event);
-      return answer(500, { error: "the dedupe store failed" });
+      return await claim;
+    } finally {
+      inFlight.delete(uuid);
     }
+  };
+
+  /**
+   * Runs the event's handler: 200 once it resolved (remembered by `dedupe`), 500 if it threw
+   * (not remembered, so that the sender's retry runs it again).
+   * @param {WebhookEvent} event
+   * @param {Request} request
+   * @returns {Promise<Response>}
+   */
+  async function handle(event, request) {
     /** @type {((event: any, request: Request) => unknown) | undefined} */
     const handler = event.operation === null ? onUnknown : handlers[event.operation];
     try {
       await handler?.(event, request);
     } catch (e) {
       report(e, event);
-      return answer(500, { error: "the handler failed" }); // not remembered: the retry runs it again
+      return answer(500, { error: "the handler failed" });
     }
     try {
       await store?.add(event.uuid);
@@ -205,7 +235,7 @@ function createWebhookHandler(options) {
       report(e, event); // handled; a retry of it would run the handler again
     }
     return answer(200, { received: true });
-  };
+  }
 }
 
 /**

@@ -270,16 +270,23 @@ pub fn is_timestamp(text: &str) -> bool {
     };
     let at = |i: usize, c: u8| b.get(i) == Some(&c);
     let fixed = (|| {
+        let year = num(0, 4)?;
         let month = num(5, 2)?;
         let day = num(8, 2)?;
-        num(0, 4)?;
+        let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0);
+        let days = match month {
+            2 if leap => 29,
+            2 => 28,
+            4 | 6 | 9 | 11 => 30,
+            _ => 31,
+        };
         let ok = at(4, b'-')
             && at(7, b'-')
             && (at(10, b'T') || at(10, b't'))
             && at(13, b':')
             && at(16, b':')
             && (1..=12).contains(&month)
-            && (1..=31).contains(&day)
+            && (1..=days).contains(&day)
             && num(11, 2)? <= 23
             && num(14, 2)? <= 59
             && num(17, 2)? <= 60;

@@ -221,6 +221,46 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
     });
   });
 
+  test.it("dedupe: copies of a delivery that arrive while it is handled run the handler once", async () => {
+    let calls = 0;
+    let release;
+    const gate = new Promise((resolve) => (release = resolve));
+    const handler = app.createWebhookHandler({
+      dedupe: true,
+      on: {
+        UNIT_UPDATED: async () => {
+          calls += 1;
+          await gate;
+        },
+      },
+    });
+    const request = () => new Request("http://receiver/", { method: "POST", body: JSON.stringify(valid({ uuid: "evt-concurrent" })) });
+    const answers = [handler(request()), handler(request()), handler(request())];
+    await new Promise((r) => setTimeout(r, 50));
+    release();
+    const bodies = await Promise.all((await Promise.all(answers)).map(async (r) => [r.status, await r.json()]));
+    assert.equal(calls, 1);
+    assert.deepEqual(bodies, [
+      [200, { received: true }],
+      [200, { received: true, duplicate: true }],
+      [200, { received: true, duplicate: true }],
+    ]);
+  });
+
+  test.it("an unknown-type event is a copy with own members only (no __proto__ injection)", async () => {
+    const body = `{"__proto__":{"isAdmin":true},"uuid":"u","operation":"NEW_TYPE","subdomain":"acme","language":"en","createdAt":"2026-11-25T10:07:28.052Z","data":{}}`;
+    const event = await app.parseEvent(body);
+    assert.equal(event.operation, null);
+    assert.equal(event.rawOperation, "NEW_TYPE");
+    assert.equal(event.isAdmin, undefined);
+    assert.deepEqual(Object.getOwnPropertyDescriptor(event, "__proto__")?.value, { isAdmin: true });
+    for (const [over, path] of [[{ uuid: "" }, "uuid"], [{ data: undefined }, "data"], [{ createdAt: "2026-02-29T00:00:00Z" }, "createdAt"]]) {
+      const error = await app.parseEvent(valid(over)).catch((e) => e);
+      assert.equal(error.kind, "invalid_event", JSON.stringify(over));
+      assert.equal(error.path, path);
+    }
+  });
+
   test.it("parseEvent: the caller's own object, unknown members kept", async () => {
     const body = valid({ extra: { kept: true } });
     const event = await app.parseEvent(body);

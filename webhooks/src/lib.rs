@@ -90,6 +90,16 @@ pub fn check_event(value: JsValue) -> Result<JsValue, JsValue> {
         &mut track,
     ))
     .map_err(|e| invalid(&track.path().to_string(), &e.to_string()))?;
+    // (An object given as is may hold `undefined`, which JSON cannot.)
+    if delivery.data.0.is_undefined() {
+        return Err(invalid("data", "missing field `data`"));
+    }
+    if delivery.uuid.is_empty() {
+        return Err(invalid(
+            "uuid",
+            "must not be empty (it identifies the event)",
+        ));
+    }
     match operation(&delivery.operation) {
         Operation::KnownShape => {
             let mut track = Track::new();
@@ -113,7 +123,10 @@ pub fn check_event(value: JsValue) -> Result<JsValue, JsValue> {
         }
         Operation::UnknownShape => Ok(value),
         Operation::UnknownType => {
-            let copy = Object::assign(&Object::new(), value.unchecked_ref());
+            // Own members defined one by one (`Object.assign` would make a `__proto__` member
+            // the copy's prototype).
+            let copy = Object::from_entries(&Object::entries(value.unchecked_ref()))
+                .map_err(|_| invalid(".", "the envelope's members cannot be read"))?;
             let copy: &JsValue = copy.as_ref();
             let _ = Reflect::set(copy, &"operation".into(), &JsValue::NULL);
             let _ = Reflect::set(
