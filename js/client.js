@@ -1,16 +1,16 @@
 // estatekit's public API, shared by its two entries: a thin wrapper around wasm-bindgen's glue
-// (./estatekit_wasm.js, as wasm-bindgen emits it). It
+// of the module (as wasm-bindgen emits it), which the entry gives with where the module comes
+// from: ./estatekit.js, for browsers, the glue ./estatekit_wasm.js and the .wasm file next to it;
+// ./estatekit.node.js, for servers, the glue ./estatekit_wasm_node.js of the module built with
+// the `dom-emulation` feature, whose bytes it embeds (see ./loader.js). It
 // - initialises the module by itself on first use (once, shared by concurrent calls, no top-level
-//   await), from where the entry says (./estatekit.js: the .wasm file next to it, for browsers;
-//   ./estatekit.node.js: the bytes embedded, for servers; see ./loader.js), while
-//   init()/initSync() stay available;
+//   await), while init()/initSync() stay available;
 // - exports a `Client` that forwards every member of the wasm `Client` generically (members added
 //   in Rust are forwarded without editing this file), `free()` and `Symbol.dispose`;
 // - adds the async iterables `documents` and `messagesAll`, `isApiError` (a pure check that needs
 //   no module) and EVENT_TYPES / DOCUMENT_TYPES.
 // Its declarations are ./estatekit.d.ts (the wrapper's additions; the rest comes from the glue's).
 // The build copies this file into pkg/ unchanged; `make test-types` type-checks it there.
-import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm.js";
 import { instantiate } from "./loader.js";
 
 /** @typedef {import("./estatekit_wasm.js").ApiError} ApiError */
@@ -23,6 +23,16 @@ import { instantiate } from "./loader.js";
 /** @typedef {import("./estatekit_wasm.js").DocumentRecord} DocumentRecord */
 /** @typedef {import("./estatekit_wasm.js").Message} Message */
 /** @typedef {import("./estatekit_wasm.js").MessageFilter} MessageFilter */
+/** @typedef {import("./estatekit_wasm.js").Client} WasmClient */
+/**
+ * What the wrapper uses of a glue: both glues have the same API (their raw exports, internal,
+ * differ).
+ * @typedef {{
+ *   init: (input?: Parameters<typeof import("./estatekit_wasm.js").default>[0]) => Promise<InitOutput>,
+ *   initSync: (module: Parameters<typeof import("./estatekit_wasm.js").initSync>[0]) => InitOutput,
+ *   Client: typeof import("./estatekit_wasm.js").Client,
+ * }} Glue
+ */
 
 // The string-literal unions EventType and DocumentType of the Rust declarations, in their order
 // (tests/types/constants.test.mjs checks that they still are).
@@ -93,6 +103,12 @@ export function isApiError(e) {
 
 /** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
 let source;
+/**
+ * The glue of that module (see `entry`). Set before anything here is called: this module is only
+ * reached through an entry, which calls `entry` first.
+ * @type {Glue}
+ */
+let glue;
 
 /**
  * Initialises the module once; concurrent callers share one attempt, a failed one is retried.
@@ -104,7 +120,7 @@ function ensureInit() {
     // `source` is set: this module is only reached through an entry, which calls `entry` first.
     const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
     const where = { entry: "estatekit", file: "estatekit_wasm_bg.wasm", source: from };
-    loading = instantiate(wasmInit, where).then(
+    loading = instantiate(glue.init, where).then(
       () => {
         ready = true;
         loading = undefined;
@@ -120,26 +136,26 @@ function ensureInit() {
 
 /**
  * Loads and instantiates the WebAssembly module (optional: the first call does it).
- * @param {Parameters<typeof wasmInit>[0]} [module_or_path]
+ * @param {Parameters<Glue["init"]>[0]} [module_or_path]
  * @returns {Promise<InitOutput>}
  */
 async function init(module_or_path) {
   if (module_or_path === undefined) {
     await ensureInit();
-    return wasmInit();
+    return glue.init();
   }
-  const output = await wasmInit(module_or_path);
+  const output = await glue.init(module_or_path);
   ready = true;
   return output;
 }
 
 /**
  * Instantiates the module synchronously from bytes or a WebAssembly.Module.
- * @param {Parameters<typeof wasmInitSync>[0]} module
+ * @param {Parameters<Glue["initSync"]>[0]} module
  * @returns {InitOutput}
  */
 function initSync(module) {
-  const output = wasmInitSync(module);
+  const output = glue.initSync(module);
   ready = true;
   return output;
 }
@@ -169,7 +185,7 @@ function innerNow(client) {
   if (!state) throw new TypeError("estatekit: not a Client");
   if (state.freed) throw apiError("invalid_input", "estatekit: this Client was freed");
   if (!state.inner && ready) {
-    state.inner = new WasmClient(/** @type {ClientOptions} */ (state.options)); // throws ApiError invalid_input
+    state.inner = new glue.Client(/** @type {ClientOptions} */ (state.options)); // throws ApiError invalid_input
     state.options = undefined;
   }
   return state.inner;
@@ -236,7 +252,7 @@ class Client {
     const state = { inner: undefined, options, freed: false };
     clients.set(this, state);
     if (ready) {
-      state.inner = new WasmClient(options);
+      state.inner = new glue.Client(options);
       state.options = undefined;
     } else if (options !== null && typeof options === "object" && Object.getPrototypeOf(options) === Object.prototype) {
       state.options = { ...options }; // read as they are now, like the synchronous path
@@ -288,11 +304,26 @@ class Client {
   }
 
   static {
-    // Forward every member of the wasm Client: accessors (get/set) are synchronous and need the
-    // module initialised already; every other function member is async and waits for it.
+    if (typeof Symbol.dispose === "symbol") {
+      Object.defineProperty(Client.prototype, Symbol.dispose, {
+        configurable: true,
+        writable: true,
+        value: Client.prototype.free,
+      });
+    }
+  }
+}
+
+/**
+ * Forwards every member of the glue's `Client` to the wrapper's: accessors (get/set) are
+ * synchronous and need the module initialised already; every other function member is async and
+ * waits for it. Members added in Rust are forwarded without editing this file.
+ * @param {typeof import("./estatekit_wasm.js").Client} WasmClass
+ */
+function forwardMembers(WasmClass) {
     /** @typedef {Record<string, unknown>} Members */
     /** @typedef {Record<string, (...args: unknown[]) => unknown>} Methods */
-    const proto = WasmClient.prototype;
+    const proto = WasmClass.prototype;
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key === "constructor" || key.startsWith("__") || Object.hasOwn(Client.prototype, key)) continue;
       const desc = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(proto, key));
@@ -327,23 +358,20 @@ class Client {
       }
       Object.defineProperty(Client.prototype, key, member);
     }
-    if (typeof Symbol.dispose === "symbol") {
-      Object.defineProperty(Client.prototype, Symbol.dispose, {
-        configurable: true,
-        writable: true,
-        value: Client.prototype.free,
-      });
-    }
-  }
 }
 
 /**
- * The package's API, with its module loaded from `from` when a call needs it: the file next to
- * the browser entry, or the bytes the server entry embeds. One module per realm: the first entry
- * that loads it decides where from.
+ * The package's API on the module of `moduleGlue`, loaded from `from` when a call needs it: the
+ * file next to the browser entry, or the bytes the server entry embeds. One module per realm: the
+ * first entry that loads it decides which.
+ * @param {Glue} moduleGlue
  * @param {() => URL | Promise<Uint8Array>} from
  */
-export function entry(from) {
-  source ??= from;
+export function entry(moduleGlue, from) {
+  if (!source) {
+    source = from;
+    glue = moduleGlue;
+    forwardMembers(moduleGlue.Client);
+  }
   return { init, initSync, Client };
 }

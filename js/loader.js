@@ -10,7 +10,8 @@
 //   `fetch` cannot read);
 // - `default` (browsers, workers): the `.wasm` file next to the entry, by
 //   `new URL(file, import.meta.url)`, which bundlers emit as an asset.
-// A failure names the fix that fits where the module was looked for.
+// A failure names the fix that fits where the module was looked for (Vite's pre-bundling, a
+// Content-Security-Policy, Next.js's edge runtime).
 
 const PACKAGE = "estatekit";
 
@@ -57,16 +58,16 @@ export async function embedded(base64) {
  * @param {string} reason
  * @returns {string}
  */
-function advice({ file }, url, reason) {
-  const path = url?.pathname ?? "";
-  if (/Content.Security.Policy/i.test(reason)) return "allow it with script-src 'wasm-unsafe-eval' in the page's CSP";
-  // Next.js's edge runtime (it takes the browser entry) compiles no WebAssembly from bytes or URLs.
+function advice({ entry, file }, url, reason) {
+  // Only the main entry has init(); the others load their module themselves.
+  const init = entry === PACKAGE ? ", or call init({ module_or_path }) first" : "";
+  if (/CSP|Content.Security|unsafe-eval/i.test(reason)) return "allow script-src 'wasm-unsafe-eval' in the page's CSP";
+  // Next.js's edge runtime takes the browser entry, and compiles no WebAssembly from bytes or URLs.
   if (typeof (/** @type {{ EdgeRuntime?: unknown }} */ (globalThis).EdgeRuntime) === "string") {
-    return `use Next.js's Node.js runtime (export const runtime = "nodejs"), or init({ module_or_path }) with ${PACKAGE}/${file}?module`;
+    return `use Next.js's Node.js runtime, not the edge runtime${init}`;
   }
-  if (path.includes("/.vite/")) return `add optimizeDeps: { exclude: ["${PACKAGE}"] } to the Vite config`;
-  if (path.includes("/_next/")) return `add serverExternalPackages: ["${PACKAGE}"] to next.config`;
-  return `serve ${file} next to the package's JavaScript, or call init({ module_or_path }) first`;
+  if (url?.pathname.includes("/.vite/")) return `add optimizeDeps: { exclude: ["${PACKAGE}"] } to the Vite config`;
+  return `serve ${file} next to the package's JavaScript${init}`;
 }
 
 /**

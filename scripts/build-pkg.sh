@@ -7,7 +7,8 @@
 #    names, so the glue needs no change;
 # 3. the public wrapper (js/client.js, js/loader.js, the entries js/estatekit.js for browsers and
 #    js/estatekit.node.js for servers), its declarations js/estatekit.d.ts and js/package.json,
-#    copied as they are; and estatekit_wasm_embedded.js, the module's bytes for the server entry
+#    copied as they are; and, for the server entry, the module built with the `dom-emulation`
+#    feature (glue estatekit_wasm_node.js) and its bytes in estatekit_wasm_embedded.js
 #    (scripts/embed-wasm.mjs);
 # 4. the `estatekit/testing` entry: the emulator's in-process host (crate testing/) through
 #    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, its
@@ -45,7 +46,23 @@ wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
   --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
   --enable-reference-types "$out/estatekit_wasm_bg.wasm" -o "$out/estatekit_wasm_bg.wasm"
 cp js/client.js js/loader.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
-node scripts/embed-wasm.mjs "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_embedded.js"
+
+# 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
+#     emulations, which exist in Node only), its glue estatekit_wasm_node.js/.d.ts as emitted, its
+#     bytes embedded in estatekit_wasm_embedded.js. The .wasm file ships too: the glue names it in
+#     a `new URL(...)` that bundlers resolve when they build a server bundle.
+if [ "$out" = pkg ]; then
+  node_out=target/pkg-node
+  rm -rf "$node_out"
+  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation
+  wasm-bindgen --target web --typescript --out-name estatekit_wasm_node --out-dir "$node_out" \
+    target/wasm32-unknown-unknown/release/estatekit.wasm
+  wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-reference-types "$node_out/estatekit_wasm_node_bg.wasm" -o "$out/estatekit_wasm_node_bg.wasm"
+  cp "$node_out/estatekit_wasm_node.js" "$node_out/estatekit_wasm_node.d.ts" "$out/"
+  node scripts/embed-wasm.mjs "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_embedded.js"
+fi
 
 # 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).
 if [ "$out" = pkg ]; then

@@ -6,6 +6,8 @@ mod answer;
 mod client;
 mod errors;
 mod events;
+#[cfg(feature = "dom-emulation")]
+mod form;
 mod js;
 mod transport;
 

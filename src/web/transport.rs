@@ -132,13 +132,20 @@ fn json_text(body: &JsonBody) -> Result<JsValue, JsValue> {
     Ok(js_sys::JSON::stringify(&value)?.into())
 }
 
+/// An upload's `FormData`, empty, and its file part, when they are not the global `FormData` and
+/// the file itself (see `form`).
+type PlatformForm = Option<(FormData, JsValue)>;
+
 /// The request body as a JavaScript value, and whether it is JSON.
-fn body_of(out: &Outgoing<'_>) -> Result<(Option<JsValue>, bool), JsValue> {
+fn body_of(out: &Outgoing<'_>, platform: PlatformForm) -> Result<(Option<JsValue>, bool), JsValue> {
     Ok(match &out.request.body {
         RequestBody::None => (None, false),
         RequestBody::Json(body) => (Some(json_text(body)?), true),
         RequestBody::Form(fields) => {
-            let form = FormData::new()?;
+            let (form, part) = match platform {
+                Some((form, part)) => (form, Some(part)),
+                None => (FormData::new()?, None),
+            };
             for (name, value) in fields {
                 match value {
                     FormValue::Text(text) => form.append_with_str(name, text)?,
@@ -147,7 +154,8 @@ fn body_of(out: &Outgoing<'_>) -> Result<(Option<JsValue>, bool), JsValue> {
                 }
             }
             if let Some((blob, file_name)) = out.file {
-                form.append_with_blob_and_filename("file", blob, file_name)?;
+                let part = part.as_ref().map_or(blob, |p| p.unchecked_ref());
+                form.append_with_blob_and_filename("file", part, file_name)?;
             }
             (Some(form.into()), false)
         }
@@ -183,9 +191,10 @@ async fn via_fetch(
     token: &str,
     out: &Outgoing<'_>,
     signal: &AbortSignal,
+    platform: PlatformForm,
 ) -> Result<Reply, NoAnswer> {
     let failed = |e: gloo_net::Error| NoAnswer::Failed(response::limit(&e.to_string(), 200));
-    let (body, json) = body_of(out).map_err(|e| NoAnswer::Failed(describe(&e)))?;
+    let (body, json) = body_of(out, platform).map_err(|e| NoAnswer::Failed(describe(&e)))?;
     let mut builder = gloo_net::http::RequestBuilder::new(&out.request.url)
         .method(gloo_method(out.request.method))
         .header("Authorization", &format!("Bearer {token}"))
@@ -263,7 +272,7 @@ async fn via_xhr(
         .map_err(failed)?;
     xhr.set_request_header("Authorization", &format!("Bearer {token}"))
         .map_err(failed)?;
-    let (body, json) = body_of(out).map_err(failed)?;
+    let (body, json) = body_of(out, None).map_err(failed)?;
     if json {
         xhr.set_request_header("Content-Type", "application/json")
             .map_err(failed)?;
@@ -350,25 +359,6 @@ fn progress(loaded: f64, total: f64) -> JsValue {
     js::to_js(&UploadProgress { loaded, total })
 }
 
-/// Whether the global `Request` sends a global `FormData` as multipart. It does in browsers,
-/// workers and Node; a DOM emulation in Node whose `FormData` is its own (jsdom without a
-/// runner's adapter) would have `fetch` send the text `[object FormData]` instead of the file.
-fn fetch_sends_form_data() -> bool {
-    let init = web_sys::RequestInit::new();
-    init.set_method("POST");
-    FormData::new()
-        .map(|form| init.set_body(&form))
-        .and_then(|()| web_sys::Request::new_with_str_and_init("http://localhost/", &init))
-        .is_ok_and(|request| {
-            request
-                .headers()
-                .get("content-type")
-                .ok()
-                .flatten()
-                .is_some_and(|value| value.starts_with("multipart/form-data"))
-        })
-}
-
 /// Sends the request once and reads the whole answer. `origin` is the base URL's, the only
 /// one an answer may come from.
 pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<Answer, Failure> {
@@ -388,26 +378,28 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     // runtimes), progress is reported once, at the end.
     let xhr_available =
         out.fetch.is_none() && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
-    if out.file.is_some() && !(out.progress.is_some() && xhr_available) && !fetch_sends_form_data()
-    {
-        return Err(Failure::from(Error::invalid(
-            "input.file",
-            "cannot be uploaded with this environment's fetch, which does not send its FormData \
-             (a DOM emulation such as jsdom): give onProgress (its XMLHttpRequest sends it), or \
-             run this code in a browser or in plain Node",
-        )));
-    }
+    #[cfg(feature = "dom-emulation")]
+    let platform = match out.file {
+        Some((blob, _)) => super::form::platform_form(blob)
+            .await
+            .map_err(|e| Failure::from(e).after(1))?,
+        None => None,
+    };
+    #[cfg(not(feature = "dom-emulation"))]
+    let platform: PlatformForm = None;
+    // A DOM emulation's XMLHttpRequest sends its own FormData only.
+    let xhr_available = xhr_available && platform.is_none();
     let result = match out.progress {
         Some(on_progress) if xhr_available => {
             via_xhr(&token, out, origin, &signal, on_progress).await
         }
         Some(on_progress) => {
-            let result = via_fetch(&token, out, &signal).await;
+            let result = via_fetch(&token, out, &signal, platform).await;
             let size = out.file.map_or(0.0, |(blob, _)| blob.size());
             js::notify(on_progress, &progress(size, size));
             result
         }
-        None => via_fetch(&token, out, &signal).await,
+        None => via_fetch(&token, out, &signal, platform).await,
     };
     match result {
         Ok(reply) => Ok(Answer {

@@ -4,7 +4,7 @@
 // file with progress). Built once with Turbopack (next build's default) and once with webpack
 // (next build --webpack), one after the other into the same .next, each served by `next start`
 // on a free loopback port with the emulator's address in ESTATEKIT_BASE_URL (read at request
-// time); then once more with `output: "standalone"` (ESTATEKIT_NEXT_OUTPUT=standalone, the only
+// time); then with `output: "standalone"`, by each bundler (ESTATEKIT_NEXT_OUTPUT=standalone, the only
 // thing next.config.mjs reads), served by .next/standalone's server.js. next and react are
 // pinned by the project's own package-lock.json; estatekit is the packed tarball (its lock entry
 // has no integrity). What each route and page answered is printed (console.log).
@@ -30,6 +30,7 @@ const VARIANTS = [
   { key: "turbopack", name: "next build (Turbopack)", buildArgs: [] },
   { key: "webpack", name: "next build --webpack", buildArgs: ["--webpack"] },
   { key: "standalone", name: 'next build (Turbopack), output: "standalone"', buildArgs: [], standalone: true },
+  { key: "standalone-webpack", name: 'next build --webpack, output: "standalone"', buildArgs: ["--webpack"], standalone: true },
 ];
 const asked = (process.env.ESTATEKIT_NEXT_VARIANTS ?? "").split(/[\s,]+/).filter(Boolean);
 for (const k of asked) {

@@ -80,10 +80,11 @@ test.describe("vitest project with estatekit/testing", () => {
       );
       process.stdout.write(out);
       for (const environment of ["jsdom", "happy-dom"]) {
-        assert.match(out, new RegExp(`${environment}, in process: stored 5 bytes`));
+        assert.match(out, new RegExp(`${environment}, in process: stored 5 bytes, title hello.txt`));
         assert.match(out, new RegExp(`${environment}, over HTTP: stored 70000 bytes`));
+        assert.match(out, new RegExp(`${environment}, without arrayBuffer\\(\\): stored 9 bytes`));
       }
-      assert.match(out, /Tests\s+10 passed \(10\)/);
+      assert.match(out, /Tests\s+12 passed \(12\)/);
     } finally {
       await emulator.stop();
     }
