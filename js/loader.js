@@ -17,12 +17,13 @@ const PACKAGE = "estatekit";
 
 /** @typedef {{ module_or_path: unknown }} InitArgument */
 /** @typedef {(input: InitArgument) => Promise<unknown>} Init */
-/** @typedef {URL | Promise<Uint8Array>} Source */
+/** @typedef {URL | Promise<Uint8Array> | WebAssembly.Module} Source */
 /**
  * @typedef {object} Where
  * @property {string} entry The entry's specifier (`estatekit`, `estatekit/testing`).
  * @property {string} file The module's file name in the package.
- * @property {() => Source} source Where the module comes from (see above).
+ * @property {() => Source} source Where the module comes from (see above; a compiled module
+ *   where the runtime imports .wasm files so, as Workers do).
  */
 
 /**

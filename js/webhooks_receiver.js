@@ -1,5 +1,6 @@
-// estatekit/webhooks's API, shared by its two entries (./webhooks.js for browsers and workers,
-// ./webhooks.node.js for servers, as for the main entry: see ./loader.js): the receiving side of
+// estatekit/webhooks's API, shared by its entries (./webhooks.js for browsers and workers,
+// ./webhooks.node.js for servers, ./webhooks.workerd.js for Workers-style runtimes: see
+// ./loader.js): the receiving side of
 // the service's webhooks. A thin wrapper around
 // wasm-bindgen's glue of its own small module (./estatekit_webhooks_wasm.js, as emitted; the main
 // entry's module is not loaded):
@@ -21,13 +22,13 @@ import { instantiate } from "./loader.js";
 
 /** @type {Promise<void> | undefined} */
 let loading;
-/** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
+/** @type {(() => import("./loader.js").Source) | undefined} Where the module comes from (see `entry`). */
 let source;
 
 /** Loads the module once; a failed attempt is retried by the next call. */
 function load() {
   // `source` is set: this module is only reached through an entry, which calls `entry` first.
-  const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
+  const from = /** @type {() => import("./loader.js").Source} */ (source);
   loading ??= instantiate(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from }).then(
     () => undefined,
     (e) => {
@@ -301,7 +302,7 @@ function streamOf(req) {
 /**
  * estatekit/webhooks's API, with its module loaded from `from` when a delivery is first parsed
  * (one module per realm: the first entry that loads it decides where from).
- * @param {() => URL | Promise<Uint8Array>} from
+ * @param {() => import("./loader.js").Source} from
  */
 export function entry(from) {
   source ??= from;

@@ -16,8 +16,9 @@
 #    and estatekit_testing_wasm_embedded.js. The main entry never imports it.
 # 5. the `estatekit/webhooks` entry: its own small module (crate webhooks/, which does not link the
 #    main crate) through wasm-bindgen (glue estatekit_webhooks_wasm.js/.d.ts as emitted) and
-#    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js and
-#    js/webhooks.node.js), js/webhooks.d.ts and estatekit_webhooks_wasm_embedded.js.
+#    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
+#    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
+#    estatekit_webhooks_wasm_embedded.js.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -87,5 +88,5 @@ if [ "$out" = pkg ]; then
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
     --enable-reference-types "$out/estatekit_webhooks_wasm_bg.wasm" -o "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
-  cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.d.ts "$out/"
+  cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
 fi

@@ -14,7 +14,7 @@ const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" 
 const WRAPPER = [
   ...["client.js", "loader.js", "estatekit.js", "estatekit.node.js"],
   ...["testing_service.js", "testing.js", "testing.node.js"],
-  ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js"],
+  ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
 ];
 const SHIPPED = [
   ...WRAPPER,
@@ -65,7 +65,12 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.exports["./estatekit_wasm_bg.wasm"], "./estatekit_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", node: "./testing.node.js", default: "./testing.js" });
   assert.equal(manifest.exports["./estatekit_testing_wasm_bg.wasm"], "./estatekit_testing_wasm_bg.wasm");
-  assert.deepEqual(manifest.exports["./webhooks"], { types: "./webhooks.d.ts", node: "./webhooks.node.js", default: "./webhooks.js" });
+  assert.deepEqual(manifest.exports["./webhooks"], {
+    types: "./webhooks.d.ts",
+    workerd: "./webhooks.workerd.js",
+    node: "./webhooks.node.js",
+    default: "./webhooks.js",
+  });
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
@@ -90,6 +95,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["testing.node.js", "testing.d.ts"],
     ["webhooks.js", "webhooks.d.ts"],
     ["webhooks.node.js", "webhooks.d.ts"],
+    ["webhooks.workerd.js", "webhooks.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);

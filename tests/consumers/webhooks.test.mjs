@@ -4,6 +4,10 @@
 // (webhooks/index.html, no bundler: the module loaded from its .wasm file's URL).
 import test from "node:test";
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { buildSync } from "esbuild";
 import { ENGINE_NAMES, enginesToRun, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/webhooks`;
@@ -270,6 +274,83 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
     const error = await app.parseEvent("{").catch((e) => e);
     assert.equal(error.name, "ApiError");
     assert.equal(error.kind, "invalid_event");
+  });
+});
+
+/** A free loopback port (listened on, then released). */
+async function freePort() {
+  const server = createServer().listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+// A Cloudflare Worker (webhooks/worker.js) built as wrangler builds one (esbuild with the
+// conditions workerd, worker and browser; a .wasm import kept as a module) and run by workerd,
+// Cloudflare's runtime (from npm), which compiles no WebAssembly from bytes or URLs.
+test.describe("estatekit/webhooks in a Cloudflare Worker (workerd)", () => {
+  const out = `${root}target/consumers/worker`;
+  let child;
+  let url;
+  test.before(async () => {
+    installPacked(dir);
+    mkdirSync(out, { recursive: true });
+    buildSync({
+      entryPoints: [`${dir}/worker.js`],
+      bundle: true,
+      format: "esm",
+      platform: "neutral",
+      conditions: ["workerd", "worker", "browser"],
+      external: ["*.wasm"],
+      outfile: `${out}/worker.js`,
+      logLevel: "warning",
+    });
+    const port = await freePort();
+    url = `http://127.0.0.1:${port}`;
+    // (capnp embeds files relative to the config.)
+    copyFileSync(`${dir}/node_modules/estatekit/estatekit_webhooks_wasm_bg.wasm`, `${out}/estatekit_webhooks_wasm_bg.wasm`);
+    writeFileSync(
+      `${out}/config.capnp`,
+      `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = (
+  services = [(name = "main", worker = .receiver)],
+  sockets = [(name = "http", address = "127.0.0.1:${port}", http = (), service = "main")],
+);
+const receiver :Workerd.Worker = (
+  modules = [
+    (name = "worker.js", esModule = embed "worker.js"),
+    (name = "estatekit_webhooks_wasm_bg.wasm", wasm = embed "estatekit_webhooks_wasm_bg.wasm"),
+  ],
+  compatibilityDate = "2026-11-01",
+);
+`,
+    );
+    child = spawn(`${dir}/node_modules/.bin/workerd`, ["serve", `${out}/config.capnp`], { stdio: ["ignore", "inherit", "inherit"] });
+    await waitFor(() => fetch(`${url}/seen`).then((r) => r.ok, () => false), "workerd to listen");
+  });
+  test.after(() => child?.kill());
+
+  test.it("checks deliveries and answers them: 200, a duplicate, 400, 403, 405", async () => {
+    const body = JSON.stringify(valid({ uuid: "evt-worker-1" }));
+    const statuses = [];
+    for (const [init, what] of [
+      [{ method: "POST", body }, "valid"],
+      [{ method: "POST", body }, "again"],
+      [{ method: "POST", body: "not json" }, "garbage"],
+      [{ method: "POST", body: JSON.stringify(valid({ uuid: "evt-worker-2", subdomain: "other" })) }, "other subdomain"],
+      [{ method: "GET" }, "GET"],
+    ]) {
+      const response = await fetch(url, init);
+      statuses.push(`${what}: ${response.status} ${await response.text()}`);
+    }
+    console.log(`workerd: ${statuses.join("; ")}`);
+    assert.deepEqual(
+      statuses.map((s) => Number(s.split(": ")[1].slice(0, 3))),
+      [200, 200, 400, 403, 405],
+    );
+    assert.match(statuses[1], /"duplicate":true/);
+    assert.deepEqual(await (await fetch(`${url}/seen`)).json(), ["UNIT_UPDATED evt-worker-1"]);
   });
 });
 
