@@ -1,5 +1,5 @@
 // Finds and instantiates the WebAssembly module of one of the package's entries (estatekit,
-// estatekit/testing). Internal, shared by the entries' wrappers.
+// estatekit/testing, estatekit/webhooks). Internal, shared by the entries' wrappers.
 //
 // Where a module comes from is chosen by the package's `exports` conditions (package.json):
 // - `node` (Node, Deno, Bun, and the server side of Next.js, Vite SSR and vitest): the
@@ -9,7 +9,9 @@
 //   chunks turn `new URL("x.wasm", import.meta.url)` into a `/_next/static/...` path that Node's
 //   `fetch` cannot read);
 // - `default` (browsers, workers): the `.wasm` file next to the entry, by
-//   `new URL(file, import.meta.url)`, which bundlers emit as an asset.
+//   `new URL(file, import.meta.url)`, which bundlers emit as an asset;
+// - `workerd` (estatekit/webhooks in Cloudflare Workers, which compile no WebAssembly from bytes
+//   or URLs): the module imported as a compiled module.
 // A failure names the fix that fits where the module was looked for (Vite's pre-bundling, a
 // Content-Security-Policy, Next.js's edge runtime).
 
