@@ -6,6 +6,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { buildSync } from "esbuild";
 import { ENGINE_NAMES, enginesToRun, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
@@ -326,7 +327,10 @@ const receiver :Workerd.Worker = (
 );
 `,
     );
-    child = spawn(`${dir}/node_modules/.bin/workerd`, ["serve", `${out}/config.capnp`], { stdio: ["ignore", "inherit", "inherit"] });
+    // The binary itself (node_modules/.bin/workerd is a Node wrapper that would leave it running,
+    // holding this process's output open, when killed).
+    const binary = createRequire(`${dir}/package.json`)("workerd").default;
+    child = spawn(binary, ["serve", `${out}/config.capnp`], { stdio: ["ignore", "ignore", "inherit"] });
     await waitFor(() => fetch(`${url}/seen`).then((r) => r.ok, () => false), "workerd to listen");
   });
   test.after(() => child?.kill());
