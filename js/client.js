@@ -11,7 +11,7 @@
 //   no module) and EVENT_TYPES / DOCUMENT_TYPES.
 // Its declarations are ./estatekit.d.ts (the wrapper's additions; the rest comes from the glue's).
 // The build copies this file into pkg/ unchanged; `make test-types` type-checks it there.
-import { instantiate } from "./loader.js";
+import { loadOnce } from "./loader.js";
 
 /** @typedef {import("./estatekit_wasm.js").ApiError} ApiError */
 /** @typedef {import("./estatekit_wasm.js").ApiErrorKind} ApiErrorKind */
@@ -77,8 +77,6 @@ export const DOCUMENT_TYPES = Object.freeze(
 
 /** The module is instantiated: clients can be built synchronously. */
 let ready = false;
-/** @type {Promise<void> | undefined} The shared promise of an initialisation started by a call. */
-let loading;
 
 /**
  * An ApiError made by the wrapper itself (the module makes the others).
@@ -101,14 +99,14 @@ export function isApiError(e) {
   return e instanceof Error && e.name === "ApiError" && typeof (/** @type {{ kind?: unknown }} */ (e).kind) === "string";
 }
 
-/** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
-let source;
 /**
- * The glue of that module (see `entry`). Set before anything here is called: this module is only
- * reached through an entry, which calls `entry` first.
+ * The glue of the module, and the loading of the module (see `entry`). Set before anything here
+ * is called: this module is only reached through an entry, which calls `entry` first.
  * @type {Glue}
  */
 let glue;
+/** @type {() => Promise<void>} */
+let load;
 
 /**
  * Initialises the module once; concurrent callers share one attempt, a failed one is retried.
@@ -116,22 +114,14 @@ let glue;
  */
 function ensureInit() {
   if (ready) return Promise.resolve();
-  if (!loading) {
-    // `source` is set: this module is only reached through an entry, which calls `entry` first.
-    const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
-    const where = { entry: "estatekit", file: "estatekit_wasm_bg.wasm", source: from };
-    loading = instantiate(glue.init, where).then(
-      () => {
-        ready = true;
-        loading = undefined;
-      },
-      (cause) => {
-        loading = undefined;
-        throw apiError("network", cause.message, { cause: cause.cause, details: cause.details });
-      },
-    );
-  }
-  return loading;
+  return load().then(
+    () => {
+      ready = true;
+    },
+    (cause) => {
+      throw apiError("network", cause.message, { cause: cause.cause, details: cause.details });
+    },
+  );
 }
 
 /**
@@ -368,9 +358,9 @@ function forwardMembers(WasmClass) {
  * @param {() => URL | Promise<Uint8Array>} from
  */
 export function entry(moduleGlue, from) {
-  if (!source) {
-    source = from;
+  if (!glue) {
     glue = moduleGlue;
+    load = loadOnce(moduleGlue.init, { entry: "estatekit", file: "estatekit_wasm_bg.wasm", source: from });
     forwardMembers(moduleGlue.Client);
   }
   return { init, initSync, Client };

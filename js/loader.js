@@ -108,3 +108,20 @@ export async function instantiate(init, where) {
     throw Object.assign(error, { details: reason });
   }
 }
+
+/**
+ * `instantiate` made once: the returned function starts it on its first call, and every call
+ * shares that attempt; a failed attempt is forgotten, so that the next call tries again.
+ * @param {Init} init
+ * @param {Where} where
+ * @returns {() => Promise<void>}
+ */
+export function loadOnce(init, where) {
+  /** @type {Promise<void> | undefined} */
+  let loading;
+  return () =>
+    (loading ??= instantiate(init, where).catch((cause) => {
+      loading = undefined;
+      throw cause;
+    }));
+}

@@ -8,7 +8,7 @@
 //   (/_emulator/...) through that `fetch`: the same handlers as the native emulator's.
 // Its declarations are ./testing.d.ts; the record types come from Rust (tsify) in the glue's.
 import wasmInit, { TestService as WasmService } from "./estatekit_testing_wasm.js";
-import { instantiate } from "./loader.js";
+import { loadOnce } from "./loader.js";
 
 /** @typedef {import("./testing.js").TestServiceOptions} TestServiceOptions */
 /** @typedef {import("./testing.js").Fault} Fault */
@@ -21,28 +21,12 @@ import { instantiate } from "./loader.js";
 /** @typedef {import("./testing.js").Account} Account */
 /** @typedef {import("./estatekit_wasm.js").EventType} EventType */
 
-/** @type {Promise<void> | undefined} */
-let loading;
-
-/** @type {(() => URL | Promise<Uint8Array>) | undefined} Where the module comes from (see `entry`). */
-let source;
-
 /**
- * Loads the emulator's module once; a failed attempt is retried by the next call.
- * @returns {Promise<void>}
+ * Loads the emulator's module once (see `entry`, which every entry calls first); a failed attempt
+ * is retried by the next call.
+ * @type {() => Promise<void>}
  */
-function load() {
-  if (!loading) {
-    // `source` is set: this module is only reached through an entry, which calls `entry` first.
-    const from = /** @type {() => URL | Promise<Uint8Array>} */ (source);
-    const where = { entry: "estatekit/testing", file: "estatekit_testing_wasm_bg.wasm", source: from };
-    loading = instantiate(wasmInit, where).catch((cause) => {
-      loading = undefined;
-      throw cause;
-    });
-  }
-  return loading;
-}
+let load;
 
 /**
  * Starts an emulator in this process, with its own state.
@@ -217,6 +201,6 @@ class TestService {
  * @param {() => URL | Promise<Uint8Array>} from
  */
 export function entry(from) {
-  source ??= from;
+  load ??= loadOnce(wasmInit, { entry: "estatekit/testing", file: "estatekit_testing_wasm_bg.wasm", source: from });
   return { createTestService, TestService };
 }

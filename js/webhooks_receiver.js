@@ -11,7 +11,7 @@
 //   understands, reading at most `maxBytes` of the body; `toNodeListener` adapts it to node:http.
 // Its declarations are ./webhooks.d.ts (the event types come from Rust, through the glue's).
 import wasmInit, { checkEvent } from "./estatekit_webhooks_wasm.js";
-import { instantiate } from "./loader.js";
+import { loadOnce } from "./loader.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
 /** @typedef {import("./webhooks.js").WebhookEventError} WebhookEventError */
@@ -20,24 +20,12 @@ import { instantiate } from "./loader.js";
 /** @typedef {import("./webhooks.js").NodeRequest} NodeRequest */
 /** @typedef {import("./webhooks.js").NodeResponse} NodeResponse */
 
-/** @type {Promise<void> | undefined} */
-let loading;
-/** @type {(() => import("./loader.js").Source) | undefined} Where the module comes from (see `entry`). */
-let source;
-
-/** Loads the module once; a failed attempt is retried by the next call. */
-function load() {
-  // `source` is set: this module is only reached through an entry, which calls `entry` first.
-  const from = /** @type {() => import("./loader.js").Source} */ (source);
-  loading ??= instantiate(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from }).then(
-    () => undefined,
-    (e) => {
-      loading = undefined;
-      throw e;
-    },
-  );
-  return loading;
-}
+/**
+ * Loads the module once (see `entry`, which every entry calls first); a failed attempt is retried
+ * by the next call.
+ * @type {() => Promise<void>}
+ */
+let load;
 
 /**
  * An ApiError of kind invalid_event (the module makes those of the envelope's members).
@@ -305,6 +293,6 @@ function streamOf(req) {
  * @param {() => import("./loader.js").Source} from
  */
 export function entry(from) {
-  source ??= from;
+  load ??= loadOnce(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from });
   return { parseEvent, createWebhookHandler, toNodeListener };
 }
