@@ -33,6 +33,12 @@ if [ "${1:-}" = --keep-names ]; then
   out=target/pkg-named
   strip=(-g)
 fi
+# wasm-opt LEVEL IN OUT: the pinned binaryen with the features the modules use, `strip` applied.
+optimize() {
+  wasm-opt "$1" "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-reference-types "$2" -o "$3"
+}
 rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
 if [ "$out" != pkg ]; then
   # What wasm-pack runs, plus --keep-debug (wasm-pack has no way to pass it on).
@@ -43,9 +49,7 @@ else
   # --mode no-install: use the wasm-bindgen on PATH (scripts/setup.sh pins it), never download.
   wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
 fi
-wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
-  --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-  --enable-reference-types "$out/estatekit_wasm_bg.wasm" -o "$out/estatekit_wasm_bg.wasm"
+optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
 cp js/client.js js/loader.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
@@ -58,9 +62,7 @@ if [ "$out" = pkg ]; then
   cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation
   wasm-bindgen --target web --typescript --out-name estatekit_wasm_node --out-dir "$node_out" \
     target/wasm32-unknown-unknown/release/estatekit.wasm
-  wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
-    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-    --enable-reference-types "$node_out/estatekit_wasm_node_bg.wasm" -o "$out/estatekit_wasm_node_bg.wasm"
+  optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
   cp "$node_out/estatekit_wasm_node.js" "$node_out/estatekit_wasm_node.d.ts" "$out/"
   node scripts/embed-wasm.mjs "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_embedded.js"
 fi
@@ -72,9 +74,7 @@ if [ "$out" = pkg ]; then
     target/wasm32-unknown-unknown/release/estatekit_testing.wasm
   # -O1, not -Oz: on this module (2026-11-23) -O1 took 11 s and gave 631,366 bytes gzipped,
   # -Os 38 s and 670,709, -Oz 43 s and 673,205 (larger raw modules of -O1 compress better).
-  wasm-opt -O1 "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
-    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-    --enable-reference-types "$out/estatekit_testing_wasm_bg.wasm" -o "$out/estatekit_testing_wasm_bg.wasm"
+  optimize -O1 "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_bg.wasm"
   cp js/testing_service.js js/testing.js js/testing.node.js js/testing.d.ts "$out/"
   node scripts/embed-wasm.mjs "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_embedded.js"
 fi
@@ -84,9 +84,7 @@ if [ "$out" = pkg ]; then
   cargo build -p estatekit-webhooks --lib --release --target wasm32-unknown-unknown
   wasm-bindgen --target web --typescript --out-name estatekit_webhooks_wasm --out-dir "$out" \
     target/wasm32-unknown-unknown/release/estatekit_webhooks.wasm
-  wasm-opt -Oz "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
-    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-    --enable-reference-types "$out/estatekit_webhooks_wasm_bg.wasm" -o "$out/estatekit_webhooks_wasm_bg.wasm"
+  optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
 fi
