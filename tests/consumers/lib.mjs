@@ -1,7 +1,8 @@
 // Helpers of the consumer smoke tests: the packed tarball, installing it into a consumer
 // project, the emulator, and the browsers (browsers.mjs: Chromium, Firefox and WebKit).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
 import { root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
 import { ENGINE_NAMES, enginesToRun, openPage } from "./browsers.mjs";
 
@@ -46,6 +47,50 @@ export function installPacked(dir) {
     ["install", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
     { cwd: dir, stdio: ["ignore", "inherit", "inherit"] },
   );
+}
+
+/**
+ * Installs a consumer project that locks its own dependencies (its package-lock.json) with
+ * `npm ci`: node_modules exactly as locked, from the registry or npm's cache (the tarball is a
+ * local file), whatever was there before; no install script runs.
+ */
+export function installLocked(dir) {
+  tarball();
+  execFileSync("npm", ["ci", "--prefer-offline", "--ignore-scripts", "--no-audit", "--no-fund", "--loglevel=error"], {
+    cwd: dir,
+    stdio: ["ignore", "inherit", "inherit"],
+  });
+}
+
+/**
+ * Checks a locked consumer project's lock: each of `pinned` (a package name -> the manifest's
+ * section naming it) locked at exactly the manifest's version, and estatekit as the packed
+ * tarball with no integrity (its hash changes with every build). Returns the manifest.
+ */
+export function assertLocked(assert, dir, pinned) {
+  const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
+  const lock = JSON.parse(readFileSync(`${dir}/package-lock.json`, "utf8"));
+  for (const [name, section] of Object.entries(pinned)) {
+    assert.match(manifest[section][name], /^\d+\.\d+\.\d+$/, name);
+    assert.equal(lock.packages[`node_modules/${name}`].version, manifest[section][name], name);
+  }
+  const entry = lock.packages["node_modules/estatekit"];
+  assert.equal(entry.resolved, "file:../../../target/consumers/estatekit.tgz");
+  assert.equal(
+    entry.integrity,
+    undefined,
+    "package-lock.json pins the tarball's hash, which changes with every build: remove that `integrity` line",
+  );
+  return manifest;
+}
+
+/** A free TCP port on 127.0.0.1 (closed again before the caller binds it). */
+export async function freePort() {
+  const server = createServer();
+  await new Promise((resolve, reject) => server.listen(0, "127.0.0.1", resolve).on("error", reject));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** Starts the built emulator on a free loopback port, rate limit off; `stop()` ends it. */

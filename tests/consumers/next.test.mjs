@@ -13,11 +13,20 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { checkUpload, enginesToRun, registerWebhook, root, runPage, startEmulator, tarball } from "./lib.mjs";
+import {
+  assertLocked,
+  checkUpload,
+  enginesToRun,
+  freePort,
+  installLocked,
+  registerWebhook,
+  root,
+  runPage,
+  startEmulator,
+} from "./lib.mjs";
 
 const dir = `${root}tests/consumers/next`;
 const nextBin = `${dir}/node_modules/next/dist/bin/next`;
@@ -38,21 +47,6 @@ for (const k of asked) {
 }
 const variants = asked.length ? VARIANTS.filter((v) => asked.includes(v.key)) : VARIANTS;
 const chromium = enginesToRun().includes("chromium");
-
-const npm = (args) =>
-  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: dir,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-
-/** A free TCP port on 127.0.0.1 (closed again before next binds it). */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve, reject) => server.listen(0, "127.0.0.1", resolve).on("error", reject));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** The shallowest file named `name` under `from` (breadth first, not in node_modules or .next). */
 function findFile(from, name) {
@@ -150,28 +144,12 @@ function preResult(html) {
 }
 
 test.describe("Next.js 16 App Router portal", () => {
-  test.before(() => {
-    tarball();
-    // npm ci: node_modules exactly as locked, from the registry or npm's cache; no install
-    // script runs (next's compiler is the optional @next/swc-* package, nothing to build).
-    npm(["ci", "--prefer-offline", "--ignore-scripts"]);
-  });
+  // (No install script is needed: next's compiler is the optional @next/swc-* package.)
+  test.before(() => installLocked(dir));
 
   test.it("locks next and react exactly, and estatekit as the packed tarball with no integrity", () => {
-    const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
-    const lock = JSON.parse(readFileSync(`${dir}/package-lock.json`, "utf8"));
-    for (const name of ["next", "react", "react-dom"]) {
-      assert.match(manifest.dependencies[name], /^\d+\.\d+\.\d+$/);
-      assert.equal(lock.packages[`node_modules/${name}`].version, manifest.dependencies[name]);
-    }
+    const manifest = assertLocked(assert, dir, { next: "dependencies", react: "dependencies", "react-dom": "dependencies" });
     assert.match(manifest.dependencies.next, /^16\./);
-    const entry = lock.packages["node_modules/estatekit"];
-    assert.equal(entry.resolved, "file:../../../target/consumers/estatekit.tgz");
-    assert.equal(
-      entry.integrity,
-      undefined,
-      "package-lock.json pins the tarball's hash, which changes with every build: remove that `integrity` line",
-    );
     // next.config.mjs evaluates to {} (the default) unless ESTATEKIT_NEXT_OUTPUT=standalone.
     const config = (output) =>
       execFileSync(process.execPath, ["--input-type=module", "-e", `import c from "./next.config.mjs"; console.log(JSON.stringify(c))`], {

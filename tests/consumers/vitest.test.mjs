@@ -7,35 +7,14 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { root, startEmulator, tarball } from "./lib.mjs";
+import { assertLocked, installLocked, root, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/vitest`;
-const npm = (args) =>
-  execFileSync("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: dir,
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-
 test.describe("vitest project with estatekit/testing", () => {
-  test.before(() => {
-    tarball();
-    // npm ci: node_modules exactly as locked, from the registry or npm's cache (the tarball is
-    // a local file), whatever was there before; no install script runs.
-    npm(["ci", "--prefer-offline", "--ignore-scripts"]);
-  });
+  test.before(() => installLocked(dir));
 
   test.it("locks vitest exactly, and estatekit as the packed tarball with no integrity", () => {
-    const manifest = JSON.parse(readFileSync(`${dir}/package.json`, "utf8"));
-    const lock = JSON.parse(readFileSync(`${dir}/package-lock.json`, "utf8"));
-    assert.match(manifest.devDependencies.vitest, /^\d+\.\d+\.\d+$/);
-    assert.equal(lock.packages["node_modules/vitest"].version, manifest.devDependencies.vitest);
-    const entry = lock.packages["node_modules/estatekit"];
-    assert.equal(entry.resolved, "file:../../../target/consumers/estatekit.tgz");
-    assert.equal(
-      entry.integrity,
-      undefined,
-      "package-lock.json pins the tarball's hash, which changes with every build: remove that `integrity` line",
-    );
+    assertLocked(assert, dir, { vitest: "devDependencies" });
     const installed = JSON.parse(readFileSync(`${dir}/node_modules/estatekit/package.json`, "utf8"));
     assert.ok(installed.exports["./testing"], "the installed estatekit has its ./testing export");
   });

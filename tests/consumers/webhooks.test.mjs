@@ -7,9 +7,8 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { buildSync } from "esbuild";
-import { ENGINE_NAMES, enginesToRun, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
+import { ENGINE_NAMES, enginesToRun, freePort, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/webhooks`;
 const SECRET = "hooks-3f9c1e7a"; // the unguessable path segment the README advises
@@ -277,15 +276,6 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
     assert.equal(error.kind, "invalid_event");
   });
 });
-
-/** A free loopback port (listened on, then released). */
-async function freePort() {
-  const server = createServer().listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 // A Cloudflare Worker (webhooks/worker.js) built as wrangler builds one (esbuild with the
 // conditions workerd, worker and browser; a .wasm import kept as a module) and run by workerd,
