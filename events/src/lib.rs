@@ -108,6 +108,28 @@ pub fn check_data<'de, D: Deserializer<'de>>(operation: &str, data: D) -> Result
     }
 }
 
+/// [`check_data`], telling the first violation as `(path, message)` with its JSON path from the
+/// envelope (`data` itself, or e.g. `data.listing.unit.name`).
+pub fn check_data_at<'de, D: Deserializer<'de>>(
+    operation: &str,
+    data: D,
+) -> Result<(), (String, String)> {
+    let mut track = serde_path_to_error::Track::new();
+    check_data(
+        operation,
+        serde_path_to_error::Deserializer::new(data, &mut track),
+    )
+    .map_err(|e| {
+        let inner = track.path().to_string();
+        let path = if inner == "." {
+            "data".to_owned()
+        } else {
+            format!("data.{inner}")
+        };
+        (path, e.to_string())
+    })
+}
+
 /// The envelope of a delivery, checked member by member, with `data` read as `D` (the caller's
 /// choice: a JavaScript value kept as it is, `serde_json::Value`, [`Opaque`]). Its `data` is
 /// then checked by [`check_data`].

@@ -9,7 +9,7 @@
 )]
 
 use estatekit_events::{
-    check_data, is_timestamp, operation, Delivery, KnownEvent, Operation, WebhookEvent,
+    check_data_at, is_timestamp, operation, Delivery, KnownEvent, Operation, WebhookEvent,
     EVENT_TYPES, KNOWN_SHAPES,
 };
 use serde::Deserialize;
@@ -23,20 +23,7 @@ fn check(body: &Value) -> Result<Operation, (String, String)> {
     let delivery: Delivery<Value> = serde_path_to_error::deserialize(body)
         .map_err(|e| (e.path().to_string(), e.inner().to_string()))?;
     let kind = operation(&delivery.operation);
-    let mut track = serde_path_to_error::Track::new();
-    check_data(
-        &delivery.operation,
-        serde_path_to_error::Deserializer::new(&delivery.data, &mut track),
-    )
-    .map_err(|e| {
-        let inner = track.path().to_string();
-        let path = if inner == "." {
-            "data".to_string()
-        } else {
-            format!("data.{inner}")
-        };
-        (path, e.to_string())
-    })?;
+    check_data_at(&delivery.operation, &delivery.data)?;
     Ok(kind)
 }
 

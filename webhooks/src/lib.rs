@@ -8,7 +8,7 @@
 //! (the `Client`) would be linked into this module, and this module into nothing else.
 #![warn(missing_docs)]
 
-use estatekit_events::{check_data, excerpt, operation, Delivery, Operation};
+use estatekit_events::{check_data_at, excerpt, operation, Delivery, Operation};
 use js_sys::{Array, Object, Reflect};
 use serde::{Deserialize, Deserializer};
 use serde_path_to_error::Track;
@@ -102,23 +102,11 @@ pub fn check_event(value: JsValue) -> Result<JsValue, JsValue> {
     }
     match operation(&delivery.operation) {
         Operation::KnownShape => {
-            let mut track = Track::new();
-            check_data(
+            check_data_at(
                 &delivery.operation,
-                serde_path_to_error::Deserializer::new(
-                    serde_wasm_bindgen::Deserializer::from(delivery.data.0),
-                    &mut track,
-                ),
+                serde_wasm_bindgen::Deserializer::from(delivery.data.0),
             )
-            .map_err(|e| {
-                let inner = track.path().to_string();
-                let path = if inner == "." {
-                    "data".to_string()
-                } else {
-                    format!("data.{inner}")
-                };
-                invalid(&path, &e.to_string())
-            })?;
+            .map_err(|(path, message)| invalid(&path, &message))?;
             Ok(value)
         }
         Operation::UnknownShape => Ok(value),
