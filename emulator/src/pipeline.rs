@@ -12,7 +12,8 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-/// The authenticated token of an API request (inserted as a request extension).
+/// The token of the account an API request reaches (inserted as a request extension): the
+/// fixed token itself, or the account's token for an issued access token.
 #[derive(Clone, Debug)]
 pub struct Token(pub String);
 

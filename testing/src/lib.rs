@@ -54,7 +54,8 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub seed_documents: Option<u32>,
-    /// Requests per minute per token; 0 turns the limit off (default 300).
+    /// Requests per rate-limit window (a minute by default) per account; 0 turns the limit off
+    /// (default 300). Access tokens issued to a user count in the user's account's window.
     #[serde(default)]
     #[tsify(optional)]
     pub rate_limit: Option<u32>,
@@ -198,13 +199,40 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
     if !tokens.is_undefined() && !js_sys::Array::is_array(&tokens) {
         return Err("options.tokens: expected an array of strings".into());
     }
-    for (key, what) in [
-        ("oauthClients", "{ clientId, clientSecret }"),
-        ("users", "{ username, password, token? }"),
+    // Arrays of objects whose keys are checked here too (serde-wasm-bindgen would skip an
+    // unknown one, e.g. a misspelt `clientSecret`).
+    for (key, what, known) in [
+        (
+            "oauthClients",
+            "{ clientId, clientSecret }",
+            &["clientId", "clientSecret"][..],
+        ),
+        (
+            "users",
+            "{ username, password, token? }",
+            &["username", "password", "token"][..],
+        ),
     ] {
         let v = js_sys::Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
-        if !v.is_undefined() && !js_sys::Array::is_array(&v) {
+        if v.is_undefined() {
+            continue;
+        }
+        if !js_sys::Array::is_array(&v) {
             return Err(format!("options.{key}: expected an array of {what}"));
+        }
+        let items: &js_sys::Array = v.unchecked_ref();
+        for (i, item) in items.iter().enumerate() {
+            if !item.is_object() || js_sys::Array::is_array(&item) || item.is_function() {
+                return Err(format!("options.{key}[{i}]: expected {what}"));
+            }
+            for k in js_sys::Object::keys(item.unchecked_ref()).iter() {
+                let k = k.as_string().unwrap_or_default();
+                if !known.contains(&k.as_str()) {
+                    return Err(format!(
+                        "options.{key}[{i}]: unknown key `{k}` (expected {what})"
+                    ));
+                }
+            }
         }
     }
     Ok(TestServiceOptions {

@@ -100,8 +100,9 @@ test.describe("createTestService options", () => {
     [{ oauthClients: [{ clientId: "a" }] }, /options\.oauthClients: .*clientSecret/],
     [{ oauthClients: [{ clientId: "a", clientSecret: "" }] }, /options\.oauthClients\[0\]: the client secret/],
     [{ users: [] }, /options\.users: give at least one user/],
-    [{ users: [{ username: "a@x.test", password: "p", extra: 1 }] }, /options\.users: .*extra/],
+    [{ users: [{ username: "a@x.test", password: "p", extra: 1 }] }, /options\.users\[0\]: unknown key `extra`/],
     [{ users: [{ username: "a b", password: "p" }] }, /options\.users\[0\]: the user name/],
+    [{ users: ["a@x.test:p"] }, /options\.users\[0\]: expected \{ username, password, token\? \}/],
   ];
   for (const [options, message] of REFUSED) {
     test.it(`refuses ${JSON.stringify(options)} with a TypeError naming it`, async () => {
