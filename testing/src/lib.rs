@@ -225,7 +225,7 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
             if !item.is_object() || js_sys::Array::is_array(&item) || item.is_function() {
                 return Err(format!("options.{key}[{i}]: expected {what}"));
             }
-            for k in js_sys::Object::keys(item.unchecked_ref()).iter() {
+            for k in js_sys::Object::keys(item.unchecked_ref::<js_sys::Object>()).iter() {
                 let k = k.as_string().unwrap_or_default();
                 if !known.contains(&k.as_str()) {
                     return Err(format!(
