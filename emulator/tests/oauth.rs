@@ -506,6 +506,12 @@ async fn users_and_clients_from_the_config() {
         c["refreshTokens"],
         json!({"first@x.test": 1, "second@x.test": 1})
     );
+    let info = get_json(&client(), &format!("{}/_emulator/info", s.base_url)).await;
+    assert_eq!(
+        info["tokens"],
+        json!(["t-main", "t-second", "readonly-token"]),
+        "a user's account is listed"
+    );
 }
 
 #[tokio::test]
