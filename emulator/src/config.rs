@@ -346,7 +346,20 @@ impl Config {
         if c.users.is_empty() {
             c.users = default_users();
         }
+        c.add_user_accounts();
         Ok(Some(c))
+    }
+
+    /// Adds the account token a user names to `tokens`, when no `--token` gave it (so that the
+    /// startup line and `/_emulator/info` list it).
+    pub fn add_user_accounts(&mut self) {
+        for u in &self.users {
+            if let Some(t) = &u.token {
+                if t != READONLY_TOKEN && !self.tokens.contains(t) {
+                    self.tokens.push(t.clone());
+                }
+            }
+        }
     }
 
     /// The token of the account a user's access tokens reach: its own, or the first token.

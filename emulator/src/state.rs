@@ -287,18 +287,18 @@ impl AppState {
         let messages = Arc::new(seed::messages(config.seed, config.seed_messages));
         let now = host.monotonic_ms();
         let mut order: Vec<String> = config.tokens.clone();
-        order.push(READONLY_TOKEN.to_string());
-        // Every user's account exists (a `--user` naming a new token adds its account).
+        // Every user's account exists (a user naming a new token adds its account).
         let users: Vec<_> = config
             .users
             .iter()
             .map(|u| (u.clone(), config.account_of(u)))
             .collect();
         for (_, account) in &users {
-            if !order.contains(account) {
+            if account != READONLY_TOKEN && !order.contains(account) {
                 order.push(account.clone());
             }
         }
+        order.push(READONLY_TOKEN.to_string());
         let oauth = TokenStore::new(config.oauth_clients.clone(), users);
         let accounts = order
             .iter()

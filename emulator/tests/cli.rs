@@ -125,6 +125,7 @@ fn parses_the_oauth_and_window_flags() {
     assert_eq!(c.users.len(), 2);
     assert_eq!(c.account_of(&c.users[0]), "main");
     assert_eq!(c.account_of(&c.users[1]), "other");
+    assert_eq!(c.tokens, ["main", "other"], "a user's account is listed");
     assert_eq!(c.access_token_ttl_ms, 2000);
     assert!(c.rotate_refresh_tokens);
     assert_eq!(c.rate_limit_window_ms, 1500);

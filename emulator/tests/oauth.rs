@@ -1,6 +1,6 @@
 //! The sign-in routes: `POST /accounts/oauth/token` (three grants), `GET /accounts/dialog/authorize`,
 //! `GET /accounts/api/userinfo`, and the admin routes `/_emulator/oauth[/revoke]`. Run on both hosts
-//! (`make test-parity`).
+//! (`make test-parity`). No assertion message prints a token, code or secret.
 mod common;
 use common::*;
 use estatekit_emulator::config::{OAuthClient, User};
@@ -99,7 +99,7 @@ async fn authorize(base: &str, state: &str) -> (String, String) {
         .expect("location")
         .to_string();
     let url = url::Url::parse(&location).expect("absolute location");
-    assert!(location.starts_with(REDIRECT), "{location}");
+    assert!(location.starts_with(REDIRECT), "redirected to redirect_uri");
     let get = |k: &str| {
         url.query_pairs()
             .find(|(name, _)| name == k)
@@ -127,8 +127,15 @@ async fn password_grant_issues_tokens_that_reach_the_dev_token_account() {
     assert!(access.len() > 60 && refresh.len() >= 40);
     // Fresh each time.
     let w = grant_ok(&s.base_url, password_body()).await;
-    assert_ne!(w["access_token"], v["access_token"]);
-    assert_ne!(w["refresh_token"], v["refresh_token"]);
+    // (Compared without assert_ne!, whose message would print the tokens.)
+    assert!(
+        w["access_token"] != v["access_token"],
+        "a fresh access token"
+    );
+    assert!(
+        w["refresh_token"] != v["refresh_token"],
+        "a fresh refresh token"
+    );
     // The same data as dev-token: a webhook registered with one is listed with the other.
     register_hook(
         &client(),
@@ -164,12 +171,18 @@ async fn refresh_grant_keeps_the_refresh_token_by_default() {
     let first = grant_ok(&s.base_url, password_body()).await;
     let refresh = str_of(&first, "refresh_token");
     let v = grant_ok(&s.base_url, refresh_body(refresh)).await;
-    assert!(v.get("refresh_token").is_none(), "{v:?}");
+    assert!(
+        v.get("refresh_token").is_none(),
+        "no refresh_token member by default"
+    );
     assert_eq!(v["token_type"], "Bearer");
     assert_eq!(v["expires_in"], 3600);
     assert_eq!(v["scope"], "offline_access *");
     let access = str_of(&v, "access_token");
-    assert_ne!(access, str_of(&first, "access_token"));
+    assert!(
+        access != str_of(&first, "access_token"),
+        "a fresh access token"
+    );
     assert_eq!(list_hooks(&s.base_url, access).await.status().as_u16(), 200);
     // The old refresh token stays valid.
     grant_ok(&s.base_url, refresh_body(refresh)).await;
@@ -185,7 +198,7 @@ async fn refresh_grant_rotates_when_asked() {
     let old = str_of(&first, "refresh_token");
     let v = grant_ok(&s.base_url, refresh_body(old)).await;
     let new = str_of(&v, "refresh_token");
-    assert_ne!(new, old);
+    assert!(new != old, "a new refresh token");
     grant_refused(&s.base_url, refresh_body(old), 403, "invalid_grant").await;
     grant_ok(&s.base_url, refresh_body(new)).await;
     assert_eq!(counts(&s.base_url).await["refreshTokens"][USER], 1);
@@ -505,6 +518,12 @@ async fn users_and_clients_from_the_config() {
     assert_eq!(
         c["refreshTokens"],
         json!({"first@x.test": 1, "second@x.test": 1})
+    );
+    let info = get_json(&client(), &format!("{}/_emulator/info", s.base_url)).await;
+    assert_eq!(
+        info["tokens"],
+        json!(["t-main", "t-second", "readonly-token"]),
+        "a user's account is listed"
     );
 }
 

@@ -373,6 +373,7 @@ fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
             }
             config.users.push(user);
         }
+        config.add_user_accounts();
     }
     Ok((config, origin))
 }
