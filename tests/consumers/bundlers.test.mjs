@@ -7,7 +7,10 @@
 // Chromium: main.js lists the webhooks, registers one, lists the documents and uploads with
 // progress; testing.js runs estatekit/testing in the page. One install (the project's own
 // package-lock.json); what each page printed and fetched is printed. Then a Rollup build whose
-// lazy chunks were not deployed: the call rejects with the URL tried, what came back and the fix.
+// lazy chunks were not deployed: the call rejects with the URL tried, what came back and the fix;
+// and one with the package's .wasm copied next to it (the fix named): the page loads the file, not
+// the copy, and under a CSP without 'wasm-unsafe-eval' it rejects with the CSP's fix, with no
+// copy fetched.
 // Last, Vite's dev server on the same pages with a custom `cacheDir` (pre-bundled dependencies
 // in a folder the loader does not recognise).
 import test from "node:test";
@@ -138,6 +141,45 @@ test.describe("bundlers that emit no .wasm asset (default options)", { skip: !ch
         /^estatekit\/testing: could not load its WebAssembly module from \S+\/estatekit_testing_wasm_bg\.wasm \(HTTP 404, application\/json; fallback: TypeError: Failed to fetch dynamically imported module: \S+\/estatekit_testing_wasm_embedded-[\w-]+\.js\); copy node_modules\/estatekit\/estatekit_testing_wasm_bg\.wasm there\.$/,
       );
       console.log(`Rollup, lazy chunks missing, estatekit/testing: the page printed ${JSON.stringify(run.result)}`);
+    });
+  });
+
+  // The fix the error names, done: the package's .wasm file copied next to the Rollup build.
+  test.describe("a Rollup build with the .wasm file copied next to it", () => {
+    const from = `${dir}/dist/rollup`;
+    const out = `${dir}/dist/rollup-with-wasm`;
+    let emulator;
+    test.before(async () => {
+      rmSync(out, { recursive: true, force: true });
+      cpSync(from, out, { recursive: true });
+      cpSync(`${dir}/node_modules/estatekit/estatekit_wasm_bg.wasm`, `${out}/estatekit_wasm_bg.wasm`);
+      // The same page under a Content-Security-Policy that does not allow compiling WebAssembly.
+      const csp = `<meta http-equiv="Content-Security-Policy" content="script-src 'self'" />`;
+      writeFileSync(`${out}/csp.html`, readFileSync(`${out}/index.html`, "utf8").replace("<title>", `${csp}\n    <title>`));
+      emulator = await startEmulator(["--static", out]);
+    });
+    test.after(() => emulator?.stop());
+
+    test.it("loads the file, not the embedded copy", async () => {
+      const run = await runPage("chromium", `${emulator.url}/`);
+      assert.equal(run.result.ok, true, run.result.message);
+      assert.deepEqual(run.failed, []);
+      assert.deepEqual(run.fetched.filter((f) => /_fallback|_embedded/.test(f)), []);
+      console.log(`Rollup + the .wasm copied: fetched ${run.fetched.join(", ")}`);
+    });
+
+    test.it("under script-src 'self': the CSP's fix, and no embedded copy fetched (it would be refused too)", async () => {
+      const run = await runPage("chromium", `${emulator.url}/csp.html`);
+      assert.equal(run.result.ok, false);
+      assert.equal(run.result.kind, "network");
+      const url = `${emulator.url}/estatekit_wasm_bg.wasm`;
+      assert.ok(
+        run.result.message.startsWith(`estatekit: could not load its WebAssembly module from ${url} (HTTP 200, application/wasm: CompileError: `),
+        run.result.message,
+      );
+      assert.ok(run.result.message.endsWith("); allow script-src 'wasm-unsafe-eval' in the page's CSP."), run.result.message);
+      assert.deepEqual(run.fetched.filter((f) => /_fallback|_embedded/.test(f)), []);
+      console.log(`Rollup, CSP script-src 'self': the page printed ${JSON.stringify(run.result)}`);
     });
   });
 
