@@ -22,8 +22,11 @@ import { assertLocked, checkUpload, enginesToRun, installLocked, root, runPage, 
 const dir = `${root}tests/consumers/bundlers`;
 const bin = `${dir}/node_modules/.bin`;
 // The bun package's own launcher is written by its install script, which installLocked does not
-// run: the platform package's binary is the same program.
-const bun = `${dir}/node_modules/@oven/bun-linux-x64/bin/bun`;
+// run: the binary of the platform package npm installed (@oven/bun-<os>-<cpu>) is the same program.
+const bun = () => {
+  const platform = readdirSync(`${dir}/node_modules/@oven`).find((p) => p.startsWith(`bun-${process.platform}-${process.arch}`));
+  return `${dir}/node_modules/@oven/${platform}/bin/bun`;
+};
 const ENTRIES = ["src/main.js", "src/testing.js"];
 
 const BUILDS = [
@@ -31,7 +34,7 @@ const BUILDS = [
   // esbuild warns that import.meta is empty in this format: that is the case tested.
   { key: "esbuild-iife", name: "esbuild --bundle (iife)", classic: true, cmd: (out) => [`${bin}/esbuild`, [...ENTRIES, "--bundle", `--outdir=${out}`]] },
   { key: "rollup", name: "Rollup 4 + node-resolve", cmd: (out) => [`${bin}/rollup`, [...ENTRIES, "-d", out, "-f", "es", "-p", "node-resolve"]] },
-  { key: "bun", name: "bun build", cmd: (out) => [bun, ["build", ...ENTRIES, "--outdir", out]] },
+  { key: "bun", name: "bun build", cmd: (out) => [bun(), ["build", ...ENTRIES, "--outdir", out]] },
 ];
 
 /**
