@@ -56,7 +56,8 @@ export interface WebhookEventError extends Error {
  * with a known shape, `data` too. The result is the parsed object itself: members the types do
  * not declare are kept, every value is as sent. An `operation` outside the 28 types gives an
  * {@link UnknownTypeEvent} (a copy with `operation: null` and the type in `rawOperation`).
- * Duplicate keys: the last wins (JSON.parse). Rejects with a {@link WebhookEventError}.
+ * Duplicate keys: the last wins (JSON.parse). Rejects with a {@link WebhookEventError}, or, if the
+ * module cannot be loaded, an `Error` named `ApiError` of kind `network`.
  */
 export function parseEvent(body: string | Uint8Array | ArrayBuffer | object): Promise<WebhookEvent>;
 

@@ -289,10 +289,12 @@ function streamOf(req) {
 
 /**
  * estatekit/webhooks's API, with its module loaded from `from` when a delivery is first parsed
- * (one module per realm: the first entry that loads it decides where from).
+ * (one module per realm: the first entry that loads it decides where from). `fallback`: the
+ * browser entry's embedded copy, for when the file gives no module (see ./loader.js).
  * @param {() => import("./loader.js").Source} from
+ * @param {import("./loader.js").Where["fallback"]} [fallback]
  */
-export function entry(from) {
-  load ??= loadOnce(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from });
+export function entry(from, fallback) {
+  load ??= loadOnce(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from, fallback });
   return { parseEvent, createWebhookHandler, toNodeListener };
 }

@@ -50,7 +50,7 @@ else
   wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
 fi
 optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
-cp js/client.js js/loader.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+cp js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only) and the `auth` feature (estatekit/auth: the token
@@ -69,6 +69,14 @@ if [ "$out" = pkg ]; then
   # estatekit/auth: the token provider lives in this module (feature `auth`); its browser entry
   # only throws (a client secret must never reach a browser).
   cp js/auth.js js/auth.node.js js/auth.d.ts "$out/"
+fi
+
+# 3c. The browser entry's fallback (js/loader.js): the browser module's bytes embedded in
+#     estatekit_wasm_fallback.js, which estatekit.js imports lazily when its .wasm file gives no
+#     module (a bundler that emits no asset, a dev server's pre-bundling). estatekit/testing and
+#     estatekit/webhooks use their *_embedded.js files for that: one module serves both entries.
+if [ "$out" = pkg ]; then
+  node scripts/embed-wasm.mjs "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_fallback.js"
 fi
 
 # 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).

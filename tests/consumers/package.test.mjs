@@ -12,7 +12,7 @@ const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
 /** The wrapper's JavaScript, shipped exactly as it is in js/. */
 const WRAPPER = [
-  ...["client.js", "loader.js", "estatekit.js", "estatekit.node.js"],
+  ...["client.js", "loader.js", "embedded.js", "estatekit.js", "estatekit.node.js"],
   ...["testing_service.js", "testing.js", "testing.node.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
   ...["auth.js", "auth.node.js"],
@@ -29,6 +29,8 @@ const SHIPPED = [
   "estatekit_wasm_node.d.ts",
   "estatekit_wasm_node_bg.wasm",
   "estatekit_wasm_embedded.js",
+  // The browser entry's module, embedded too: imported lazily when its .wasm file gives none.
+  "estatekit_wasm_fallback.js",
   "package.json",
   // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs).
   "testing.d.ts",
@@ -82,7 +84,7 @@ test.it("has complete npm metadata", () => {
 
 test.it("has no top-level await and imports nothing from Node", () => {
   const glue = ["estatekit_wasm.js", "estatekit_wasm_node.js", "estatekit_testing_wasm.js", "estatekit_webhooks_wasm.js"];
-  const files = [...WRAPPER, ...glue, "estatekit_wasm_embedded.js", "estatekit_webhooks_wasm_embedded.js"];
+  const files = [...WRAPPER, ...glue, "estatekit_wasm_embedded.js", "estatekit_wasm_fallback.js", "estatekit_webhooks_wasm_embedded.js"];
   for (const file of files) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     // esbuild refuses to turn a module with top-level await into CommonJS.
