@@ -19,6 +19,7 @@
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
 #    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
 #    estatekit_webhooks_wasm_embedded.js.
+# 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts).
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -87,4 +88,9 @@ if [ "$out" = pkg ]; then
   optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
+fi
+
+# 6. estatekit/store: plain JavaScript (what several processes share; no module of its own).
+if [ "$out" = pkg ]; then
+  cp js/store.js js/store.d.ts "$out/"
 fi

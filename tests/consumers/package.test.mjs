@@ -15,6 +15,7 @@ const WRAPPER = [
   ...["client.js", "loader.js", "estatekit.js", "estatekit.node.js"],
   ...["testing_service.js", "testing.js", "testing.node.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
+  "store.js",
 ];
 const SHIPPED = [
   ...WRAPPER,
@@ -41,6 +42,8 @@ const SHIPPED = [
   "estatekit_webhooks_wasm.d.ts",
   "estatekit_webhooks_wasm_bg.wasm",
   "estatekit_webhooks_wasm_embedded.js",
+  // estatekit/store: plain JavaScript, no module (redis.test.mjs).
+  "store.d.ts",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -72,6 +75,9 @@ test.it("has complete npm metadata", () => {
     default: "./webhooks.js",
   });
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
+  assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
+  // No dependency of any kind: redisStore adapts the app's own client (duck typing).
+  for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
@@ -96,6 +102,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["webhooks.js", "webhooks.d.ts"],
     ["webhooks.node.js", "webhooks.d.ts"],
     ["webhooks.workerd.js", "webhooks.d.ts"],
+    ["store.js", "store.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);
@@ -109,10 +116,10 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/store"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
-  const byColumn = /node16 \(from ESM\)(\s*│\s*OK \(ESM\)){3}\s*│/.test(out);
-  assert.ok(byRow || byColumn, `estatekit, estatekit/testing and estatekit/webhooks:\n${out}`);
+  const byColumn = /node16 \(from ESM\)(\s*│\s*OK \(ESM\)){4}\s*│/.test(out);
+  assert.ok(byRow || byColumn, `estatekit, estatekit/testing, estatekit/webhooks and estatekit/store:\n${out}`);
 });
 
 test.it("ships readable JavaScript: the wrapper as in js/, the glue unminified", () => {
