@@ -1,7 +1,7 @@
 //! Client-wide inputs: `ClientOptions`, the per-call options every method accepts, and what the
 //! client tells callbacks.
 
-use super::{fields_of, Callback, Input, Signal};
+use super::{fields_of, Callback, Input, RateStore, Signal};
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
 use serde::{Deserialize, Serialize};
@@ -70,11 +70,19 @@ pub struct RetryOptions {
 }
 
 /// Client-side rate limit.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitOptions {
     /// Requests allowed per minute (the service allows 300).
     pub per_minute: u32,
+    /// A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
+    /// first takes one from `perMinute` per minute under `key`. A store that fails or takes
+    /// over 1 s is left aside for 5 s, with this process's own window instead (event `store`).
+    #[tsify(optional, type = "RateStore")]
+    pub store: Option<RateStore>,
+    /// The budget's key in the store (default `rate:` and the base URL's origin).
+    #[tsify(optional)]
+    pub key: Option<String>,
 }
 
 /// Why `getToken` is asked for a token.
@@ -240,6 +248,19 @@ pub enum ClientEvent {
         /// Time of the whole call, in milliseconds.
         duration_ms: f64,
     },
+    /// A shared store (`rateLimit.store`, a token provider's `store`) failed or did not answer
+    /// in time: estatekit went on without it (the rate limit with this process's own window).
+    #[serde(rename_all = "camelCase")]
+    Store {
+        /// What the store was asked for: `rate` (the rate budget) or `token` (the token set).
+        purpose: StorePurpose,
+        /// `timeout` (no answer in time) or `error` (it rejected, or answered something else).
+        reason: StoreFailure,
+        /// The call that was waiting for the store, when there was one.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        call_id: Option<u32>,
+    },
     /// The call succeeded.
     #[serde(rename_all = "camelCase")]
     Done {
@@ -252,4 +273,24 @@ pub enum ClientEvent {
         /// Time of the whole call, in milliseconds.
         duration_ms: f64,
     },
+}
+
+/// What a shared store was asked for (`ClientEvent` `store`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub enum StorePurpose {
+    /// The rate budget (`rateLimit.store`).
+    Rate,
+    /// The token set (a token provider's `store`).
+    Token,
+}
+
+/// How a shared store failed (`ClientEvent` `store`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub enum StoreFailure {
+    /// It did not answer in time.
+    Timeout,
+    /// It rejected, or answered something else than expected.
+    Error,
 }

@@ -103,12 +103,25 @@ impl HandleKind for BlobKind {
     const EXPECTED: &'static str = "a Blob or File";
 }
 
+/// A store with a `take` method (`rateLimit.store`: estatekit/store's `Store`).
+pub enum RateStoreKind {}
+impl HandleKind for RateStoreKind {
+    fn accepts(value: &JsValue) -> bool {
+        value.is_object()
+            && js_sys::Reflect::get(value, &JsValue::from_str("take"))
+                .is_ok_and(|f| f.is_function())
+    }
+    const EXPECTED: &'static str = "a store with a take method (estatekit/store)";
+}
+
 /// A JavaScript callback given in options.
 pub type Callback = JsHandle<FunctionKind>;
 /// An `AbortSignal` given in options.
 pub type Signal = JsHandle<SignalKind>;
 /// The `Blob` of an upload.
 pub type BlobHandle = JsHandle<BlobKind>;
+/// `rateLimit.store`.
+pub type RateStore = JsHandle<RateStoreKind>;
 
 impl<K> JsHandle<K> {
     /// The JavaScript value.

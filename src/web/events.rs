@@ -7,7 +7,7 @@ use super::js;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
-use crate::model::client::{ClientEvent, Operation, RateLimitInfo};
+use crate::model::client::{ClientEvent, Operation, RateLimitInfo, StoreFailure, StorePurpose};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsValue;
@@ -127,6 +127,15 @@ impl Events {
             delay_ms,
             kind,
             status,
+        });
+    }
+
+    /// A shared store failed (`reason`) while the call waited for it; it went on without it.
+    pub fn store(&self, purpose: StorePurpose, reason: StoreFailure) {
+        self.emit(|| ClientEvent::Store {
+            purpose,
+            reason,
+            call_id: Some(self.call_id),
         });
     }
 

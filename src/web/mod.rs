@@ -9,6 +9,7 @@ mod events;
 #[cfg(feature = "dom-emulation")]
 mod form;
 mod js;
+mod rate;
 mod transport;
 
 use wasm_bindgen::prelude::*;
@@ -19,6 +20,16 @@ const API_ERROR: &str = r#"
 /** Every failure of a call: a real `Error` (with a stack) named `ApiError`. */
 export interface ApiError extends Error, ApiErrorInfo {
     name: "ApiError";
+}
+"#;
+
+/// `RateStore`: what `rateLimit.store` needs.
+#[wasm_bindgen(typescript_custom_section)]
+const RATE_STORE: &str = r#"
+/** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+export interface RateStore {
+    /** Takes one from `limit` per `windowMs` under `key`: 0 when taken, else the milliseconds until there is room. */
+    take(key: string, limit: number, windowMs: number): Promise<number>;
 }
 "#;
 
