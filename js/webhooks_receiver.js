@@ -310,9 +310,18 @@ function createWebhookHandler(options) {
     }
     const handled = await handle(event, request);
     if (handled.ok) {
-      // Marked done, then released. If the mark cannot be written, the claim is kept until it
-      // expires, so that a copy arriving meanwhile is not handled again.
-      if (await ask("set", () => shared.set(done, "1", doneTtlMs))) await release();
+      // Marked done, then released. If the mark cannot be written, the claim is kept (a copy
+      // arriving meanwhile gets 503) and the mark is tried again every second while it lasts.
+      const mark = () => ask("set", () => shared.set(done, "1", doneTtlMs));
+      if (await mark()) await release();
+      else {
+        const until = Date.now() + claimTtlMs - storeTimeoutMs;
+        const again = async () => {
+          if (await mark()) await release();
+          else if (Date.now() + 1_000 < until) setTimeout(again, 1_000);
+        };
+        setTimeout(again, 1_000);
+      }
     } else {
       await release(); // the handler threw: its retry runs it again
     }

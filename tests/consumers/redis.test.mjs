@@ -343,8 +343,52 @@ test.describe("estatekit/store: three Node processes sharing a real Redis", () =
     assertLocked(assert, dir, { redis: "dependencies", ioredis: "dependencies" });
   });
 
+  test.it("both clients, as their packages declare them, type-check as redisStore's client (tsc --strict)", () => {
+    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], { stdio: "inherit" });
+  });
+
   for (const kind of ["redis", "ioredis"]) {
     const name = kind === "redis" ? "node-redis" : "ioredis";
+    test.it(`redisStore on ${name}: claim, release by the owner only, expiry, delete, take`, async () => {
+      const redis = await startRedis();
+      const require = createRequire(`${dir}/package.json`);
+      let client;
+      try {
+        if (kind === "ioredis") client = new (require("ioredis").Redis)({ host: "127.0.0.1", port: redis.port });
+        else client = await require("redis").createClient({ socket: { host: "127.0.0.1", port: redis.port } }).connect();
+        const { redisStore, isStore } = await import(`${dir}/node_modules/estatekit/store.js`);
+        const store = redisStore(client, { prefix: "app1:" });
+        assert.ok(isStore(store));
+        const owner = await store.claim("c", 5_000);
+        assert.equal(typeof owner, "string");
+        assert.equal(await store.claim("c", 5_000), null);
+        await store.release("c", "not the owner");
+        assert.equal(await store.claim("c", 5_000), null);
+        await store.release("c", owner);
+        assert.equal(typeof (await store.claim("c", 5_000)), "string");
+        await store.set("v", "x", 100);
+        assert.equal(await store.get("v"), "x");
+        await sleep(150);
+        assert.equal(await store.get("v"), null);
+        await store.set("k", "y");
+        assert.equal(await store.get("k"), "y");
+        await store.delete("k");
+        assert.equal(await store.get("k"), null);
+        assert.deepEqual([await store.take("r", 2, 400), await store.take("r", 2, 400)], [0, 0]);
+        const wait = await store.take("r", 2, 400);
+        assert.ok(wait > 0 && wait <= 400, String(wait));
+        await sleep(wait + 20);
+        assert.equal(await store.take("r", 2, 400), 0, "the next window");
+        // Keys carry the prefix; nothing else was written.
+        const keys = await client.keys("*");
+        assert.deepEqual(keys.sort(), ["app1:c", "app1:r"]);
+      } finally {
+        if (kind === "ioredis") client?.disconnect();
+        else await client?.destroy();
+        await redis.stop();
+      }
+    });
+
     test.it(`${name}: webhooks once per uuid, 0 x 429 on a shared budget`, { timeout: 180_000 }, async (t) => {
       checkRun(t, `${name}, steady`, await run(kind, { outages: false }), { outages: false });
     });

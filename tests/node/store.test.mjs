@@ -160,6 +160,21 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     assert.equal(await inner.get("webhook:e5:claim"), null);
   });
 
+  test.it("a done-mark that cannot be written: 200, the claim kept, the mark written again a second later", async () => {
+    const inner = memoryStore();
+    let failures = 1;
+    const flaky = { ...inner, set: async (...args) => (failures-- > 0 ? Promise.reject(new Error("READONLY")) : inner.set(...args)) };
+    let runs = 0;
+    const handler = createWebhookHandler({ dedupe: flaky, on: { UNIT_UPDATED: () => runs++ }, onError: () => {} });
+    assert.equal((await handler(delivery("e6"))).status, 200);
+    assert.equal(typeof (await inner.get("webhook:e6:claim")), "string", "kept while the mark is missing");
+    assert.equal((await createWebhookHandler({ dedupe: flaky, on: { UNIT_UPDATED: () => runs++ } })(delivery("e6"))).status, 503);
+    await sleep(1_300);
+    assert.equal(await inner.get("webhook:e6:done"), "1");
+    assert.equal(await inner.get("webhook:e6:claim"), null);
+    assert.equal(runs, 1);
+  });
+
   test.it("refuses bad options", () => {
     assert.throws(() => createWebhookHandler({ on: {}, dedupe: memoryStore(), claimTtlMs: 0 }), /claimTtlMs/);
     assert.throws(() => createWebhookHandler({ on: {}, storeTimeoutMs: 1.5 }), /storeTimeoutMs/);
