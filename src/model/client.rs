@@ -1,7 +1,7 @@
 //! Client-wide inputs: `ClientOptions`, the per-call options every method accepts, and what the
 //! client tells callbacks.
 
-use super::{fields_of, Callback, Input, RateStore, Signal};
+use super::{fields_of, Callback, Input, Signal};
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
 use serde::{Deserialize, Serialize};
@@ -48,11 +48,15 @@ impl Input for ClientOptions {
     fn nested(key: &str) -> Option<&'static [&'static str]> {
         match key {
             "retry" => Some(fields_of::<RetryOptions>()),
-            "rateLimit" => Some(fields_of::<RateLimitOptions>()),
+            "rateLimit" => Some(RATE_LIMIT_KEYS),
             _ => None,
         }
     }
 }
+
+/// The keys of `rateLimit`: serde's fields of [`RateLimitOptions`] and the two the client reads
+/// itself (`store`, `key`).
+pub const RATE_LIMIT_KEYS: &[&str] = &["perMinute", "store", "key"];
 
 /// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
@@ -69,20 +73,14 @@ pub struct RetryOptions {
     pub max_delay_ms: Option<u32>,
 }
 
-/// Client-side rate limit.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
+/// Client-side rate limit. Its `store` and `key` are read by the client itself, not by serde
+/// (a field serde reads costs the browser module about 150 bytes): they are declared to
+/// TypeScript in `web::RATE_STORE` and allowed by [`RATE_LIMIT_KEYS`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitOptions {
     /// Requests allowed per minute (the service allows 300).
     pub per_minute: u32,
-    /// A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
-    /// first takes one from `perMinute` per minute under `key`. A store that fails or takes
-    /// over 1 s is left aside for 5 s, with this process's own window instead (event `store`).
-    #[tsify(optional, type = "RateStore")]
-    pub store: Option<RateStore>,
-    /// The budget's key in the store (default `rate:` and the base URL's origin).
-    #[tsify(optional)]
-    pub key: Option<String>,
 }
 
 /// Why `getToken` is asked for a token.
@@ -253,13 +251,12 @@ pub enum ClientEvent {
     #[serde(rename_all = "camelCase")]
     Store {
         /// What the store was asked for: `rate` (the rate budget) or `token` (the token set).
-        purpose: StorePurpose,
+        #[tsify(type = "StorePurpose")]
+        purpose: String,
         /// `timeout` (no answer in time) or `error` (it rejected, or answered something else).
-        reason: StoreFailure,
-        /// The call that was waiting for the store, when there was one.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
-        call_id: Option<u32>,
+        /// (Strings, not Rust enums: their serde code would cost the browser module ~140 bytes.)
+        #[tsify(type = "StoreFailure")]
+        reason: String,
     },
     /// The call succeeded.
     #[serde(rename_all = "camelCase")]
@@ -273,24 +270,4 @@ pub enum ClientEvent {
         /// Time of the whole call, in milliseconds.
         duration_ms: f64,
     },
-}
-
-/// What a shared store was asked for (`ClientEvent` `store`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub enum StorePurpose {
-    /// The rate budget (`rateLimit.store`).
-    Rate,
-    /// The token set (a token provider's `store`).
-    Token,
-}
-
-/// How a shared store failed (`ClientEvent` `store`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub enum StoreFailure {
-    /// It did not answer in time.
-    Timeout,
-    /// It rejected, or answered something else than expected.
-    Error,
 }

@@ -103,25 +103,12 @@ impl HandleKind for BlobKind {
     const EXPECTED: &'static str = "a Blob or File";
 }
 
-/// A store with a `take` method (`rateLimit.store`: estatekit/store's `Store`).
-pub enum RateStoreKind {}
-impl HandleKind for RateStoreKind {
-    fn accepts(value: &JsValue) -> bool {
-        value.is_object()
-            && js_sys::Reflect::get(value, &JsValue::from_str("take"))
-                .is_ok_and(|f| f.is_function())
-    }
-    const EXPECTED: &'static str = "a store with a take method (estatekit/store)";
-}
-
 /// A JavaScript callback given in options.
 pub type Callback = JsHandle<FunctionKind>;
 /// An `AbortSignal` given in options.
 pub type Signal = JsHandle<SignalKind>;
 /// The `Blob` of an upload.
 pub type BlobHandle = JsHandle<BlobKind>;
-/// `rateLimit.store`.
-pub type RateStore = JsHandle<RateStoreKind>;
 
 impl<K> JsHandle<K> {
     /// The JavaScript value.
@@ -294,5 +281,12 @@ mod tests {
         assert!(nested_keys::<ListDocumentsQuery>().is_empty());
         assert!(nested_keys::<MessageFilter>().is_empty());
         assert!(nested_keys::<RegisterWebhookInput>().is_empty());
+    }
+
+    #[test]
+    fn rate_limit_keys_are_serdes_and_the_two_read_by_hand() {
+        use super::client::{RateLimitOptions, RATE_LIMIT_KEYS};
+        assert_eq!(fields_of::<RateLimitOptions>(), ["perMinute"]);
+        assert_eq!(RATE_LIMIT_KEYS, ["perMinute", "store", "key"]);
     }
 }

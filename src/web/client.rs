@@ -667,7 +667,7 @@ impl Client {
     }
 
     fn create(options: JsValue) -> Result<Client, Failure> {
-        let opts: ClientOptions = required("options", options)?;
+        let opts: ClientOptions = required("options", options.clone())?;
         let base = BaseUrl::parse(&opts.base_url)?;
         match (&opts.token, &opts.get_token) {
             (Some(_), Some(_)) => {
@@ -688,17 +688,11 @@ impl Client {
             Some(r) if r.per_minute == 0 => {
                 return Err(invalid("options.rateLimit.perMinute", "must be at least 1"))
             }
-            Some(r) if r.key.as_deref() == Some("") => {
-                return Err(invalid("options.rateLimit.key", "must not be empty"))
-            }
-            Some(r) => {
-                let key = r.key.unwrap_or_else(|| format!("rate:{}", base.origin()));
-                Some(Rate::new(
-                    r.per_minute,
-                    r.store.as_ref().map(|s| s.value()),
-                    &key,
-                ))
-            }
+            Some(r) => Some(Rate::new(
+                r.per_minute,
+                &js::get(&options, "rateLimit"),
+                base.origin(),
+            )?),
             None => None,
         };
         let function = |f: Option<crate::model::Callback>| f.map(|f| f.cast::<Function>().clone());

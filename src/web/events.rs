@@ -7,7 +7,7 @@ use super::js;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
-use crate::model::client::{ClientEvent, Operation, RateLimitInfo, StoreFailure, StorePurpose};
+use crate::model::client::{ClientEvent, Operation, RateLimitInfo};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsValue;
@@ -130,12 +130,14 @@ impl Events {
         });
     }
 
-    /// A shared store failed (`reason`) while the call waited for it; it went on without it.
-    pub fn store(&self, purpose: StorePurpose, reason: StoreFailure) {
+    /// A shared store failed (`reason`: `timeout` or `error`) while the call waited for it for
+    /// `purpose` (`rate`); the call went on without it. (The server build's: browsers have no
+    /// shared store.)
+    #[cfg(feature = "server")]
+    pub fn store(&self, purpose: &str, reason: &str) {
         self.emit(|| ClientEvent::Store {
-            purpose,
-            reason,
-            call_id: Some(self.call_id),
+            purpose: purpose.into(),
+            reason: reason.into(),
         });
     }
 
