@@ -282,7 +282,11 @@ function createWebhookHandler(options) {
         report(new StoreTimeout(name, storeTimeoutMs), event);
         if (name === "claim") {
           // A claim taken after all is released, so that the sender's retry is not kept out.
-          pending.then((owner) => typeof owner === "string" && shared.release(key, owner)).catch(() => {});
+          pending
+            .then((owner) => {
+              if (typeof owner === "string") return shared.release(key, owner);
+            })
+            .catch(() => {});
         }
       } catch (e) {
         report(e, event);

@@ -22,11 +22,11 @@ export const BUDGET = 100_000;
  * "Where the bytes are"): CI guards what was reached instead, the size measured after the size
  * work of issue 17 (138,562 bytes, 2026-11-24) plus about 1 %, so that the package cannot grow
  * back unseen. It is only ever lowered, down to BUDGET (it was 141,400 before the field-list key
- * check), except by what an issue measured and was allowed: +450 for "Several servers" (issue
+ * check), except by what an issue measured and was allowed: +471 for "Several servers" (issue
  * 32: rateLimit.store's option check and `store` event; the shared budget itself is in the
- * server build only), 139,896 -> 140,346 bytes.
+ * server build only), 139,896 -> 140,367 bytes.
  */
-export const GUARD = 140_350;
+export const GUARD = 140_371;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 

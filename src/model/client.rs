@@ -73,9 +73,10 @@ pub struct RetryOptions {
     pub max_delay_ms: Option<u32>,
 }
 
-/// Client-side rate limit. Its `store` and `key` are read by the client itself, not by serde
-/// (a field serde reads costs the browser module about 150 bytes): they are declared to
-/// TypeScript in `web::RATE_STORE` and allowed by [`RATE_LIMIT_KEYS`].
+// `store` and `key` are read by the client itself (web::rate), not by serde: a field serde reads
+// costs the browser module about 150 bytes. They are declared to TypeScript in web::RATE_STORE
+// (merged into this interface) and allowed by RATE_LIMIT_KEYS.
+/// Client-side rate limit.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitOptions {
@@ -250,6 +251,10 @@ pub enum ClientEvent {
     /// in time: estatekit went on without it (the rate limit with this process's own window).
     #[serde(rename_all = "camelCase")]
     Store {
+        /// The client method whose call waited for the store.
+        operation: Operation,
+        /// The call this event belongs to.
+        call_id: u32,
         /// What the store was asked for: `rate` (the rate budget) or `token` (the token set).
         #[tsify(type = "StorePurpose")]
         purpose: String,

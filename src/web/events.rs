@@ -136,6 +136,8 @@ impl Events {
     #[cfg(feature = "server")]
     pub fn store(&self, purpose: &str, reason: &str) {
         self.emit(|| ClientEvent::Store {
+            operation: self.operation,
+            call_id: self.call_id,
             purpose: purpose.into(),
             reason: reason.into(),
         });

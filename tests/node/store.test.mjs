@@ -243,7 +243,8 @@ test.describe("rateLimit: { perMinute, store }", () => {
       assert.equal(store_.length, 1, reason);
       assert.equal(store_[0].purpose, "rate");
       assert.equal(store_[0].reason, reason);
-      assert.equal(typeof store_[0].callId, "number");
+      assert.equal(store_[0].operation, "listWebhooks");
+      assert.equal(store_[0].callId, events[0].callId);
       assert.ok(!JSON.stringify(events).includes(TOKEN));
       // Left aside for a while after a failure: the next call does not ask it.
       await client.listWebhooks();
@@ -252,8 +253,9 @@ test.describe("rateLimit: { perMinute, store }", () => {
   });
 
   test.it("refuses a store without take, and an empty key", async () => {
-    for (const rateLimit of [{ perMinute: 5, store: {} }, { perMinute: 5, store: { take: async () => 0 }, key: "" }]) {
-      const error = await new Client({ baseUrl: BASE, token: TOKEN, rateLimit }).listWebhooks().catch((e) => e);
+    for (const rateLimit of [{ perMinute: 5, store: {} }, { perMinute: 5, store: { take: async () => 0 }, key: "" }, { perMinute: 5, store: { take: async () => 0 }, key: 7 }]) {
+      // Thrown by the constructor once the module is loaded, else by the first call.
+      const error = await (async () => new Client({ baseUrl: BASE, token: TOKEN, rateLimit }).listWebhooks())().catch((e) => e);
       assert.ok(isApiError(error), String(error));
       assert.equal(error.kind, "invalid_input");
       assert.match(error.message, /rateLimit\.(store|key)/);

@@ -45,7 +45,7 @@ export function events(e: ClientEvent) {
   if (e.type === "store") {
     const purpose: "rate" | "token" = e.purpose;
     const reason: "timeout" | "error" = e.reason;
-    const call: number | undefined = e.callId;
+    const call: number = e.callId;
     return [purpose, reason, call];
   }
   return [];
