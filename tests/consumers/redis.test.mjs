@@ -82,7 +82,8 @@ async function adminClient(kind, port) {
   const require = createRequire(`${dir}/package.json`);
   if (kind === "ioredis") {
     const { Redis } = require("ioredis");
-    const redis = new Redis({ host: "127.0.0.1", port, retryStrategy: () => 100, maxRetriesPerRequest: null });
+    // No resending after a reconnection: this connection sends the SHUTDOWN of each outage.
+    const redis = new Redis({ host: "127.0.0.1", port, retryStrategy: () => 100, maxRetriesPerRequest: null, autoResendUnfulfilledCommands: false });
     redis.on("error", () => {});
     return {
       get: (key) => redis.get(key),
