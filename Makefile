@@ -74,7 +74,7 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p estatekit --target wasm32-unknown-unknown --all-targets -- -D warnings
-	cargo clippy -p estatekit --target wasm32-unknown-unknown --lib --features dom-emulation,server -- -D warnings
+	cargo clippy -p estatekit --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy -p estatekit-webhooks -p estatekit-events --target wasm32-unknown-unknown --all-targets -- -D warnings
 
@@ -159,7 +159,7 @@ test-e2e: pkg emulator demo-static
 # features, so the test binaries are reused, not rebuilt.)
 .PHONY: test-parity
 test-parity: pkg
-	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed
+	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed --test oauth --test controls
 
 test: setup lint test-links test-native pkg size-check test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"

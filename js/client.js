@@ -79,13 +79,13 @@ export const DOCUMENT_TYPES = Object.freeze(
 let ready = false;
 
 /**
- * An ApiError made by the wrapper itself (the module makes the others).
+ * An ApiError made by the wrappers themselves (the module makes the others).
  * @param {ApiErrorKind} kind
  * @param {string} message
  * @param {{ cause?: unknown, details?: unknown }} [extra]
  * @returns {ApiError}
  */
-function apiError(kind, message, { cause, ...extra } = {}) {
+export function apiError(kind, message, { cause, ...extra } = {}) {
   const e = new Error(message, cause === undefined ? undefined : { cause });
   return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0 }, extra);
 }

@@ -14,7 +14,9 @@ import type {
 export type {
     DeliveryRecord,
     Fault,
+    OAuthClientOption,
     RequestRecord,
+    UserOption,
     SeedDocument,
     SeedMessage,
     SeedRequest,
@@ -30,6 +32,26 @@ export interface EmitOptions {
     data?: unknown;
     /** Deliver to this token's webhooks only (default: every account's). */
     token?: string;
+    /**
+     * Forced redeliveries: each webhook also gets this many extra deliveries of the same
+     * envelope (same `uuid`), all started at once (0 to 20; default 0).
+     */
+    copies?: number;
+}
+
+/** The grant types of the token endpoint. */
+export type GrantType = "password" | "refresh_token" | "authorization_code";
+
+/** What the token endpoint did, from `service.oauth()` (`GET /_emulator/oauth`). */
+export interface OAuthCounts {
+    /** Grants answered 200, by type (since the start or the last `reset()`). */
+    grants: Record<GrantType, number>;
+    /** Grants refused (400, 401 or 403), by type. */
+    rejected: Record<GrantType, number>;
+    /** Live refresh tokens per user name (every configured user, 0 included). */
+    refreshTokens: Record<string, number>;
+    /** The access-token lifetime, in ms. */
+    accessTokenTtlMs: number;
 }
 
 /** What `emit` started: the event's uuid and how many webhooks it goes to. */
@@ -47,7 +69,8 @@ export interface Account {
 
 /**
  * The service's emulator running in this process: every route of the real service (messages
- * GraphQL, documents, webhooks), faults, the rate limit and webhook delivery, with no server.
+ * GraphQL, documents, webhooks, the sign-in routes under `/accounts/`), faults, the rate limit and
+ * webhook delivery, with no server.
  * Give `fetch` to the client: `new Client({ baseUrl: service.baseUrl, token: service.token,
  * fetch: service.fetch })`.
  */
@@ -66,7 +89,10 @@ export declare class TestService {
     readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
     /** Adds documents, messages and webhooks to an account (all or none: a bad entry throws). */
     seed(data: SeedRequest): Promise<Seeded>;
-    /** Back to the seeded state: documents, webhooks, faults, records and rate windows. */
+    /**
+     * Back to the seeded state: documents, webhooks, faults, records, rate windows and the grant
+     * counts of `oauth()` (issued tokens stay valid).
+     */
     reset(): Promise<void>;
     /** Queues faults for the next matching requests (the kinds of the emulator's admin API). */
     addFaults(faults: Fault | Fault[]): Promise<void>;
@@ -86,6 +112,14 @@ export declare class TestService {
     setRateLimit(limit: number, options?: { token?: string }): Promise<void>;
     /** Adds an account with its own seeded data. */
     addAccount(token: string): Promise<Account>;
+    /** The token endpoint's grant counts and live refresh tokens per user. */
+    oauth(): Promise<OAuthCounts>;
+    /**
+     * Deletes every refresh token of a user (any client), as the service's 50-token cap or a
+     * sign-out elsewhere would: the next refresh with one gets 403 `invalid_grant`. Resolves with
+     * how many were deleted; an unknown user name throws a `TypeError`.
+     */
+    revokeRefreshTokens(username: string): Promise<number>;
     /** Frees the service; its `fetch` rejects afterwards. */
     close(): void;
     [Symbol.dispose](): void;

@@ -19,6 +19,7 @@ import { loadOnce } from "./loader.js";
 /** @typedef {import("./testing.js").EmitOptions} EmitOptions */
 /** @typedef {import("./testing.js").EmittedEvent} EmittedEvent */
 /** @typedef {import("./testing.js").Account} Account */
+/** @typedef {import("./testing.js").OAuthCounts} OAuthCounts */
 /** @typedef {import("./estatekit_wasm.js").EventType} EventType */
 
 /**
@@ -182,6 +183,20 @@ class TestService {
    */
   addAccount(token) {
     return this.#admin("POST", "/_emulator/accounts", { token });
+  }
+
+  /** @returns {Promise<OAuthCounts>} */
+  oauth() {
+    return this.#admin("GET", "/_emulator/oauth");
+  }
+
+  /**
+   * @param {string} username
+   * @returns {Promise<number>}
+   */
+  async revokeRefreshTokens(username) {
+    const v = await this.#admin("POST", "/_emulator/oauth/revoke", { username });
+    return v.revoked;
   }
 
   /** @returns {void} */

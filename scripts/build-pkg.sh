@@ -54,18 +54,23 @@ optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
 cp js/client.js js/loader.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
-#     emulations, which exist in Node only) and the `server` feature (rateLimit.store), its glue estatekit_wasm_node.js/.d.ts as emitted, its
+#     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token
+#     provider, servers only) and the `server` feature (rateLimit.store: the rate budget shared
+#     through a store), its glue estatekit_wasm_node.js/.d.ts as emitted, its
 #     bytes embedded in estatekit_wasm_embedded.js. The .wasm file ships too: the glue names it in
 #     a `new URL(...)` that bundlers resolve when they build a server bundle.
 if [ "$out" = pkg ]; then
   node_out=target/pkg-node
   rm -rf "$node_out"
-  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,server
+  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,auth,server
   wasm-bindgen --target web --typescript --out-name estatekit_wasm_node --out-dir "$node_out" \
     target/wasm32-unknown-unknown/release/estatekit.wasm
   optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
   cp "$node_out/estatekit_wasm_node.js" "$node_out/estatekit_wasm_node.d.ts" "$out/"
   node scripts/embed-wasm.mjs "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_embedded.js"
+  # estatekit/auth: the token provider lives in this module (feature `auth`); its browser entry
+  # only throws (a client secret must never reach a browser).
+  cp js/auth.js js/auth.node.js js/auth.d.ts "$out/"
 fi
 
 # 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).

@@ -22,11 +22,12 @@ export const BUDGET = 100_000;
  * "Where the bytes are"): CI guards what was reached instead, the size measured after the size
  * work of issue 17 (138,562 bytes, 2026-11-24) plus about 1 %, so that the package cannot grow
  * back unseen. It is only ever lowered, down to BUDGET (it was 141,400 before the field-list key
- * check), except by what an issue measured and was allowed: +471 for "Several servers" (issue
- * 32: rateLimit.store's option check and `store` event; the shared budget itself is in the
- * server build only), 139,896 -> 140,367 bytes.
+ * check), except by what an issue allows and its change measured: +295 for `getToken` giving
+ * `{ token, expiresAt }` (estatekit/auth's handoff: 139,896 -> 140,191 bytes); +487 for
+ * "Several servers" (rateLimit.store's option check and `store` event; the shared budget itself
+ * is in the server build only: 140,191 -> 140,678 bytes).
  */
-export const GUARD = 140_371;
+export const GUARD = 140_682;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 

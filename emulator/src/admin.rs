@@ -186,7 +186,26 @@ pub async fn events(
         Some(d) => Some(d.clone()),
     };
     let token = opt_token(&m)?;
-    let (uuid, n) = delivery::dispatch(&state, &event_type, data, token.as_deref())?;
+    let copies = match m.get("copies") {
+        None | Some(Value::Null) => 0,
+        Some(Value::Number(n)) => n
+            .as_u64()
+            .and_then(|n| u32::try_from(n).ok())
+            .filter(|n| *n <= delivery::MAX_COPIES)
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "`copies` must be an integer in 0..={}",
+                    delivery::MAX_COPIES
+                ))
+            })?,
+        Some(_) => {
+            return Err(ApiError::bad_request(format!(
+                "`copies` must be an integer in 0..={}",
+                delivery::MAX_COPIES
+            )))
+        }
+    };
+    let (uuid, n) = delivery::dispatch(&state, &event_type, data, token.as_deref(), copies)?;
     Ok(Json(json!({"uuid": uuid, "webhooks": n})).into_response())
 }
 

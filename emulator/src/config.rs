@@ -26,7 +26,7 @@ pub struct Config {
     pub seed_messages: usize,
     /// Extra documents per account.
     pub seed_documents: usize,
-    /// Requests per minute per token (0 = off).
+    /// Requests per rate-limit window (a minute by default) per account (0 = off).
     pub rate_limit: u32,
     /// Maximum request body size in MiB.
     pub max_upload_mb: u64,
@@ -38,6 +38,150 @@ pub struct Config {
     pub delivery_backoff_ms: u64,
     /// Suppress per-request logs.
     pub quiet: bool,
+    /// Length of a rate-limit window, in ms (default 60000).
+    pub rate_limit_window_ms: u64,
+    /// OAuth clients of `POST /accounts/oauth/token` (default `dev-client` / `dev-secret`).
+    pub oauth_clients: Vec<OAuthClient>,
+    /// Users of the password grant (default `admin@acme.test` / `dev-password`, reaching the
+    /// first token's account).
+    pub users: Vec<User>,
+    /// Lifetime of an issued access token, in ms (default 3600000).
+    pub access_token_ttl_ms: u64,
+    /// Whether a refresh grant answers a new refresh token and deletes the used one.
+    pub rotate_refresh_tokens: bool,
+}
+
+/// One OAuth client (`--oauth-client ID:SECRET`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct OAuthClient {
+    /// `client_id`.
+    pub id: String,
+    /// `client_secret`.
+    pub secret: String,
+}
+
+impl std::fmt::Debug for OAuthClient {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OAuthClient")
+            .field("id", &self.id)
+            .field("secret", &"[redacted]")
+            .finish()
+    }
+}
+
+/// One user of the password grant (`--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct User {
+    /// The user name (an e-mail address).
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// The token of the account the user's access tokens reach (`None`: the first token).
+    pub token: Option<String>,
+}
+
+impl std::fmt::Debug for User {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("User")
+            .field("username", &self.username)
+            .field("password", &"[redacted]")
+            .field("token", &self.token)
+            .finish()
+    }
+}
+
+/// The default OAuth client id.
+pub const DEFAULT_CLIENT_ID: &str = "dev-client";
+/// The default OAuth client secret.
+pub const DEFAULT_CLIENT_SECRET: &str = "dev-secret";
+/// The default user.
+pub const DEFAULT_USERNAME: &str = "admin@acme.test";
+/// The default user's password.
+pub const DEFAULT_PASSWORD: &str = "dev-password";
+/// The default access-token lifetime (one hour), in ms.
+pub const DEFAULT_ACCESS_TOKEN_TTL_MS: u64 = 3_600_000;
+/// The default rate-limit window (one minute), in ms.
+pub const DEFAULT_RATE_LIMIT_WINDOW_MS: u64 = 60_000;
+
+/// The default OAuth clients: `dev-client` / `dev-secret`.
+pub fn default_oauth_clients() -> Vec<OAuthClient> {
+    vec![OAuthClient {
+        id: DEFAULT_CLIENT_ID.into(),
+        secret: DEFAULT_CLIENT_SECRET.into(),
+    }]
+}
+
+/// The default users: `admin@acme.test` / `dev-password`, on the first token's account.
+pub fn default_users() -> Vec<User> {
+    vec![User {
+        username: DEFAULT_USERNAME.into(),
+        password: DEFAULT_PASSWORD.into(),
+        token: None,
+    }]
+}
+
+/// Parses `--oauth-client ID:SECRET`.
+pub fn parse_oauth_client(v: &str) -> Result<OAuthClient, String> {
+    let (id, secret) = v
+        .split_once(':')
+        .ok_or("--oauth-client: expected ID:SECRET")?;
+    let client = OAuthClient {
+        id: id.to_string(),
+        secret: secret.to_string(),
+    };
+    check_oauth_client(&client).map_err(|e| format!("--oauth-client: {e}"))?;
+    Ok(client)
+}
+
+/// Parses `--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]` (the password cannot contain `:`).
+pub fn parse_user(v: &str) -> Result<User, String> {
+    let mut parts = v.splitn(3, ':');
+    let username = parts.next().unwrap_or_default().to_string();
+    let password = parts
+        .next()
+        .ok_or("--user: expected EMAIL:PASSWORD[:ACCOUNT_TOKEN]")?
+        .to_string();
+    let token = parts.next().map(str::to_string);
+    let user = User {
+        username,
+        password,
+        token,
+    };
+    check_user(&user).map_err(|e| format!("--user: {e}"))?;
+    Ok(user)
+}
+
+fn printable(s: &str) -> bool {
+    !s.is_empty() && s.len() <= 512 && !s.chars().any(|c| c.is_control())
+}
+
+/// Checks an OAuth client (the message never holds the secret).
+pub fn check_oauth_client(c: &OAuthClient) -> Result<(), String> {
+    if !printable(&c.id) || c.id.chars().any(char::is_whitespace) {
+        return Err("the client id must be 1 to 512 characters without whitespace".into());
+    }
+    if !printable(&c.secret) {
+        return Err(
+            "the client secret must be 1 to 512 characters without control characters".into(),
+        );
+    }
+    Ok(())
+}
+
+/// Checks a user (the message never holds the password).
+pub fn check_user(u: &User) -> Result<(), String> {
+    if !printable(&u.username) || u.username.chars().any(char::is_whitespace) {
+        return Err("the user name must be 1 to 512 characters without whitespace".into());
+    }
+    if !printable(&u.password) {
+        return Err("the password must be 1 to 512 characters without control characters".into());
+    }
+    if let Some(t) = &u.token {
+        if !is_valid_token(t) {
+            return Err("the account token must be 1 to 512 characters without whitespace, commas or control characters".into());
+        }
+    }
+    Ok(())
 }
 
 /// The token that is accepted everywhere but refused on webhook routes.
@@ -70,6 +214,11 @@ impl Default for Config {
             second_origin: false,
             delivery_backoff_ms: 500,
             quiet: false,
+            rate_limit_window_ms: DEFAULT_RATE_LIMIT_WINDOW_MS,
+            oauth_clients: default_oauth_clients(),
+            users: default_users(),
+            access_token_ttl_ms: DEFAULT_ACCESS_TOKEN_TTL_MS,
+            rotate_refresh_tokens: false,
         }
     }
 }
@@ -78,7 +227,9 @@ impl Default for Config {
 pub const USAGE: &str =
     "usage: estatekit-emulator [--host 127.0.0.1] [--port 8787] [--token T]... [--seed N]
   [--seed-messages N] [--seed-documents N] [--rate-limit 300] [--max-upload-mb 100]
-  [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]";
+  [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]
+  [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
+  [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]";
 
 fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
     let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
@@ -113,6 +264,8 @@ impl Config {
     pub fn from_args<I: IntoIterator<Item = String>>(args: I) -> Result<Option<Config>, String> {
         let mut c = Config {
             tokens: Vec::new(),
+            oauth_clients: Vec::new(),
+            users: Vec::new(),
             ..Config::default()
         };
         let mut it = args.into_iter();
@@ -146,13 +299,75 @@ impl Config {
                 "--second-origin" => c.second_origin = true,
                 "--delivery-backoff-ms" => c.delivery_backoff_ms = num(&flag, value())?,
                 "--quiet" | "-q" => c.quiet = true,
+                "--rate-limit-window-ms" => {
+                    c.rate_limit_window_ms = num(&flag, value())?;
+                    if c.rate_limit_window_ms == 0 {
+                        return Err("--rate-limit-window-ms must be at least 1".into());
+                    }
+                }
+                "--oauth-client" => {
+                    let client =
+                        parse_oauth_client(&value().ok_or("--oauth-client needs a value")?)?;
+                    if c.oauth_clients.iter().any(|o| o.id == client.id) {
+                        return Err(format!(
+                            "--oauth-client: client `{}` given twice",
+                            client.id
+                        ));
+                    }
+                    c.oauth_clients.push(client);
+                }
+                "--user" => {
+                    let user = parse_user(&value().ok_or("--user needs a value")?)?;
+                    if c.users
+                        .iter()
+                        .any(|u| u.username.eq_ignore_ascii_case(&user.username))
+                    {
+                        return Err(format!("--user: user `{}` given twice", user.username));
+                    }
+                    c.users.push(user);
+                }
+                "--access-token-ttl" => {
+                    let secs: u64 = num(&flag, value())?;
+                    if secs == 0 {
+                        return Err("--access-token-ttl must be at least 1 (seconds)".into());
+                    }
+                    c.access_token_ttl_ms = secs.saturating_mul(1000);
+                }
+                "--rotate-refresh-tokens" => c.rotate_refresh_tokens = true,
                 other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
             }
         }
         if c.tokens.is_empty() {
             c.tokens.push(DEFAULT_TOKEN.into());
         }
+        if c.oauth_clients.is_empty() {
+            c.oauth_clients = default_oauth_clients();
+        }
+        if c.users.is_empty() {
+            c.users = default_users();
+        }
+        c.add_user_accounts();
         Ok(Some(c))
+    }
+
+    /// Adds the account token a user names to `tokens`, when no `--token` gave it (so that the
+    /// startup line and `/_emulator/info` list it).
+    pub fn add_user_accounts(&mut self) {
+        for u in &self.users {
+            if let Some(t) = &u.token {
+                if t != READONLY_TOKEN && !self.tokens.contains(t) {
+                    self.tokens.push(t.clone());
+                }
+            }
+        }
+    }
+
+    /// The token of the account a user's access tokens reach: its own, or the first token.
+    pub fn account_of(&self, user: &User) -> String {
+        user.token
+            .clone()
+            .or_else(|| self.tokens.first().cloned())
+            .unwrap_or_else(|| DEFAULT_TOKEN.to_string())
     }
 
     /// Body size limit in bytes.

@@ -9,6 +9,8 @@ use url::{Host, Url};
 
 /// Attempts per delivery (first try plus retries).
 pub const MAX_ATTEMPTS: u32 = 3;
+/// Largest `copies` of `POST /_emulator/events` (forced redeliveries per webhook).
+pub const MAX_COPIES: u32 = 20;
 
 /// True if the URL's host is a loopback IP or `localhost`.
 pub fn is_loopback(url: &str) -> bool {
@@ -56,11 +58,15 @@ struct Target {
 }
 
 /// Builds envelopes and starts deliveries; returns the event uuid and the number of webhooks.
+/// Each webhook gets `1 + copies` deliveries of the same envelope (same `uuid`), started at
+/// once, each with its own attempts: forced redeliveries, as a service retrying on a lost
+/// acknowledgement sends them.
 pub fn dispatch(
     state: &AppState,
     event_type: &str,
     data: Option<Value>,
     token: Option<&str>,
+    copies: u32,
 ) -> ApiResult<(String, usize)> {
     if let Some(t) = token {
         if !state.has_token(t) {
@@ -93,17 +99,31 @@ pub fn dispatch(
     let n = targets.len();
     let generation = state.generation();
     for t in targets {
-        let st = state.clone();
-        let ev = event_type.to_string();
-        let id = uuid.clone();
-        state
-            .host
-            .spawn(Box::pin(deliver(st, generation, id, ev, t)));
+        for copy in 0..=copies.min(MAX_COPIES) {
+            let st = state.clone();
+            let ev = event_type.to_string();
+            let id = uuid.clone();
+            let target = Target {
+                webhook_id: t.webhook_id.clone(),
+                url: t.url.clone(),
+                envelope: t.envelope.clone(),
+            };
+            state
+                .host
+                .spawn(Box::pin(deliver(st, generation, id, ev, target, copy)));
+        }
     }
     Ok((uuid, n))
 }
 
-async fn deliver(state: AppState, generation: u64, uuid: String, event_type: String, t: Target) {
+async fn deliver(
+    state: AppState,
+    generation: u64,
+    uuid: String,
+    event_type: String,
+    t: Target,
+    copy: u32,
+) {
     let record = |attempt: u32, status: Option<u16>, error: Option<String>| {
         if state.generation() != generation {
             return false;
@@ -114,6 +134,7 @@ async fn deliver(state: AppState, generation: u64, uuid: String, event_type: Str
             webhook_id: t.webhook_id.clone(),
             url: t.url.clone(),
             attempt,
+            copy,
             status,
             error,
             at: state.now_iso(),

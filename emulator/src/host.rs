@@ -39,4 +39,7 @@ pub trait Host: Send + Sync + 'static {
     fn static_file(&self, path: String) -> BoxFuture<Option<Response>>;
     /// Writes one line of the request log (only called when the log is on).
     fn log(&self, line: &str);
+    /// Fills `buf` with cryptographically secure random bytes (issued tokens and codes); the
+    /// error says why the system's generator failed.
+    fn random(&self, buf: &mut [u8]) -> Result<(), String>;
 }

@@ -17,11 +17,13 @@ pub mod faults;
 pub mod graphql;
 pub mod host;
 pub mod model;
+pub mod oauth;
 pub mod pipeline;
 pub mod ratelimit;
 pub mod seed;
 pub mod seeding;
 pub mod state;
+pub mod tokens;
 pub mod util;
 pub mod webhooks;
 
@@ -71,6 +73,11 @@ pub fn router(state: AppState) -> Router {
             "/api/external-integrations/webhooks/{id}",
             axum::routing::delete(webhooks::delete),
         )
+        .route("/accounts/oauth/token", post(oauth::token))
+        .route("/accounts/dialog/authorize", get(oauth::authorize))
+        .route("/accounts/api/userinfo", get(oauth::userinfo))
+        .route("/_emulator/oauth", get(oauth::admin_counts))
+        .route("/_emulator/oauth/revoke", post(oauth::admin_revoke))
         .route("/_emulator/info", get(admin::info))
         .route("/_emulator/reset", post(admin::reset))
         .route("/_emulator/accounts", post(admin::accounts))

@@ -6,12 +6,14 @@ use crate::errors::{error_response, ApiError};
 use crate::faults::{self, FaultResponse};
 use crate::ratelimit;
 use crate::state::{AppState, RequestRecord};
+use crate::tokens::Bearer;
 use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
-/// The authenticated token of an API request (inserted as a request extension).
+/// The token of the account an API request reaches (inserted as a request extension): the
+/// fixed token itself, or the account's token for an issued access token.
 #[derive(Clone, Debug)]
 pub struct Token(pub String);
 
@@ -26,6 +28,8 @@ impl Token {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Area {
     Api,
+    /// The sign-in routes under `/accounts/` (token, authorize, userinfo).
+    Accounts,
     Sink,
     Admin,
     Other,
@@ -34,6 +38,8 @@ enum Area {
 fn area(path: &str) -> Area {
     if path == "/api" || path.starts_with("/api/") {
         Area::Api
+    } else if path == "/accounts" || path.starts_with("/accounts/") {
+        Area::Accounts
     } else if path.starts_with("/_emulator/sink/") {
         Area::Sink
     } else if path == "/_emulator" || path.starts_with("/_emulator/") {
@@ -189,7 +195,7 @@ async fn guard_api(
     mut req: Request,
     next: Next,
 ) -> Response {
-    let Some(token) = token else {
+    let Some(bearer) = token else {
         let mut r = ApiError::unauthorized(
             "missing or malformed `Authorization` header (expected `Bearer <token>`)",
         )
@@ -199,22 +205,32 @@ async fn guard_api(
         }
         return r;
     };
-    if !state.has_token(&token) {
-        let mut r = ApiError::unauthorized("unknown or expired access token in `Authorization`")
-            .into_response();
-        if let Some(info) = ratelimit::unauthenticated(state) {
-            info.apply(r.headers_mut());
+    // An issued access token reaches its user's account: the same data and rate window.
+    let token = match state.resolve_bearer(&bearer) {
+        Bearer::Fixed(account) | Bearer::Issued { account, .. } => account,
+        unknown_or_expired => {
+            let message = if matches!(unknown_or_expired, Bearer::Expired { .. }) {
+                "the access token in `Authorization` expired; get a new one with the refresh token"
+            } else {
+                "unknown or expired access token in `Authorization`"
+            };
+            let mut r = ApiError::unauthorized(message).into_response();
+            if let Some(info) = ratelimit::unauthenticated(state) {
+                info.apply(r.headers_mut());
+            }
+            return r;
         }
-        return r;
-    }
+    };
     let info = ratelimit::check(state, &token);
     if let Some(info) = info {
         if !info.allowed {
             let mut r = ApiError::new(
                 StatusCode::TOO_MANY_REQUESTS,
                 format!(
-                    "rate limit of {} requests per minute exceeded; retry in {} s",
-                    info.limit, info.reset_secs
+                    "rate limit of {} requests per {} exceeded; retry in {} s",
+                    info.limit,
+                    ratelimit::window_text(state.config.rate_limit_window_ms),
+                    info.reset_secs
                 ),
             )
             .into_response();
@@ -242,11 +258,15 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
     let origin = headers.get(header::ORIGIN).cloned();
     let area = area(&path);
 
-    if matches!(area, Area::Api | Area::Sink) {
+    if matches!(area, Area::Api | Area::Accounts | Area::Sink) {
         state.log_request(RequestRecord {
             method: method.to_string(),
             path: path.clone(),
-            query: query.clone(),
+            query: if area == Area::Accounts {
+                query.as_deref().map(redact_query)
+            } else {
+                query.clone()
+            },
             host: header_str(&headers, header::HOST),
             origin: header_str(&headers, header::ORIGIN),
             has_authorization: headers.contains_key(header::AUTHORIZATION),
@@ -276,7 +296,13 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
             Some((tpl, _)) => format!("{method} {tpl}"),
             None => format!("{method} {path}"),
         };
-        state.count(token.as_deref().unwrap_or(""), key);
+        // Counted under the account an issued token reaches (never under the token's text).
+        let counted = match token.as_deref().map(|t| (t, state.resolve_bearer(t))) {
+            Some((_, Bearer::Issued { account, .. } | Bearer::Expired { account })) => account,
+            Some((t, _)) => t.to_string(),
+            None => String::new(),
+        };
+        state.count(&counted, key);
     }
 
     let fault = if area == Area::Admin {
@@ -340,6 +366,36 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
     }
     log_line(&state, &method, &path, resp.status(), started);
     resp
+}
+
+/// Query parameters of the sign-in routes whose values are secrets.
+const SECRET_PARAMS: [&str; 6] = [
+    "client_secret",
+    "password",
+    "refresh_token",
+    "access_token",
+    "code",
+    "token",
+];
+
+/// A query of a sign-in route for the request log: secret values replaced by `[redacted]`.
+fn redact_query(query: &str) -> String {
+    query
+        .split('&')
+        .map(|pair| {
+            let name = pair.split('=').next().unwrap_or("");
+            let decoded: String = form_urlencoded::parse(name.as_bytes())
+                .map(|(k, _)| k.into_owned())
+                .next()
+                .unwrap_or_default();
+            if SECRET_PARAMS.contains(&decoded.to_ascii_lowercase().as_str()) {
+                format!("{name}=[redacted]")
+            } else {
+                pair.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
 /// The header naming each API answer, as services commonly send one (`req-<n>`).

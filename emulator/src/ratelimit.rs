@@ -1,11 +1,21 @@
-//! Fixed-window per-token rate limiting.
+//! Fixed-window rate limiting per account (a fixed token, or the account an issued access token
+//! reaches). The window is `--rate-limit-window-ms` long (60 s by default).
 
 use crate::state::AppState;
 use crate::util::lock;
 use axum::http::{HeaderMap, HeaderValue};
 
-/// Length of a rate-limit window, in ms.
-pub const WINDOW_MS: u64 = 60_000;
+/// Default length of a rate-limit window, in ms.
+pub const WINDOW_MS: u64 = crate::config::DEFAULT_RATE_LIMIT_WINDOW_MS;
+
+/// The window's length in words: "minute" for 60 s, else "<n> ms" (in the 429's message).
+pub fn window_text(window_ms: u64) -> String {
+    if window_ms == WINDOW_MS {
+        "minute".to_string()
+    } else {
+        format!("{window_ms} ms")
+    }
+}
 
 /// Result of counting one request.
 #[derive(Debug, Clone, Copy)]
@@ -29,22 +39,23 @@ impl RateInfo {
     }
 }
 
-fn secs_left(start: u64, now: u64) -> u64 {
-    let left = WINDOW_MS.saturating_sub(now.saturating_sub(start));
+fn secs_left(window_ms: u64, start: u64, now: u64) -> u64 {
+    let left = window_ms.saturating_sub(now.saturating_sub(start));
     left.div_ceil(1000).max(1)
 }
 
-/// Counts a request for a known token; None when rate limiting is off for it.
+/// Counts a request for an account's token; None when rate limiting is off for it.
 pub fn check(state: &AppState, token: &str) -> Option<RateInfo> {
     let default = *lock(&state.default_rate_limit);
     let now = state.now_ms();
+    let window_ms = state.config.rate_limit_window_ms;
     state
         .with_account(token, |a| {
             let limit = a.rate_limit.unwrap_or(default);
             if limit == 0 {
                 return None;
             }
-            if now.saturating_sub(a.window_start) >= WINDOW_MS {
+            if now.saturating_sub(a.window_start) >= window_ms {
                 a.window_start = now;
                 a.window_count = 0;
             }
@@ -55,7 +66,7 @@ pub fn check(state: &AppState, token: &str) -> Option<RateInfo> {
             Some(RateInfo {
                 limit,
                 remaining: limit.saturating_sub(a.window_count),
-                reset_secs: secs_left(a.window_start, now),
+                reset_secs: secs_left(window_ms, a.window_start, now),
                 allowed,
             })
         })
@@ -68,7 +79,7 @@ pub fn unauthenticated(state: &AppState) -> Option<RateInfo> {
     (limit > 0).then_some(RateInfo {
         limit,
         remaining: limit,
-        reset_secs: WINDOW_MS / 1000,
+        reset_secs: state.config.rate_limit_window_ms.div_ceil(1000).max(1),
         allowed: true,
     })
 }

@@ -5,6 +5,7 @@ use crate::faults::Fault;
 use crate::host::Host;
 use crate::model::{Document, Message, NewDocument, Webhook};
 use crate::seed;
+use crate::tokens::{Bearer, TokenStore};
 use crate::util::{hash_str, iso_ms, lock, SplitMix64};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap, VecDeque};
@@ -194,8 +195,11 @@ pub struct DeliveryRecord {
     pub webhook_id: String,
     /// Target URL.
     pub url: String,
-    /// Attempt number (1-based).
+    /// Attempt number (1-based), counted per copy.
     pub attempt: u32,
+    /// Which delivery of the event to this webhook: 0 for the delivery itself, 1..=K for the
+    /// forced redeliveries asked by `copies`.
+    pub copy: u32,
     /// Response status, if a response arrived (none when the host records without sending).
     #[cfg_attr(feature = "ts", tsify(type = "number | null"))]
     pub status: Option<u16>,
@@ -262,6 +266,8 @@ pub struct Inner {
     pub request_ids: AtomicU64,
     /// The host: clocks, timers, background tasks, delivery, static files.
     pub host: Arc<dyn Host>,
+    /// OAuth clients, users and the tokens issued to them.
+    pub oauth: Mutex<TokenStore>,
 }
 
 /// Cheap cloneable handle to the state.
@@ -281,7 +287,19 @@ impl AppState {
         let messages = Arc::new(seed::messages(config.seed, config.seed_messages));
         let now = host.monotonic_ms();
         let mut order: Vec<String> = config.tokens.clone();
+        // Every user's account exists (a user naming a new token adds its account).
+        let users: Vec<_> = config
+            .users
+            .iter()
+            .map(|u| (u.clone(), config.account_of(u)))
+            .collect();
+        for (_, account) in &users {
+            if account != READONLY_TOKEN && !order.contains(account) {
+                order.push(account.clone());
+            }
+        }
         order.push(READONLY_TOKEN.to_string());
+        let oauth = TokenStore::new(config.oauth_clients.clone(), users);
         let accounts = order
             .iter()
             .map(|t| (t.clone(), Account::new(t, &config, messages.clone(), now)))
@@ -304,6 +322,7 @@ impl AppState {
             generation: AtomicU64::new(0),
             request_ids: AtomicU64::new(1),
             host,
+            oauth: Mutex::new(oauth),
         }))
     }
 
@@ -378,6 +397,17 @@ impl AppState {
         lock(&self.requests).clear();
         lock(&self.deliveries).clear();
         lock(&self.sink).clear();
+        lock(&self.oauth).reset_counts();
+    }
+
+    /// What a bearer token reaches: a fixed token's account, or an issued access token's
+    /// (live or expired).
+    pub fn resolve_bearer(&self, token: &str) -> Bearer {
+        if self.has_token(token) {
+            return Bearer::Fixed(token.to_string());
+        }
+        let now = self.now_ms();
+        lock(&self.oauth).access(token, now)
     }
 
     /// Appends to the request log (bounded).

@@ -73,6 +73,87 @@ fn parses_every_flag() {
 }
 
 #[test]
+fn parses_the_oauth_and_window_flags() {
+    let d = args(&[]).expect("ok").expect("config");
+    assert_eq!(d.oauth_clients.len(), 1);
+    assert_eq!(
+        (
+            d.oauth_clients[0].id.as_str(),
+            d.oauth_clients[0].secret.as_str()
+        ),
+        ("dev-client", "dev-secret")
+    );
+    assert_eq!(d.users.len(), 1);
+    assert_eq!(
+        (d.users[0].username.as_str(), d.users[0].password.as_str()),
+        ("admin@acme.test", "dev-password")
+    );
+    assert_eq!(d.account_of(&d.users[0]), "dev-token");
+    assert_eq!(
+        (
+            d.access_token_ttl_ms,
+            d.rate_limit_window_ms,
+            d.rotate_refresh_tokens
+        ),
+        (3_600_000, 60_000, false)
+    );
+
+    let c = args(&[
+        "--token",
+        "main",
+        "--oauth-client",
+        "app:s3cret",
+        "--oauth-client=app2:x:y",
+        "--user",
+        "a@x.test:pw",
+        "--user",
+        "b@x.test:pw2:other",
+        "--access-token-ttl",
+        "2",
+        "--rotate-refresh-tokens",
+        "--rate-limit-window-ms",
+        "1500",
+    ])
+    .expect("ok")
+    .expect("config");
+    let clients: Vec<(&str, &str)> = c
+        .oauth_clients
+        .iter()
+        .map(|o| (o.id.as_str(), o.secret.as_str()))
+        .collect();
+    assert_eq!(clients, [("app", "s3cret"), ("app2", "x:y")]);
+    assert_eq!(c.users.len(), 2);
+    assert_eq!(c.account_of(&c.users[0]), "main");
+    assert_eq!(c.account_of(&c.users[1]), "other");
+    assert_eq!(c.tokens, ["main", "other"], "a user's account is listed");
+    assert_eq!(c.access_token_ttl_ms, 2000);
+    assert!(c.rotate_refresh_tokens);
+    assert_eq!(c.rate_limit_window_ms, 1500);
+    // Debug output never shows a secret.
+    let shown = format!("{:?}", c);
+    assert!(
+        !shown.contains("s3cret") && !shown.contains("pw2"),
+        "{shown}"
+    );
+
+    for bad in [
+        &["--oauth-client", "no-secret"][..],
+        &["--oauth-client", ":s"],
+        &["--oauth-client", "a:"],
+        &["--oauth-client", "a:b", "--oauth-client", "a:c"],
+        &["--user", "only-name"],
+        &["--user", "a@x.test:"],
+        &["--user", "a@x.test:pw:bad,token"],
+        &["--access-token-ttl", "0"],
+        &["--access-token-ttl", "1.5"],
+        &["--rate-limit-window-ms", "0"],
+    ] {
+        let e = args(bad).expect_err("refused");
+        assert!(!e.contains("pw"), "{e}");
+    }
+}
+
+#[test]
 fn binary_prints_startup_line_and_exits_on_sigterm() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_estatekit-emulator"))
         .args(["--port", "0", "--token", "t1", "--second-origin"])

@@ -6,6 +6,8 @@
 //! [`HttpRequest`]; the browser layer sends it; `<resource>::decode_*` (or
 //! [`response::status_error`] for a non-2xx answer) turns the answer into a result.
 
+#[cfg(any(test, feature = "auth"))]
+pub mod auth;
 pub mod documents;
 pub mod messages;
 pub mod platform;
@@ -55,6 +57,9 @@ pub enum JsonBody {
     Webhook(RegisterWebhookInput),
     /// An upload's metadata.
     Metadata(DocumentMetadata),
+    /// A token request (`estatekit/auth`).
+    #[cfg(any(test, feature = "auth"))]
+    Grant(auth::GrantBody),
 }
 
 /// A field of a `multipart/form-data` body.

@@ -16,8 +16,12 @@ pub struct ClientOptions {
     /// A bearer access token.
     #[tsify(optional)]
     pub token: Option<String>,
-    /// Returns a fresh access token; called once at first use and again after a 401.
-    #[tsify(optional, type = "(reason: TokenReason) => string | Promise<string>")]
+    /// Returns a fresh access token, or `{ token, expiresAt }`: called at first use, after a
+    /// 401, and (when it gave `expiresAt`) again shortly before the token expires.
+    #[tsify(
+        optional,
+        type = "(reason: TokenReason) => string | AccessToken | Promise<string | AccessToken>"
+    )]
     pub get_token: Option<Callback>,
     /// Timeout of every call except uploads, in milliseconds (default 30000; 0 = none).
     #[tsify(optional)]
@@ -92,6 +96,19 @@ pub enum TokenReason {
     Initial,
     /// The service answered 401 to the current token.
     Unauthorized,
+    /// The current token expires soon (its `expiresAt` is near).
+    Expiring,
+}
+
+/// An access token with its expiry: what `getToken` may resolve with (and what a token
+/// provider's `getToken` gives, e.g. for a server route that hands a browser its token).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct AccessToken {
+    /// The bearer access token.
+    pub token: String,
+    /// When it expires, in milliseconds since the Unix epoch (`Date.now()`'s clock).
+    pub expires_at: f64,
 }
 
 /// What `onRetry` is told before a retry.

@@ -14,6 +14,8 @@ use serde::{Deserialize, Serialize, Serializer};
 use std::fmt;
 use wasm_bindgen::{JsCast, JsValue};
 
+#[cfg(any(test, feature = "auth"))]
+pub mod auth;
 pub mod client;
 pub mod documents;
 pub mod messages;

@@ -18,7 +18,7 @@ use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
 use js_sys::{Function, Promise};
 use serde_wasm_bindgen::Deserializer;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
 use std::pin::Pin;
@@ -40,6 +40,10 @@ pub struct Client {
 struct Inner {
     base: BaseUrl,
     token: RefCell<Option<Rc<str>>>,
+    /// When to ask `getToken` again (`Date.now()` ms), and when the token expires: set from an
+    /// `expiresAt` that `getToken` gave, else never.
+    renew_at: Cell<f64>,
+    expires_at: Cell<f64>,
     get_token: Option<Function>,
     /// A `getToken` call in progress, shared by every request waiting for it.
     pending_token: RefCell<Option<Promise>>,
@@ -227,12 +231,19 @@ impl Inner {
         })
     }
 
-    /// The current token, asking `getToken("initial")` the first time.
+    /// The current token, asking `getToken("initial")` the first time, and `getToken("expiring")`
+    /// once it is due for renewal (a token that is still valid is used if that fails).
     async fn token(&self, out: &Outgoing<'_>, deadline: Option<f64>) -> Result<Rc<str>, Failure> {
-        if let Some(token) = self.token.borrow().clone() {
-            return Ok(token);
+        let current = self.token.borrow().clone();
+        let reason = match &current {
+            Some(token) if js::now_ms() < self.renew_at.get() => return Ok(token.clone()),
+            Some(_) => TokenReason::Expiring,
+            None => TokenReason::Initial,
+        };
+        match (self.fetch_token(reason, out, deadline).await, current) {
+            (Err(_), Some(token)) if js::now_ms() < self.expires_at.get() => Ok(token),
+            (result, _) => result,
         }
-        self.fetch_token(TokenReason::Initial, out, deadline).await
     }
 
     /// Calls `getToken(reason)`, or joins a call already in progress; gives up when the
@@ -283,18 +294,41 @@ impl Inner {
                 &format!("failed: {}", response::limit(&why, 200)),
             )
         })?;
-        let token: Rc<str> = match value.as_string() {
-            Some(t) => {
-                api::check_token(&t).map_err(|_| {
-                    invalid(
-                        "options.getToken",
-                        "must return a non-empty token of visible ASCII characters",
-                    )
-                })?;
-                t.into()
-            }
-            None => return Err(invalid("options.getToken", "must return a string")),
+        // A string, or `{ token, expiresAt }` (expiresAt optional).
+        let (text, expires) = match value.as_string() {
+            Some(t) => (Some(t), JsValue::UNDEFINED),
+            None => (
+                js::get(&value, "token").as_string(),
+                js::get(&value, "expiresAt"),
+            ),
         };
+        let at = match expires.as_f64() {
+            None if expires.is_undefined() => Some(f64::INFINITY),
+            at => at,
+        };
+        let (Some(text), Some(at)) = (text, at) else {
+            return Err(invalid(
+                "options.getToken",
+                "must return a token or { token, expiresAt }",
+            ));
+        };
+        api::check_token(&text).map_err(|_| {
+            invalid(
+                "options.getToken",
+                "must return a non-empty token of visible ASCII characters",
+            )
+        })?;
+        let token: Rc<str> = text.into();
+        let now = js::now_ms();
+        // Asked again a quarter of its remaining life (at most 30 s) before it expires; an
+        // expiry already past by this clock (clock skew) is ignored: then a 401 renews it.
+        let (renew, at) = if at > now {
+            (at - ((at - now) / 4.0).min(30_000.0), at)
+        } else {
+            (f64::INFINITY, f64::INFINITY)
+        };
+        self.renew_at.set(renew);
+        self.expires_at.set(at);
         self.token.replace(Some(token.clone()));
         Ok(token)
     }
@@ -700,6 +734,8 @@ impl Client {
             inner: Rc::new(Inner {
                 base,
                 token: RefCell::new(opts.token.map(Rc::from)),
+                renew_at: Cell::new(f64::INFINITY),
+                expires_at: Cell::new(f64::INFINITY),
                 get_token: function(opts.get_token),
                 pending_token: RefCell::new(None),
                 timeout_ms: opts.timeout_ms.unwrap_or(DEFAULT_TIMEOUT_MS),

@@ -3,6 +3,8 @@
 //! class. Resource rules live in `crate::api`; this layer never knows them.
 
 mod answer;
+#[cfg(feature = "auth")]
+mod auth;
 mod client;
 mod errors;
 mod events;

@@ -15,6 +15,8 @@ extern "C" {
     fn set_timeout(callback: &Function, ms: f64) -> JsValue;
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     fn performance_now() -> f64;
+    #[wasm_bindgen(catch, js_namespace = crypto, js_name = getRandomValues)]
+    fn get_random_values(buf: &mut [u8]) -> Result<JsValue, JsValue>;
 }
 
 /// The JavaScript host of one test service.
@@ -106,4 +108,14 @@ impl Host for JsHost {
     }
 
     fn log(&self, _line: &str) {}
+
+    fn random(&self, buf: &mut [u8]) -> Result<(), String> {
+        get_random_values(buf).map(|_| ()).map_err(|e| {
+            let why = e
+                .dyn_ref::<js_sys::Error>()
+                .map(|e| String::from(e.message()))
+                .unwrap_or_else(|| "no Web Crypto in this runtime".into());
+            format!("crypto.getRandomValues failed: {why}")
+        })
+    }
 }

@@ -10,7 +10,9 @@ mod host;
 use axum::body::Body;
 use axum::http::{HeaderName, HeaderValue, Method, Request as HttpRequest};
 use axum::Router;
-use estatekit_emulator::config::{is_valid_token, Config, READONLY_TOKEN};
+use estatekit_emulator::config::{
+    check_oauth_client, check_user, is_valid_token, Config, OAuthClient, User, READONLY_TOKEN,
+};
 use estatekit_emulator::util::lock;
 use estatekit_emulator::{app, AppState};
 use http_body_util::BodyExt;
@@ -52,7 +54,8 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub seed_documents: Option<u32>,
-    /// Requests per minute per token; 0 turns the limit off (default 300).
+    /// Requests per rate-limit window (a minute by default) per account; 0 turns the limit off
+    /// (default 300). Access tokens issued to a user count in the user's account's window.
     #[serde(default)]
     #[tsify(optional)]
     pub rate_limit: Option<u32>,
@@ -64,6 +67,30 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub delivery_backoff_ms: Option<u32>,
+    /// Length of the rate-limit window, in ms (default 60000); `rateLimit` requests per window.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub rate_limit_window_ms: Option<u32>,
+    /// OAuth clients of `POST /accounts/oauth/token` (default: `dev-client` with secret
+    /// `dev-secret`). Given ones replace the default.
+    #[serde(default)]
+    #[tsify(optional, type = "readonly OAuthClientOption[]")]
+    pub oauth_clients: Option<Vec<OAuthClientOption>>,
+    /// Users of the password grant (default: `admin@acme.test` with password `dev-password`,
+    /// reaching the first token's account). Given ones replace the default.
+    #[serde(default)]
+    #[tsify(optional, type = "readonly UserOption[]")]
+    pub users: Option<Vec<UserOption>>,
+    /// Lifetime of an issued access token, in ms (default 3600000; below a second is fine, for
+    /// fast tests). `expires_in` answers it in whole seconds, at least 1.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub access_token_ttl_ms: Option<u32>,
+    /// Whether a refresh grant answers a new refresh token and deletes the used one (default
+    /// false: no new refresh token, the used one stays valid).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub rotate_refresh_tokens: Option<bool>,
     /// Where webhook deliveries are sent: called as `deliver(url, init)` like `fetch`. Without
     /// it, deliveries are only recorded (`status: null`).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
@@ -72,6 +99,30 @@ pub struct TestServiceOptions {
         type = "(url: string, init: RequestInit) => Promise<Response>"
     )]
     pub deliver: JsValue,
+}
+
+/// An OAuth client of `createTestService({ oauthClients })`.
+#[derive(Deserialize, Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OAuthClientOption {
+    /// Its `client_id`.
+    pub client_id: String,
+    /// Its `client_secret`.
+    pub client_secret: String,
+}
+
+/// A user of `createTestService({ users })`.
+#[derive(Deserialize, Tsify)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UserOption {
+    /// The user name, an e-mail address (the password grant's `username`).
+    pub username: String,
+    /// The password.
+    pub password: String,
+    /// The token of the account the user's access tokens reach (default: the first token).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub token: Option<String>,
 }
 
 /// One in-process emulator: its own accounts, documents, webhooks, faults and records.
@@ -89,15 +140,20 @@ fn type_error(message: &str) -> JsValue {
 }
 
 /// The keys of `TestServiceOptions`.
-const OPTION_KEYS: [&str; 9] = [
+const OPTION_KEYS: [&str; 14] = [
     "baseUrl",
     "tokens",
     "seed",
     "seedMessages",
     "seedDocuments",
     "rateLimit",
+    "rateLimitWindowMs",
     "maxUploadMb",
     "deliveryBackoffMs",
+    "oauthClients",
+    "users",
+    "accessTokenTtlMs",
+    "rotateRefreshTokens",
     "deliver",
 ];
 
@@ -143,6 +199,42 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
     if !tokens.is_undefined() && !js_sys::Array::is_array(&tokens) {
         return Err("options.tokens: expected an array of strings".into());
     }
+    // Arrays of objects whose keys are checked here too (serde-wasm-bindgen would skip an
+    // unknown one, e.g. a misspelt `clientSecret`).
+    for (key, what, known) in [
+        (
+            "oauthClients",
+            "{ clientId, clientSecret }",
+            &["clientId", "clientSecret"][..],
+        ),
+        (
+            "users",
+            "{ username, password, token? }",
+            &["username", "password", "token"][..],
+        ),
+    ] {
+        let v = js_sys::Reflect::get(value, &key.into()).unwrap_or(JsValue::UNDEFINED);
+        if v.is_undefined() {
+            continue;
+        }
+        if !js_sys::Array::is_array(&v) {
+            return Err(format!("options.{key}: expected an array of {what}"));
+        }
+        let items: &js_sys::Array = v.unchecked_ref();
+        for (i, item) in items.iter().enumerate() {
+            if !item.is_object() || js_sys::Array::is_array(&item) || item.is_function() {
+                return Err(format!("options.{key}[{i}]: expected {what}"));
+            }
+            for k in js_sys::Object::keys(item.unchecked_ref::<js_sys::Object>()).iter() {
+                let k = k.as_string().unwrap_or_default();
+                if !known.contains(&k.as_str()) {
+                    return Err(format!(
+                        "options.{key}[{i}]: unknown key `{k}` (expected {what})"
+                    ));
+                }
+            }
+        }
+    }
     Ok(TestServiceOptions {
         base_url: field(value, "baseUrl")?,
         tokens: field(value, "tokens")?,
@@ -152,6 +244,11 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
         rate_limit: field(value, "rateLimit")?,
         max_upload_mb: field(value, "maxUploadMb")?,
         delivery_backoff_ms: field(value, "deliveryBackoffMs")?,
+        rate_limit_window_ms: field(value, "rateLimitWindowMs")?,
+        oauth_clients: field(value, "oauthClients")?,
+        users: field(value, "users")?,
+        access_token_ttl_ms: field(value, "accessTokenTtlMs")?,
+        rotate_refresh_tokens: field(value, "rotateRefreshTokens")?,
         deliver: js_sys::Reflect::get(value, &"deliver".into()).unwrap_or(JsValue::UNDEFINED),
     })
 }
@@ -216,6 +313,67 @@ fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
     }
     if let Some(v) = options.delivery_backoff_ms {
         config.delivery_backoff_ms = u64::from(v);
+    }
+    if let Some(v) = options.rate_limit_window_ms {
+        if v == 0 {
+            return Err("options.rateLimitWindowMs: must be at least 1".into());
+        }
+        config.rate_limit_window_ms = u64::from(v);
+    }
+    if let Some(v) = options.access_token_ttl_ms {
+        if v == 0 {
+            return Err("options.accessTokenTtlMs: must be at least 1".into());
+        }
+        config.access_token_ttl_ms = u64::from(v);
+    }
+    if let Some(v) = options.rotate_refresh_tokens {
+        config.rotate_refresh_tokens = v;
+    }
+    if let Some(clients) = &options.oauth_clients {
+        if clients.is_empty() {
+            return Err("options.oauthClients: give at least one client".into());
+        }
+        config.oauth_clients.clear();
+        for (i, c) in clients.iter().enumerate() {
+            let client = OAuthClient {
+                id: c.client_id.clone(),
+                secret: c.client_secret.clone(),
+            };
+            check_oauth_client(&client).map_err(|e| format!("options.oauthClients[{i}]: {e}"))?;
+            if config.oauth_clients.iter().any(|o| o.id == client.id) {
+                return Err(format!(
+                    "options.oauthClients[{i}]: client `{}` is given twice",
+                    client.id
+                ));
+            }
+            config.oauth_clients.push(client);
+        }
+    }
+    if let Some(users) = &options.users {
+        if users.is_empty() {
+            return Err("options.users: give at least one user".into());
+        }
+        config.users.clear();
+        for (i, u) in users.iter().enumerate() {
+            let user = User {
+                username: u.username.clone(),
+                password: u.password.clone(),
+                token: u.token.clone(),
+            };
+            check_user(&user).map_err(|e| format!("options.users[{i}]: {e}"))?;
+            if config
+                .users
+                .iter()
+                .any(|o| o.username.eq_ignore_ascii_case(&user.username))
+            {
+                return Err(format!(
+                    "options.users[{i}]: user `{}` is given twice",
+                    user.username
+                ));
+            }
+            config.users.push(user);
+        }
+        config.add_user_accounts();
     }
     Ok((config, origin))
 }

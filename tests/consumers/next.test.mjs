@@ -1,7 +1,8 @@
 // A Next.js 16 App Router admin portal (tests/consumers/next/) using the packed estatekit with
 // the default next.config: on the server (a route handler, a server component, a server action,
-// and estatekit/testing in a route handler) and in the browser (a client component uploading a
-// file with progress). Built once with Turbopack (next build's default) and once with webpack
+// and estatekit/testing in a route handler; estatekit/auth's token provider in a route handler
+// that hands the browser its token and in a server component) and in the browser (a client
+// component uploading a file with progress, and one whose Client gets its token from that route). Built once with Turbopack (next build's default) and once with webpack
 // (next build --webpack), one after the other into the same .next, each served by `next start`
 // on a free loopback port with the emulator's address in ESTATEKIT_BASE_URL (read at request
 // time); then with `output: "standalone"`, by each bundler (ESTATEKIT_NEXT_OUTPUT=standalone, the only
@@ -249,6 +250,45 @@ test.describe("Next.js 16 App Router portal", () => {
         assert.equal(run.result.ok, false);
         assert.equal(run.result.apiError, true);
         assert.equal(run.result.kind, "unauthorized");
+      });
+
+      test.it("a route handler hands out the provider's token behind the session check", async () => {
+        const refused = await get(app, "/api/token");
+        assert.equal(refused.status, 401);
+        const res = await fetch(`${app.url}/api/token`, {
+          headers: { cookie: "portal-session=signed-in" },
+          signal: AbortSignal.timeout(30_000),
+        });
+        const body = json(app, "/api/token", { status: res.status, text: await res.text() });
+        show("GET /api/token", `HTTP ${res.status} keys ${Object.keys(body).sort().join(",")}, expires in ${Math.round((body.expiresAt - Date.now()) / 1000)} s`);
+        assert.equal(res.status, 200, JSON.stringify(body));
+        assert.deepEqual(Object.keys(body).sort(), ["expiresAt", "token"]);
+        assert.equal(typeof body.token, "string");
+        assert.ok(body.expiresAt > Date.now() + 60_000, String(body.expiresAt));
+        assert.ok(!JSON.stringify(body).includes("dev-secret") && !JSON.stringify(body).includes("dev-password"));
+      });
+
+      test.it("a server component calls the service with the token provider", async () => {
+        const res = await get(app, "/provider");
+        const text = preResult(res.text);
+        show("GET /provider <pre id=result>", `HTTP ${res.status} ${text ?? res.text.slice(0, 300)}`);
+        assert.equal(res.status, 200, `/provider: HTTP ${res.status}\n  server log:\n    ${app.log()}`);
+        const body = JSON.parse(text);
+        assert.equal(body.ok, true, `${body.kind}: ${body.message}\n  server log:\n    ${app.log()}`);
+        assert.deepEqual(body.ids, [hookId]);
+      });
+
+      test.it("a client page's Client gets its token from the portal's route (Chromium)", { skip: !chromium && "Chromium not in ESTATEKIT_BROWSERS" }, async () => {
+        const run = await runPage("chromium", `${app.url}/token`);
+        const oauth = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
+        show("/token in Chromium", { result: run.result, grants: oauth.grants });
+        assert.deepEqual(run.pageErrors, []);
+        assert.equal(run.result.ok, true, run.result.message);
+        assert.deepEqual(run.result.ids, [hookId]);
+        assert.equal(run.result.again, 1);
+        assert.deepEqual(run.result.asked, ["initial"]);
+        // One provider per server process: one sign-in for the route, the page and the component.
+        assert.equal(oauth.grants.password, 1);
       });
 
       test.it("a server action registers a webhook (called from the page in Chromium)", { skip: !chromium && "Chromium not in ESTATEKIT_BROWSERS" }, async () => {

@@ -15,6 +15,7 @@ const WRAPPER = [
   ...["client.js", "loader.js", "estatekit.js", "estatekit.node.js"],
   ...["testing_service.js", "testing.js", "testing.node.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
+  ...["auth.js", "auth.node.js"],
   "store.js",
 ];
 const SHIPPED = [
@@ -42,6 +43,8 @@ const SHIPPED = [
   "estatekit_webhooks_wasm.d.ts",
   "estatekit_webhooks_wasm_bg.wasm",
   "estatekit_webhooks_wasm_embedded.js",
+  // estatekit/auth: servers only, in the server entry's module (auth.test.mjs, tests/node/auth.test.mjs).
+  "auth.d.ts",
   // estatekit/store: plain JavaScript, no module (redis.test.mjs).
   "store.d.ts",
 ];
@@ -75,6 +78,7 @@ test.it("has complete npm metadata", () => {
     default: "./webhooks.js",
   });
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
+  assert.deepEqual(manifest.exports["./auth"], { types: "./auth.d.ts", node: "./auth.node.js", default: "./auth.js" });
   assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
   // No dependency of any kind: redisStore adapts the app's own client (duck typing).
   for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
@@ -102,6 +106,8 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["webhooks.js", "webhooks.d.ts"],
     ["webhooks.node.js", "webhooks.d.ts"],
     ["webhooks.workerd.js", "webhooks.d.ts"],
+    ["auth.js", "auth.d.ts"],
+    ["auth.node.js", "auth.d.ts"],
     ["store.js", "store.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
@@ -116,10 +122,10 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/store"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
-  const byColumn = /node16 \(from ESM\)(\s*│\s*OK \(ESM\)){4}\s*│/.test(out);
-  assert.ok(byRow || byColumn, `estatekit, estatekit/testing, estatekit/webhooks and estatekit/store:\n${out}`);
+  const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
+  assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);
 });
 
 test.it("ships readable JavaScript: the wrapper as in js/, the glue unminified", () => {

@@ -91,6 +91,18 @@ test.describe("createTestService options", () => {
     [{ deliveryBackoffMs: true }, /options\.deliveryBackoffMs: .*expected u32/],
     [{ deliver: "https://hooks.test" }, /options\.deliver must be a function/],
     [{ deliver: {} }, /options\.deliver must be a function/],
+    [{ rateLimitWindowMs: 0 }, /options\.rateLimitWindowMs: must be at least 1/],
+    [{ accessTokenTtlMs: 0 }, /options\.accessTokenTtlMs: must be at least 1/],
+    [{ accessTokenTtlMs: "1000" }, /options\.accessTokenTtlMs: .*expected u32/],
+    [{ rotateRefreshTokens: "yes" }, /options\.rotateRefreshTokens: .*expected a boolean/],
+    [{ oauthClients: { clientId: "a", clientSecret: "b" } }, /options\.oauthClients: expected an array/],
+    [{ oauthClients: [] }, /options\.oauthClients: give at least one client/],
+    [{ oauthClients: [{ clientId: "a" }] }, /options\.oauthClients: .*clientSecret/],
+    [{ oauthClients: [{ clientId: "a", clientSecret: "" }] }, /options\.oauthClients\[0\]: the client secret/],
+    [{ users: [] }, /options\.users: give at least one user/],
+    [{ users: [{ username: "a@x.test", password: "p", extra: 1 }] }, /options\.users\[0\]: unknown key `extra`/],
+    [{ users: [{ username: "a b", password: "p" }] }, /options\.users\[0\]: the user name/],
+    [{ users: ["a@x.test:p"] }, /options\.users\[0\]: expected \{ username, password, token\? \}/],
   ];
   for (const [options, message] of REFUSED) {
     test.it(`refuses ${JSON.stringify(options)} with a TypeError naming it`, async () => {
@@ -100,6 +112,72 @@ test.describe("createTestService options", () => {
       assert.match(e.message, message);
     });
   }
+});
+
+test.describe("tokens (/accounts/oauth/token)", () => {
+  const grant = (service, body) =>
+    service.fetch(`${service.baseUrl}/accounts/oauth/token`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  const PASSWORD_GRANT = {
+    grant_type: "password",
+    username: "admin@acme.test",
+    password: "dev-password",
+    client_id: "dev-client",
+    client_secret: "dev-secret",
+    scope: "offline_access *",
+  };
+
+  test.it("issues tokens that reach dev-token's account, expire, and are counted", async () => {
+    const service = await createTestService({ accessTokenTtlMs: 300 });
+    const r = await grant(service, PASSWORD_GRANT);
+    assert.equal(r.status, 200);
+    const set = await r.json();
+    assert.equal(set.token_type, "Bearer");
+    assert.equal(set.expires_in, 1, "whole seconds, at least 1");
+    assert.equal(set.access_token.split(".").length, 3);
+    await clientOf(service).registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.test/a" });
+    const issued = clientOf(service, { token: set.access_token, retry: { limit: 0 } });
+    assert.equal((await issued.listWebhooks()).length, 1, "the same data as dev-token");
+    await new Promise((done) => setTimeout(done, 400));
+    const e = await rejection(issued.listWebhooks());
+    assert.equal(e.status, 401);
+    assert.doesNotMatch(JSON.stringify(await service.requests()), /dev-secret|dev-password/);
+    const counts = await service.oauth();
+    assert.deepEqual(counts.grants, { password: 1, refresh_token: 0, authorization_code: 0 });
+    assert.deepEqual(counts.refreshTokens, { "admin@acme.test": 1 });
+    assert.equal(counts.accessTokenTtlMs, 300);
+    service.close();
+  });
+
+  test.it("takes its own clients and users; revokeRefreshTokens makes a refresh fail", async () => {
+    const service = await createTestService({
+      tokens: ["t-1"],
+      oauthClients: [{ clientId: "app", clientSecret: "app-secret" }],
+      users: [{ username: "me@x.test", password: "pw" }],
+      rotateRefreshTokens: true,
+    });
+    assert.equal((await grant(service, PASSWORD_GRANT)).status, 401, "the defaults are replaced");
+    const set = await (
+      await grant(service, { grant_type: "password", username: "me@x.test", password: "pw", client_id: "app", client_secret: "app-secret" })
+    ).json();
+    const refresh = { grant_type: "refresh_token", refresh_token: set.refresh_token, client_id: "app", client_secret: "app-secret" };
+    const rotated = await (await grant(service, refresh)).json();
+    assert.equal(typeof rotated.refresh_token, "string");
+    assert.equal((await grant(service, refresh)).status, 403, "the used one is deleted");
+    assert.equal(await service.revokeRefreshTokens("me@x.test"), 1);
+    const r = await grant(service, { ...refresh, refresh_token: rotated.refresh_token });
+    assert.equal(r.status, 403);
+    assert.equal((await r.json()).error, "invalid_grant");
+    await rejection(service.revokeRefreshTokens("nobody@x.test")).then((e) => assert.ok(e instanceof TypeError));
+    const counts = await service.oauth();
+    assert.deepEqual(counts.rejected, { password: 1, refresh_token: 2, authorization_code: 0 });
+    await service.reset();
+    assert.deepEqual((await service.oauth()).grants, { password: 0, refresh_token: 0, authorization_code: 0 });
+    service.close();
+  });
 });
 
 test.describe("service.fetch", () => {

@@ -204,6 +204,21 @@ export interface DocumentRecord {
 }
 
 /**
+ * An access token with its expiry: what `getToken` may resolve with (and what a token
+ * provider's `getToken` gives, e.g. for a server route that hands a browser its token).
+ */
+export interface AccessToken {
+    /**
+     * The bearer access token.
+     */
+    token: string;
+    /**
+     * When it expires, in milliseconds since the Unix epoch (`Date.now()`'s clock).
+     */
+    expiresAt: number;
+}
+
+/**
  * An event type a webhook can subscribe to (section 6 of the interface, 28 types grouped
  * Listing, Candidates, Scheduling, Contracting, Owner, Property, Unit).
  */
@@ -398,9 +413,10 @@ export interface ClientOptions {
      */
     token?: string;
     /**
-     * Returns a fresh access token; called once at first use and again after a 401.
+     * Returns a fresh access token, or `{ token, expiresAt }`: called at first use, after a
+     * 401, and (when it gave `expiresAt`) again shortly before the token expires.
      */
-    getToken?: (reason: TokenReason) => string | Promise<string>;
+    getToken?: (reason: TokenReason) => string | AccessToken | Promise<string | AccessToken>;
     /**
      * Timeout of every call except uploads, in milliseconds (default 30000; 0 = none).
      */
@@ -646,7 +662,7 @@ export type MessageSentBy = "ADMIN" | "CANDIDATE";
 /**
  * Why `getToken` is asked for a token.
  */
-export type TokenReason = "initial" | "unauthorized";
+export type TokenReason = "initial" | "unauthorized" | "expiring";
 
 
 /**

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The Markdown files whose examples are checked: the README and the pages its detail moved to. */
-const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/scaling.md"];
+const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md", "docs/scaling.md"];
 const out = `${root}target/readme-types/`;
 const tsc = `${root}node_modules/typescript/bin/tsc`;
 
@@ -33,6 +33,8 @@ declare global {
   function markSigned(contractId: string): Promise<void>;
   function forgetUnit(data: unknown): Promise<void>;
   function reindex(uuid: string): void;
+  /** A server's environment (docs/auth.md; no @types/node here). */
+  const process: { env: Record<string, string | undefined> };
 }
 `;
 

@@ -85,6 +85,10 @@ impl Host for NativeHost {
     fn log(&self, line: &str) {
         eprintln!("{line}");
     }
+
+    fn random(&self, buf: &mut [u8]) -> Result<(), String> {
+        getrandom::fill(buf).map_err(|e| format!("the system's random generator failed: {e}"))
+    }
 }
 
 /// A running emulator (listeners spawned on the current tokio runtime).

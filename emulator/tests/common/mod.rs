@@ -86,8 +86,24 @@ fn bridge(c: &Config) -> Server {
         ("--rate-limit", u64::from(c.rate_limit)),
         ("--max-upload-mb", c.max_upload_mb),
         ("--delivery-backoff-ms", c.delivery_backoff_ms),
+        ("--rate-limit-window-ms", c.rate_limit_window_ms),
+        ("--access-token-ttl-ms", c.access_token_ttl_ms),
     ] {
         args.extend([flag.to_string(), v.to_string()]);
+    }
+    if c.rotate_refresh_tokens {
+        args.push("--rotate-refresh-tokens".into());
+    }
+    for o in &c.oauth_clients {
+        args.extend(["--oauth-client".into(), format!("{}:{}", o.id, o.secret)]);
+    }
+    for u in &c.users {
+        let mut spec = format!("{}:{}", u.username, u.password);
+        if let Some(t) = &u.token {
+            spec.push(':');
+            spec.push_str(t);
+        }
+        args.extend(["--user".into(), spec]);
     }
     let mut child = Command::new("node")
         .args(&args)

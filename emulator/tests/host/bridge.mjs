@@ -7,6 +7,8 @@
 //
 // usage: node emulator/tests/host/bridge.mjs [--token T]... [--seed N] [--seed-messages N]
 //   [--seed-documents N] [--rate-limit N] [--max-upload-mb N] [--delivery-backoff-ms N]
+//   [--rate-limit-window-ms N] [--access-token-ttl-ms N] [--rotate-refresh-tokens]
+//   [--oauth-client ID:SECRET]... [--user EMAIL:PASSWORD[:TOKEN]]...
 // Prints `estatekit-testing bridge listening on http://127.0.0.1:PORT` when ready; stops on
 // SIGTERM or when stdin closes (its parent test process ended).
 import http from "node:http";
@@ -19,12 +21,22 @@ const numbers = {
   "--rate-limit": "rateLimit",
   "--max-upload-mb": "maxUploadMb",
   "--delivery-backoff-ms": "deliveryBackoffMs",
+  "--rate-limit-window-ms": "rateLimitWindowMs",
+  "--access-token-ttl-ms": "accessTokenTtlMs",
 };
 const options = {};
 const args = process.argv.slice(2);
 for (let i = 0; i < args.length; i++) {
   const flag = args[i];
   if (flag === "--token") (options.tokens ??= []).push(args[++i]);
+  else if (flag === "--rotate-refresh-tokens") options.rotateRefreshTokens = true;
+  else if (flag === "--oauth-client") {
+    const [clientId, ...secret] = args[++i].split(":");
+    (options.oauthClients ??= []).push({ clientId, clientSecret: secret.join(":") });
+  } else if (flag === "--user") {
+    const [username, password, token] = args[++i].split(":");
+    (options.users ??= []).push(token === undefined ? { username, password } : { username, password, token });
+  }
   else if (flag in numbers) options[numbers[flag]] = Number(args[++i]);
   else throw new Error(`bridge: unknown argument ${flag}`);
 }

@@ -1,0 +1,521 @@
+//! The token endpoint (`POST {base}/accounts/oauth/token`, JSON, RFC 6749 grants as the service
+//! takes them): the request of each grant, and the check of its answer into a [`TokenSet`].
+//! Compiled with the `auth` feature (the server entry's module) and in the unit tests.
+
+use super::response::{decode, ErrorBody};
+use super::url::QueryString;
+use super::{check_token, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
+use crate::error::Error;
+use crate::model::auth::{GrantType, TokenSet};
+use serde::de::{self, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::fmt;
+
+/// The token endpoint's path.
+pub const TOKEN_PATH: &str = "/accounts/oauth/token";
+/// The scope the password grant asks for unless told otherwise (what the vendor documents).
+pub const DEFAULT_SCOPE: &str = "offline_access *";
+/// An access token's lifetime when the answer gives no `expires_in` (the service's default).
+pub const DEFAULT_EXPIRES_IN_S: f64 = 3600.0;
+
+/// A grant and what it sends besides the client's credentials.
+#[derive(Clone, Copy, Debug)]
+pub enum Grant<'a> {
+    /// `grant_type: "password"`.
+    Password {
+        /// The user.
+        username: &'a str,
+        /// The password.
+        password: &'a str,
+        /// The scope asked for.
+        scope: &'a str,
+    },
+    /// `grant_type: "refresh_token"`.
+    Refresh {
+        /// The refresh token.
+        refresh_token: &'a str,
+    },
+    /// `grant_type: "authorization_code"`.
+    AuthorizationCode {
+        /// The dialog's code.
+        code: &'a str,
+        /// The dialog's redirect URI.
+        redirect_uri: &'a str,
+    },
+}
+
+impl Grant<'_> {
+    /// Which grant this is.
+    pub fn kind(&self) -> GrantType {
+        match self {
+            Grant::Password { .. } => GrantType::Password,
+            Grant::Refresh { .. } => GrantType::RefreshToken,
+            Grant::AuthorizationCode { .. } => GrantType::AuthorizationCode,
+        }
+    }
+
+    /// The operation's name in error messages.
+    pub fn operation(&self) -> &'static str {
+        match self {
+            Grant::Password { .. } => "password grant",
+            Grant::Refresh { .. } => "refresh grant",
+            Grant::AuthorizationCode { .. } => "authorization code grant",
+        }
+    }
+
+    /// The secrets this grant sends (hidden in whatever estatekit writes about it).
+    pub fn secrets(&self) -> Vec<&str> {
+        match *self {
+            Grant::Password { password, .. } => vec![password],
+            Grant::Refresh { refresh_token } => vec![refresh_token],
+            Grant::AuthorizationCode { code, .. } => vec![code],
+        }
+    }
+}
+
+/// The JSON body of a grant request (field names as RFC 6749 and the service spell them).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GrantBody {
+    grant_type: &'static str,
+    client_id: String,
+    client_secret: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    username: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    password: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    refresh_token: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    redirect_uri: Option<String>,
+}
+
+/// Refuses an empty required text (the message names the field, never its value).
+fn required(field: &str, value: &str) -> Result<(), Error> {
+    if value.is_empty() {
+        return Err(Error::invalid(field, "must not be empty"));
+    }
+    Ok(())
+}
+
+/// `POST {base}/accounts/oauth/token` for `grant` by the client `client_id`/`client_secret`.
+/// Never marked safe to repeat: whether a grant is repeated is the provider's decision.
+pub fn grant_request(
+    base: &BaseUrl,
+    client_id: &str,
+    client_secret: &str,
+    grant: Grant<'_>,
+) -> Result<HttpRequest, Error> {
+    required("options.clientId", client_id)?;
+    required("options.clientSecret", client_secret)?;
+    let mut body = GrantBody {
+        grant_type: "",
+        client_id: client_id.to_owned(),
+        client_secret: client_secret.to_owned(),
+        username: None,
+        password: None,
+        scope: None,
+        refresh_token: None,
+        code: None,
+        redirect_uri: None,
+    };
+    match grant {
+        Grant::Password {
+            username,
+            password,
+            scope,
+        } => {
+            required("credentials.username", username)?;
+            required("credentials.password", password)?;
+            body.grant_type = "password";
+            body.username = Some(username.to_owned());
+            body.password = Some(password.to_owned());
+            body.scope = Some(scope.to_owned());
+        }
+        Grant::Refresh { refresh_token } => {
+            required("refreshToken", refresh_token)?;
+            body.grant_type = "refresh_token";
+            body.refresh_token = Some(refresh_token.to_owned());
+        }
+        Grant::AuthorizationCode { code, redirect_uri } => {
+            required("code.code", code)?;
+            required("code.redirectUri", redirect_uri)?;
+            body.grant_type = "authorization_code";
+            body.code = Some(code.to_owned());
+            body.redirect_uri = Some(redirect_uri.to_owned());
+        }
+    }
+    Ok(HttpRequest {
+        operation: grant.operation(),
+        method: HttpMethod::Post,
+        url: base.join(TOKEN_PATH, &QueryString::default()),
+        body: RequestBody::Json(JsonBody::Grant(body)),
+        retry_safe: false,
+    })
+}
+
+/// Whether a failed grant may be sent again, at once, with the same input.
+/// - A refresh: after no answer, a 429 or a 5xx. If the service had used (rotated) the refresh
+///   token before the answer was lost, the repeat is refused with `invalid_grant`, which the
+///   provider handles like any rejected refresh token: nothing is lost by trying.
+/// - A password grant: only after a 429 or 503 (the service says it did not act). After no
+///   answer or another 5xx it may have issued a refresh token, and each one counts against the
+///   cap of 50 per client and user (a 51st deletes the oldest, possibly another process's).
+/// - An authorization code: never; it is single-use.
+pub fn grant_retryable(grant: GrantType, status: Option<u16>) -> bool {
+    match (grant, status) {
+        (GrantType::RefreshToken, None) => true,
+        (GrantType::RefreshToken, Some(s)) => s == 429 || (500..600).contains(&s),
+        (GrantType::Password, Some(s)) => s == 429 || s == 503,
+        _ => false,
+    }
+}
+
+/// Whether an error is the service refusing the grant itself (`invalid_grant`: a wrong
+/// password, or a refresh token that is unknown, expired or deleted by the 50-token cap).
+pub fn is_invalid_grant(error: &Error) -> bool {
+    matches!(error, Error::Status { code: Some(code), .. } if code == "invalid_grant")
+}
+
+/// The error of a refresh token the service refused when there is no password to fall back on.
+pub fn refresh_rejected(error: Error) -> Error {
+    match error {
+        Error::Status {
+            operation,
+            status,
+            code,
+            message,
+            retry_after_ms,
+        } => Error::Status {
+            operation,
+            status,
+            code,
+            message: Some(format!(
+                "{}the refresh token was rejected: a new sign-in is needed (give username and password, or a new refreshToken)",
+                message.map(|m| format!("{m}; ")).unwrap_or_default()
+            )),
+            retry_after_ms,
+        },
+        other => other,
+    }
+}
+
+/// A number of seconds: a JSON number, or a string holding one (some servers send
+/// `"expires_in": "3600"`); it must be finite and positive.
+struct Seconds(f64);
+
+impl<'de> Deserialize<'de> for Seconds {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = Seconds;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a positive number of seconds")
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<Seconds, E> {
+                if v.is_finite() && v > 0.0 {
+                    Ok(Seconds(v))
+                } else {
+                    Err(E::invalid_value(de::Unexpected::Float(v), &self))
+                }
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<Seconds, E> {
+                self.visit_f64(v as f64)
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<Seconds, E> {
+                self.visit_f64(v as f64)
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Seconds, E> {
+                match v.trim().parse::<f64>() {
+                    Ok(n) => self.visit_f64(n),
+                    Err(_) => Err(E::invalid_value(de::Unexpected::Str(v), &self)),
+                }
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// A string that may be a secret (a token): a value of another type is refused without being
+/// quoted (serde's own message would quote a number or a boolean).
+struct SecretText(String);
+
+impl<'de> Deserialize<'de> for SecretText {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'v> Visitor<'v> for V {
+            type Value = SecretText;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<SecretText, E> {
+                Ok(SecretText(v.to_owned()))
+            }
+            fn visit_bool<E: de::Error>(self, _: bool) -> Result<SecretText, E> {
+                Err(E::custom("must be a string"))
+            }
+            fn visit_i64<E: de::Error>(self, _: i64) -> Result<SecretText, E> {
+                Err(E::custom("must be a string"))
+            }
+            fn visit_u64<E: de::Error>(self, _: u64) -> Result<SecretText, E> {
+                Err(E::custom("must be a string"))
+            }
+            fn visit_f64<E: de::Error>(self, _: f64) -> Result<SecretText, E> {
+                Err(E::custom("must be a string"))
+            }
+            fn visit_unit<E: de::Error>(self) -> Result<SecretText, E> {
+                Err(E::custom("must be a string"))
+            }
+            fn visit_seq<A: de::SeqAccess<'v>>(self, _: A) -> Result<SecretText, A::Error> {
+                Err(de::Error::custom("must be a string"))
+            }
+            fn visit_map<A: de::MapAccess<'v>>(self, _: A) -> Result<SecretText, A::Error> {
+                Err(de::Error::custom("must be a string"))
+            }
+        }
+        deserializer.deserialize_any(V)
+    }
+}
+
+/// An access token: a non-empty string of visible ASCII (what a header can carry). Its text is
+/// never quoted in an error.
+struct AccessToken(String);
+
+impl<'de> Deserialize<'de> for AccessToken {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let SecretText(token) = SecretText::deserialize(deserializer)?;
+        check_token(&token).map_err(|_| {
+            de::Error::custom("must be a non-empty string of visible ASCII characters")
+        })?;
+        Ok(AccessToken(token))
+    }
+}
+
+/// A token answer as RFC 6749 §5.1 describes it; members not listed are ignored.
+#[derive(Deserialize)]
+struct TokenAnswer {
+    access_token: AccessToken,
+    #[serde(default)]
+    refresh_token: Option<SecretText>,
+    #[serde(default)]
+    expires_in: Option<Seconds>,
+    #[serde(default)]
+    token_type: Option<String>,
+}
+
+/// Checks a 2xx token answer. `sent_at` is when the request was sent (ms since the Unix epoch):
+/// the access token expires `expires_in` seconds after it, never later (the JWT itself is not
+/// read). `used_refresh_token` is kept when a refresh answer carries none.
+pub fn decode_token_set<'de, D: Deserializer<'de>>(
+    grant: GrantType,
+    status: u16,
+    body: D,
+    sent_at: f64,
+    used_refresh_token: Option<&str>,
+) -> Result<TokenSet, Error> {
+    let operation = match grant {
+        GrantType::Password => "password grant",
+        GrantType::RefreshToken => "refresh grant",
+        GrantType::AuthorizationCode => "authorization code grant",
+    };
+    let answer: TokenAnswer = decode(operation, status, "", body)?;
+    let seconds = answer.expires_in.map_or(DEFAULT_EXPIRES_IN_S, |s| s.0);
+    let refresh_token = answer
+        .refresh_token
+        .map(|SecretText(t)| t)
+        .filter(|t| !t.is_empty())
+        .or_else(|| used_refresh_token.map(str::to_owned));
+    Ok(TokenSet {
+        access_token: answer.access_token.0,
+        refresh_token,
+        expires_at: sent_at + seconds * 1000.0,
+        token_type: answer
+            .token_type
+            .filter(|t| !t.is_empty())
+            .unwrap_or_else(|| "Bearer".into()),
+    })
+}
+
+/// The error body's `error` code, read leniently (for tests and messages).
+pub fn error_code<'de, D: Deserializer<'de>>(body: D) -> Option<String> {
+    ErrorBody::read(body).code
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn base() -> BaseUrl {
+        BaseUrl::parse("https://acme.example.com/").unwrap()
+    }
+
+    fn body_of(request: &HttpRequest) -> serde_json::Value {
+        match &request.body {
+            RequestBody::Json(body) => serde_json::to_value(body).unwrap(),
+            other => panic!("not JSON: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn each_grant_sends_the_json_the_service_documents() {
+        let password = Grant::Password {
+            username: "admin@acme.test",
+            password: "pw",
+            scope: DEFAULT_SCOPE,
+        };
+        let request = grant_request(&base(), "cid", "sec", password).unwrap();
+        assert_eq!(request.url, "https://acme.example.com/accounts/oauth/token");
+        assert_eq!(request.method, HttpMethod::Post);
+        assert!(!request.retry_safe);
+        assert_eq!(
+            body_of(&request),
+            json!({"grant_type": "password", "client_id": "cid", "client_secret": "sec",
+                   "username": "admin@acme.test", "password": "pw", "scope": "offline_access *"})
+        );
+        let refresh = Grant::Refresh {
+            refresh_token: "rt",
+        };
+        assert_eq!(
+            body_of(&grant_request(&base(), "cid", "sec", refresh).unwrap()),
+            json!({"grant_type": "refresh_token", "client_id": "cid", "client_secret": "sec", "refresh_token": "rt"})
+        );
+        let code = Grant::AuthorizationCode {
+            code: "c0de",
+            redirect_uri: "https://portal.example.com/cb",
+        };
+        assert_eq!(
+            body_of(&grant_request(&base(), "cid", "sec", code).unwrap()),
+            json!({"grant_type": "authorization_code", "client_id": "cid", "client_secret": "sec",
+                   "code": "c0de", "redirect_uri": "https://portal.example.com/cb"})
+        );
+    }
+
+    #[test]
+    fn empty_inputs_are_refused_by_name_without_their_values() {
+        let refresh = Grant::Refresh {
+            refresh_token: "rt",
+        };
+        let e = grant_request(&base(), "", "sec", refresh).unwrap_err();
+        assert_eq!(e.to_string(), "invalid options.clientId: must not be empty");
+        let e = grant_request(&base(), "cid", "", refresh).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid options.clientSecret: must not be empty"
+        );
+        let e = grant_request(
+            &base(),
+            "cid",
+            "sec",
+            Grant::Password {
+                username: "u",
+                password: "",
+                scope: DEFAULT_SCOPE,
+            },
+        )
+        .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "invalid credentials.password: must not be empty"
+        );
+    }
+
+    fn decode_json(value: serde_json::Value, used: Option<&str>) -> Result<TokenSet, Error> {
+        decode_token_set(GrantType::RefreshToken, 200, value, 1_000_000.0, used)
+    }
+
+    #[test]
+    fn a_token_answer_gives_its_set_expiring_from_the_time_sent() {
+        let set = decode_json(
+            json!({"access_token": "eyJ.a.b", "refresh_token": "rt2", "expires_in": 3600, "token_type": "Bearer", "extra": 1}),
+            Some("rt1"),
+        )
+        .unwrap();
+        assert_eq!(
+            set,
+            TokenSet {
+                access_token: "eyJ.a.b".into(),
+                refresh_token: Some("rt2".into()),
+                expires_at: 1_000_000.0 + 3_600_000.0,
+                token_type: "Bearer".into(),
+            }
+        );
+        // A refresh answer without a refresh token keeps the one used; a numeric string and a
+        // missing token_type are accepted.
+        let set =
+            decode_json(json!({"access_token": "a", "expires_in": "2"}), Some("rt1")).unwrap();
+        assert_eq!(set.refresh_token.as_deref(), Some("rt1"));
+        assert_eq!(set.expires_at, 1_002_000.0);
+        assert_eq!(set.token_type, "Bearer");
+        // No expires_in (or null): the service's default hour.
+        let set = decode_json(json!({"access_token": "a"}), None).unwrap();
+        assert_eq!(set.expires_at, 1_000_000.0 + 3_600_000.0);
+        let set = decode_json(json!({"access_token": "a", "expires_in": null}), None).unwrap();
+        assert_eq!(set.expires_at, 1_000_000.0 + 3_600_000.0);
+        assert_eq!(set.refresh_token, None);
+    }
+
+    #[test]
+    fn a_bad_token_answer_is_a_decode_error_naming_the_member_not_its_value() {
+        for (body, says) in [
+            (json!({"expires_in": 3600}), "missing field `access_token`"),
+            (json!({"access_token": "", "expires_in": 3600}), "at access_token: must be a non-empty string"),
+            (json!({"access_token": "a b", "expires_in": 3600}), "at access_token: must be a non-empty string"),
+            (json!({"access_token": 12345}), "at access_token: must be a string"),
+            (json!({"access_token": "a", "refresh_token": 987654}), "at refresh_token: must be a string"),
+            (json!({"access_token": "a", "expires_in": "soon"}), "at expires_in: invalid value: string \"soon\", expected a positive number of seconds"),
+            (json!({"access_token": "a", "expires_in": 0}), "at expires_in: invalid value"),
+            (json!({"access_token": "a", "expires_in": -5}), "at expires_in: invalid value"),
+            (json!("<html>"), "invalid type: string"),
+        ] {
+            let e = decode_json(body.clone(), None).unwrap_err();
+            let text = e.to_string();
+            assert!(text.starts_with("refresh grant failed: unexpected response from the service (HTTP 200): "), "{text}");
+            assert!(text.contains(says), "{body}: {text}");
+            assert!(!text.contains("a b") && !text.contains("12345") && !text.contains("987654"), "{text}");
+        }
+    }
+
+    #[test]
+    fn which_failures_are_repeated() {
+        use GrantType::*;
+        assert!(grant_retryable(RefreshToken, None));
+        assert!(grant_retryable(RefreshToken, Some(503)));
+        assert!(grant_retryable(RefreshToken, Some(429)));
+        assert!(!grant_retryable(RefreshToken, Some(403)));
+        assert!(grant_retryable(Password, Some(503)));
+        assert!(grant_retryable(Password, Some(429)));
+        assert!(!grant_retryable(Password, None));
+        assert!(!grant_retryable(Password, Some(502)));
+        assert!(!grant_retryable(AuthorizationCode, Some(503)));
+        assert!(!grant_retryable(AuthorizationCode, None));
+    }
+
+    #[test]
+    fn invalid_grant_is_recognised_and_explained() {
+        let body =
+            json!({"error": "invalid_grant", "error_description": "refresh token not found"});
+        assert_eq!(error_code(body.clone()).as_deref(), Some("invalid_grant"));
+        let read = ErrorBody::read(body);
+        let error = Error::Status {
+            operation: "refresh grant",
+            status: 403,
+            code: read.code,
+            message: read.message,
+            retry_after_ms: None,
+        };
+        assert!(is_invalid_grant(&error));
+        let text = refresh_rejected(error).to_string();
+        assert!(text.contains("invalid_grant"), "{text}");
+        assert!(
+            text.contains(
+                "refresh token not found; the refresh token was rejected: a new sign-in is needed"
+            ),
+            "{text}"
+        );
+        assert!(!is_invalid_grant(&Error::invalid("x", "y")));
+    }
+}

@@ -1,0 +1,259 @@
+//! `estatekit/auth`'s inputs and outputs: the token provider's options, the grants' inputs, the
+//! token set they give, and the provider's events. Servers only: the module of the package's
+//! server entry is built with the `auth` feature, the browsers' module has none of this.
+
+use super::{Callback, HandleKind, Input, JsHandle, Signal};
+use crate::error::ApiErrorKind;
+use serde::{Deserialize, Serialize};
+use tsify::Tsify;
+use wasm_bindgen::JsValue;
+
+/// A `Store`: an object with the asynchronous methods the provider uses.
+pub enum StoreKind {}
+impl HandleKind for StoreKind {
+    fn accepts(value: &JsValue) -> bool {
+        value.is_object()
+            && ["get", "set", "claim", "release"].iter().all(|name| {
+                js_sys::Reflect::get(value, &JsValue::from_str(name)).is_ok_and(|f| f.is_function())
+            })
+    }
+    const EXPECTED: &'static str = "a Store (an object with get, set, claim and release methods)";
+}
+
+/// The `store` option.
+pub type StoreHandle = JsHandle<StoreKind>;
+
+/// Options of `createTokenProvider`. Give `username` and `password`, or a `refreshToken`, or a
+/// `store` that already holds a token set.
+#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenProviderOptions {
+    /// The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
+    pub base_url: String,
+    /// The OAuth client's id.
+    pub client_id: String,
+    /// The OAuth client's secret (servers only: it must never reach a browser).
+    pub client_secret: String,
+    /// The user signed in with the password grant, when no refresh token is at hand.
+    #[tsify(optional)]
+    pub username: Option<String>,
+    /// That user's password.
+    #[tsify(optional)]
+    pub password: Option<String>,
+    /// A refresh token to start from (e.g. from your own sign-in); a stored one wins.
+    #[tsify(optional)]
+    pub refresh_token: Option<String>,
+    /// Where the token set is kept, shared by every provider of the same base URL, client and
+    /// user (default: this provider's memory). See `estatekit/store`.
+    #[tsify(optional, type = "Store")]
+    pub store: Option<StoreHandle>,
+    /// How long before the access token expires it is refreshed, in milliseconds (default
+    /// 60000; at most a quarter of the token's lifetime).
+    #[tsify(optional)]
+    pub refresh_before_ms: Option<u32>,
+    /// Timeout of one grant request in milliseconds (default 30000; 0 = none).
+    #[tsify(optional)]
+    pub timeout_ms: Option<u32>,
+    /// The scope asked for by the password grant (default `offline_access *`).
+    #[tsify(optional)]
+    pub scope: Option<String>,
+    /// Sends every grant request instead of the global `fetch` (tests, proxies).
+    #[tsify(
+        optional,
+        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    )]
+    pub fetch: Option<Callback>,
+    /// Told about grants and the store (for logs and metrics); never given a secret.
+    #[tsify(optional, type = "(event: TokenEvent) => void")]
+    pub on_event: Option<Callback>,
+}
+
+impl Input for TokenProviderOptions {}
+
+/// The OAuth client a low-level grant is made for, and how the request is sent.
+#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct GrantOptions {
+    /// The account's base URL (https, except for loopback hosts).
+    pub base_url: String,
+    /// The OAuth client's id.
+    pub client_id: String,
+    /// The OAuth client's secret.
+    pub client_secret: String,
+    /// The scope asked for by the password grant (default `offline_access *`).
+    #[tsify(optional)]
+    pub scope: Option<String>,
+    /// Timeout of the request in milliseconds (default 30000; 0 = none).
+    #[tsify(optional)]
+    pub timeout_ms: Option<u32>,
+    /// Aborts the request; the grant then rejects with kind `aborted`.
+    #[tsify(optional, type = "AbortSignal")]
+    pub signal: Option<Signal>,
+    /// Sends the request instead of the global `fetch`.
+    #[tsify(
+        optional,
+        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    )]
+    pub fetch: Option<Callback>,
+}
+
+impl Input for GrantOptions {}
+
+/// A user's sign-in, for `passwordGrant`.
+#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordCredentials {
+    /// The user's name (an e-mail address).
+    pub username: String,
+    /// The user's password.
+    pub password: String,
+}
+
+impl Input for PasswordCredentials {}
+
+/// What the sign-in dialog gave back, for `authorizationCodeGrant`.
+#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct AuthorizationCode {
+    /// The `code` the dialog's redirect carried.
+    pub code: String,
+    /// The `redirect_uri` the dialog was opened with.
+    pub redirect_uri: String,
+}
+
+impl Input for AuthorizationCode {}
+
+/// The tokens a grant gives.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct TokenSet {
+    /// The bearer access token.
+    pub access_token: String,
+    /// The refresh token: the one the answer carried, else (for a refresh) the one used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub refresh_token: Option<String>,
+    /// When the access token expires, in milliseconds since the Unix epoch: the time the grant
+    /// was sent plus the answer's `expires_in`.
+    pub expires_at: f64,
+    /// The answer's `token_type` (`Bearer`).
+    pub token_type: String,
+}
+
+/// A grant of the token endpoint.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "snake_case")]
+pub enum GrantType {
+    /// Username and password.
+    Password,
+    /// A refresh token.
+    RefreshToken,
+    /// The code of the sign-in dialog.
+    AuthorizationCode,
+}
+
+/// What the provider did with its store when the store failed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub enum StoreOperation {
+    /// Reading the token set.
+    Get,
+    /// Writing the token set.
+    Set,
+    /// Taking the claim to refresh.
+    Claim,
+    /// Releasing the claim.
+    Release,
+}
+
+/// What a token provider's `onEvent` is told. No event carries a token, password or secret.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum TokenEvent {
+    /// A grant request was answered (or failed).
+    #[serde(rename_all = "camelCase")]
+    Grant {
+        /// Which grant.
+        grant: GrantType,
+        /// Whether it gave a token set.
+        ok: bool,
+        /// The failure's kind, when it failed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        kind: Option<ApiErrorKind>,
+        /// The HTTP status, when the service answered.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[tsify(optional)]
+        status: Option<u16>,
+        /// Time of the request, in milliseconds.
+        duration_ms: f64,
+    },
+    /// The token set was read from the store, where another provider (another process, or an
+    /// earlier run) had put it.
+    #[serde(rename_all = "camelCase")]
+    Shared {
+        /// When its access token expires (milliseconds since the Unix epoch).
+        expires_at: f64,
+    },
+    /// The store failed or did not answer in time; the provider went on without it (with its
+    /// cached access token while that is valid, else refreshing by itself).
+    #[serde(rename_all = "camelCase")]
+    StoreUnavailable {
+        /// What it asked of the store.
+        operation: StoreOperation,
+        /// Why it failed.
+        reason: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::fields_of;
+
+    #[test]
+    fn inputs_list_their_keys() {
+        assert_eq!(
+            fields_of::<TokenProviderOptions>(),
+            [
+                "baseUrl",
+                "clientId",
+                "clientSecret",
+                "username",
+                "password",
+                "refreshToken",
+                "store",
+                "refreshBeforeMs",
+                "timeoutMs",
+                "scope",
+                "fetch",
+                "onEvent"
+            ]
+        );
+        assert_eq!(fields_of::<PasswordCredentials>(), ["username", "password"]);
+        assert_eq!(fields_of::<AuthorizationCode>(), ["code", "redirectUri"]);
+    }
+
+    #[test]
+    fn events_name_no_secret_and_read_as_documented() {
+        let event = TokenEvent::Grant {
+            grant: GrantType::RefreshToken,
+            ok: false,
+            kind: Some(ApiErrorKind::Forbidden),
+            status: Some(403),
+            duration_ms: 12.5,
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            serde_json::json!({"type": "grant", "grant": "refresh_token", "ok": false, "kind": "forbidden", "status": 403, "durationMs": 12.5})
+        );
+        let event = TokenEvent::StoreUnavailable {
+            operation: StoreOperation::Claim,
+            reason: "timed out after 1000 ms".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(&event).unwrap(),
+            serde_json::json!({"type": "storeUnavailable", "operation": "claim", "reason": "timed out after 1000 ms"})
+        );
+    }
+}

@@ -1,0 +1,83 @@
+// Type tests of estatekit/auth: the provider's getToken fits a Client's getToken as it is, the
+// grants' inputs and TokenSet, the events, and @ts-expect-error lines that must fail to compile.
+// Checked by `tsc --strict --noEmit` (make test-types); never run.
+import { Client, type AccessToken as ClientAccessToken, type TokenReason } from "estatekit";
+import {
+    authorizationCodeGrant,
+    createTokenProvider,
+    passwordGrant,
+    refreshGrant,
+    type AccessToken,
+    type Store,
+    type TokenEvent,
+    type TokenProvider,
+    type TokenSet,
+} from "estatekit/auth";
+
+declare function expectType<T>(value: T): void;
+declare const store: Store;
+
+export async function provider() {
+    const events: TokenEvent[] = [];
+    const p: TokenProvider = createTokenProvider({
+        baseUrl: "https://acme.example.com",
+        clientId: "dev-client",
+        clientSecret: "dev-secret",
+        username: "admin@acme.test",
+        password: "dev-password",
+        store,
+        refreshBeforeMs: 30_000,
+        onEvent: (e) => events.push(e),
+    });
+    // Passed unbound, as it is.
+    const client = new Client({ baseUrl: "https://acme.example.com", getToken: p.getToken });
+    const reason: TokenReason = "expiring";
+    const token: AccessToken = await p.getToken(reason);
+    const same: ClientAccessToken = token;
+    expectType<string>(same.token);
+    expectType<number>(token.expiresAt);
+    p.invalidate();
+    p.close();
+    client.free();
+
+    const e = events[0];
+    if (e?.type === "grant") {
+        expectType<"password" | "refresh_token" | "authorization_code">(e.grant);
+        expectType<boolean>(e.ok);
+    } else if (e?.type === "storeUnavailable") {
+        expectType<"get" | "set" | "claim" | "release">(e.operation);
+    }
+
+    // @ts-expect-error clientSecret is required
+    createTokenProvider({ baseUrl: "https://acme.example.com", clientId: "c", username: "u", password: "p" });
+    // @ts-expect-error a misspelt option
+    createTokenProvider({ baseUrl: "x", clientId: "c", clientSecret: "s", refreshBefore: 5 });
+    // @ts-expect-error a reason the client never gives
+    await p.getToken("later");
+    // @ts-expect-error getToken resolves an object, not a string
+    const text: string = await p.getToken();
+    return text;
+}
+
+export async function grants() {
+    const oauth = { baseUrl: "https://acme.example.com", clientId: "dev-client", clientSecret: "dev-secret" };
+    const set: TokenSet = await passwordGrant(oauth, { username: "u", password: "p" });
+    expectType<string>(set.accessToken);
+    expectType<string | undefined>(set.refreshToken);
+    expectType<number>(set.expiresAt);
+    expectType<string>(set.tokenType);
+    await refreshGrant(oauth, "rt");
+    await authorizationCodeGrant({ ...oauth, timeoutMs: 5000, signal: AbortSignal.timeout(1000) }, { code: "c", redirectUri: "https://p/cb" });
+    // @ts-expect-error the password is required
+    await passwordGrant(oauth, { username: "u" });
+    // @ts-expect-error the redirect URI is required
+    await authorizationCodeGrant(oauth, { code: "c" });
+}
+
+export function handoff() {
+    // A browser's getToken may resolve what a server route answered.
+    return new Client({
+        baseUrl: "https://acme.example.com",
+        getToken: async (): Promise<ClientAccessToken> => (await fetch("/api/estate-token")).json() as Promise<ClientAccessToken>,
+    });
+}
