@@ -2,8 +2,10 @@
 // own Redis connection (node-redis or ioredis, REDIS_CLIENT), estatekit/store's redisStore on it,
 // a webhook receiver (node:http) whose dedupe is that store, and, when asked, a burst of client
 // calls whose rate limit is the store's shared budget. It talks to the test through IPC.
+import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import { Client } from "estatekit";
+import { createTokenProvider } from "estatekit/auth";
 import { redisStore } from "estatekit/store";
 import { createWebhookHandler, toNodeListener } from "estatekit/webhooks";
 
@@ -88,7 +90,56 @@ async function burst({ calls, perMinute, token }) {
   };
 }
 
+/**
+ * A token provider on the shared store (the emulator's default client and user) behind a Client:
+ * rounds of `concurrency` concurrent calls for `seconds`. Gives the counts, and each access token
+ * seen as a short hash (never the token itself), to compare across processes.
+ */
+async function tokens({ seconds, concurrency }) {
+  const events = [];
+  const provider = createTokenProvider({
+    baseUrl: EMULATOR_URL,
+    clientId: "dev-client",
+    clientSecret: "dev-secret",
+    username: "admin@acme.test",
+    password: "dev-password",
+    store: redis.store,
+    onEvent: (e) => events.push(e),
+  });
+  const seen = new Set();
+  const statuses = {};
+  const client = new Client({
+    baseUrl: EMULATOR_URL,
+    getToken: async (reason) => {
+      const token = await provider.getToken(reason);
+      seen.add(createHash("sha256").update(token.token).digest("hex").slice(0, 12));
+      return token;
+    },
+    onEvent(e) {
+      if (e.type === "response") statuses[e.status] = (statuses[e.status] ?? 0) + 1;
+    },
+  });
+  let ok = 0;
+  const errors = [];
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    const results = await Promise.allSettled(Array.from({ length: concurrency }, () => client.listWebhooks()));
+    ok += results.filter((r) => r.status === "fulfilled").length;
+    for (const r of results) if (r.status === "rejected") errors.push(`${r.reason?.kind}: ${r.reason?.message}`);
+    await sleep(200);
+  }
+  provider.close();
+  return {
+    ok,
+    errors,
+    statuses,
+    tokens: [...seen],
+    events: events.map((e) => (e.type === "storeUnavailable" ? `storeUnavailable:${e.operation}` : e.type === "grant" ? `grant:${e.grant}:${e.ok}` : e.type)),
+  };
+}
+
 process.on("message", async (message) => {
+  if (message.type === "tokens") process.send({ type: "tokens", result: await tokens(message) });
   if (message.type === "stats") process.send({ type: "stats", stats });
   if (message.type === "burst") process.send({ type: "burst", result: await burst(message) });
   if (message.type === "stop") {
