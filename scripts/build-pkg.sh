@@ -19,6 +19,7 @@
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
 #    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
 #    estatekit_webhooks_wasm_embedded.js.
+# 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts).
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -53,14 +54,15 @@ optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
 cp js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
-#     emulations, which exist in Node only) and the `auth` feature (estatekit/auth: the token
-#     provider, servers only), its glue estatekit_wasm_node.js/.d.ts as emitted, its
+#     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token
+#     provider, servers only) and the `server` feature (rateLimit.store: the rate budget shared
+#     through a store), its glue estatekit_wasm_node.js/.d.ts as emitted, its
 #     bytes embedded in estatekit_wasm_embedded.js. The .wasm file ships too: the glue names it in
 #     a `new URL(...)` that bundlers resolve when they build a server bundle.
 if [ "$out" = pkg ]; then
   node_out=target/pkg-node
   rm -rf "$node_out"
-  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,auth
+  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,auth,server
   wasm-bindgen --target web --typescript --out-name estatekit_wasm_node --out-dir "$node_out" \
     target/wasm32-unknown-unknown/release/estatekit.wasm
   optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
@@ -99,4 +101,9 @@ if [ "$out" = pkg ]; then
   optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
+fi
+
+# 6. estatekit/store: plain JavaScript (what several processes share; no module of its own).
+if [ "$out" = pkg ]; then
+  cp js/store.js js/store.d.ts "$out/"
 fi

@@ -26,9 +26,11 @@ export const BUDGET = 100_000;
  * work of issue 17 (138,562 bytes, 2026-11-24) plus about 1 %, so that the package cannot grow
  * back unseen. It is only ever lowered, down to BUDGET (it was 141,400 before the field-list key
  * check), except by what an issue allows and its change measured: +295 for `getToken` giving
- * `{ token, expiresAt }` (estatekit/auth's handoff: 139,896 -> 140,191 bytes).
+ * `{ token, expiresAt }` (estatekit/auth's handoff: 139,896 -> 140,191 bytes); +487 for
+ * "Several servers" (rateLimit.store's option check and `store` event; the shared budget itself
+ * is in the server build only: 140,191 -> 140,678 bytes).
  */
-export const GUARD = 140_195;
+export const GUARD = 140_682;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 
