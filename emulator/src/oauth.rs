@@ -114,7 +114,7 @@ fn access_token(
 /// fast tests), so that a client never trusts a token past its life.
 fn expires_in(state: &AppState) -> Value {
     let ms = state.config.access_token_ttl_ms;
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         json!(ms / 1000)
     } else {
         json!(ms as f64 / 1000.0)
