@@ -264,15 +264,15 @@ pub enum ClientEvent {
         /// Time of the whole call, in milliseconds.
         duration_ms: f64,
     },
-    /// A shared store (`rateLimit.store`, a token provider's `store`) failed or did not answer
-    /// in time: estatekit went on without it (the rate limit with this process's own window).
+    /// The shared store of `rateLimit.store` failed or did not answer in time: the call went on
+    /// without it, with this process's own window.
     #[serde(rename_all = "camelCase")]
     Store {
         /// The client method whose call waited for the store.
         operation: Operation,
         /// The call this event belongs to.
         call_id: u32,
-        /// What the store was asked for: `rate` (the rate budget) or `token` (the token set).
+        /// What the store was asked for: `rate` (the rate budget).
         #[tsify(type = "StorePurpose")]
         purpose: String,
         /// `timeout` (no answer in time) or `error` (it rejected, or answered something else).

@@ -47,8 +47,8 @@ export interface RateLimitOptions {
     key?: string;
 }
 
-/** What a shared store was asked for: the rate budget, or a token provider's token set. */
-export type StorePurpose = "rate" | "token";
+/** What a shared store was asked for: the rate budget (a token provider reports its store in its own `TokenEvent`s). */
+export type StorePurpose = "rate";
 
 /** How a shared store failed: no answer in time, or a rejection (or an unexpected answer). */
 export type StoreFailure = "timeout" | "error";

@@ -33,8 +33,6 @@ declare global {
   function markSigned(contractId: string): Promise<void>;
   function forgetUnit(data: unknown): Promise<void>;
   function reindex(uuid: string): void;
-  /** A server's environment (docs/auth.md; no @types/node here). */
-  const process: { env: Record<string, string | undefined> };
 }
 `;
 
