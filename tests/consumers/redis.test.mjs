@@ -65,7 +65,7 @@ async function startRedis() {
     port,
     async outage(ms, admin) {
       const exited = once(child, "exit");
-      await admin.shutdownSave();
+      admin.shutdownSave(); // its answer never comes (the server exits): the exit is waited for
       await exited;
       await sleep(ms);
       await start();
