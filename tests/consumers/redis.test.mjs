@@ -400,6 +400,7 @@ function checkRun(t, label, result, { outages }) {
   assert.equal(summary.rate["429s"], 0, "no 429 from the service");
   assert.equal(statuses[200], 36);
   assert.ok(summary.rate.lastCallMs >= 50_000, "the calls past the shared budget waited for its next window");
+  assert.ok(summary.rate.lastCallMs < 100_000, "and no longer: an attempt takes one from the budget, not one per wait");
   if (outages) {
     assert.ok(summary.webhooks.storeErrors + summary.webhooks.storeTimeouts > 0, "the receivers saw the outage");
     assert.ok(storeEvents.length > 0 && storeEvents.every((e) => e === "rate/timeout" || e === "rate/error"), storeEvents.join());
