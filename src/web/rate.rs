@@ -64,10 +64,15 @@ impl Rate {
     ) -> Result<(), Stop> {
         #[cfg(not(feature = "server"))]
         let _ = events;
+        // Whether this attempt is done with the store: it took one from the budget (then only
+        // this process's window may still delay it: it must not take a second one), or the
+        // store failed.
+        #[cfg(feature = "server")]
+        let mut done = false;
         loop {
             #[cfg(feature = "server")]
-            if let Some(shared) = &self.shared {
-                shared.ask(&self.window, deadline, signal, events).await?;
+            if let Some(shared) = self.shared.as_ref().filter(|_| !done) {
+                done = shared.ask(&self.window, deadline, signal, events).await?;
             }
             let now = js::now_ms();
             let wait = self.window.borrow_mut().reserve(now);
@@ -165,17 +170,19 @@ mod shared {
         /// Takes one from the shared budget, unless the store was left aside after a failure.
         /// Its wait goes to `window` (which the caller waits for); a store that fails or does
         /// not answer within 1 s is left aside for 5 s and the call goes on with `window`
-        /// alone, telling `events`. Errs only when the call's deadline or signal ends it.
+        /// alone, telling `events`. `true` when the attempt is done with the store (it took one,
+        /// or the store failed or is left aside); `false` when it must wait and ask again. Errs
+        /// only when the call's deadline or signal ends it.
         pub async fn ask(
             &self,
             window: &RefCell<RateWindow>,
             deadline: Option<f64>,
             signal: Option<&AbortSignal>,
             events: &Events,
-        ) -> Result<(), Stop> {
+        ) -> Result<bool, Stop> {
             let now = js::now_ms();
             if now < self.paused_until.get() {
-                return Ok(());
+                return Ok(true);
             }
             let ms = deadline.map_or(STORE_TIMEOUT_MS, |d| (d - now).min(STORE_TIMEOUT_MS));
             let failure =
@@ -186,7 +193,7 @@ mod shared {
                     Waited::Done(Ok(wait)) => match wait.as_f64() {
                         Some(w) if w >= 0.0 => {
                             window.borrow_mut().block_until(js::now_ms() + w);
-                            return Ok(());
+                            return Ok(w <= 0.0);
                         }
                         _ => "error",
                     },
@@ -194,7 +201,7 @@ mod shared {
                 };
             self.paused_until.set(js::now_ms() + STORE_PAUSE_MS);
             events.store("rate", failure);
-            Ok(())
+            Ok(true)
         }
 
         /// `store.take(key, limit, 60000)` as a promise (a throw becomes its rejection).

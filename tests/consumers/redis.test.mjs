@@ -65,7 +65,7 @@ async function startRedis() {
     port,
     async outage(ms, admin) {
       const exited = once(child, "exit");
-      await admin.shutdownSave();
+      admin.shutdownSave(); // its answer never comes (the server exits): the exit is waited for
       await exited;
       await sleep(ms);
       await start();
@@ -155,7 +155,8 @@ async function startProxy(targets) {
   const forward = async (target, body) => {
     let status;
     try {
-      const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+      // Bounded like a sender's request (the emulator's own time out after 10 s).
+      const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body, signal: AbortSignal.timeout(10_000) });
       status = res.status;
       await res.arrayBuffer();
       return { status, headers: res.headers };
@@ -257,10 +258,13 @@ async function run(kind, { outages }) {
       await redis.outage(3_000, check);
     }
     await firing;
+    const phases = { firedS: (Date.now() - rateStarted) / 1000 };
     // Settled: nothing delivered for 3 s (the emulator's 3 attempts are over).
     while (proxy.idleFor() < 3_000) await sleep(250);
+    phases.settledS = (Date.now() - rateStarted) / 1000;
     const missing = fired.filter((uuid) => !proxy.byUuid.get(uuid)?.ok);
     for (const uuid of missing) assert.ok(await proxy.resend(uuid), `${uuid} was answered 2xx at last`);
+    phases.resentS = (Date.now() - rateStarted) / 1000;
 
     if (outages) {
       // The budget's second window opens about 60 s after the first take: Redis is away then.
@@ -276,7 +280,8 @@ async function run(kind, { outages }) {
     }
     const extra = (await check.keys("test:effects:*")).filter((k) => !fired.includes(k.slice("test:effects:".length)));
     const stats = (await Promise.all(workers.map((w) => w.ask("stats")))).map((m) => m.stats);
-    return { fired, effects, extra, missing: missing.length, proxy: proxy.statuses, stats, rate, rateMs: Date.now() - rateStarted };
+    phases.doneS = (Date.now() - rateStarted) / 1000;
+    return { fired, effects, extra, missing: missing.length, proxy: proxy.statuses, stats, rate, phases };
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
     await proxy?.close();
@@ -366,6 +371,7 @@ function checkRun(t, label, result, { outages }) {
   const storeEvents = result.rate.flatMap((r) => r.storeEvents);
   const summary = {
     run: label,
+    phases: result.phases,
     webhooks: {
       events: result.fired.length,
       sideEffectsPerUuid: result.effects,
@@ -400,6 +406,7 @@ function checkRun(t, label, result, { outages }) {
   assert.equal(summary.rate["429s"], 0, "no 429 from the service");
   assert.equal(statuses[200], 36);
   assert.ok(summary.rate.lastCallMs >= 50_000, "the calls past the shared budget waited for its next window");
+  assert.ok(summary.rate.lastCallMs < 100_000, "and no longer: an attempt takes one from the budget, not one per wait");
   if (outages) {
     assert.ok(summary.webhooks.storeErrors + summary.webhooks.storeTimeouts > 0, "the receivers saw the outage");
     assert.ok(storeEvents.length > 0 && storeEvents.every((e) => e === "rate/timeout" || e === "rate/error"), storeEvents.join());

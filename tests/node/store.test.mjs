@@ -224,6 +224,20 @@ test.describe("rateLimit: { perMinute, store }", () => {
     assert.equal(error.kind, "timeout");
   });
 
+  test.it("an attempt takes one from the budget once, also when this process's window then delays it", async () => {
+    // The service says its window is spent for 1 s: the local window holds the next attempt.
+    const fetch = async () =>
+      new Response("[]", { status: 200, headers: { "content-type": "application/json", "x-ratelimit-remaining": "0", "x-ratelimit-reset": "1" } });
+    let takes = 0;
+    const store = { take: async () => (takes++, 0) };
+    const client = new Client({ baseUrl: BASE, token: TOKEN, fetch, rateLimit: { perMinute: 100, store } });
+    await client.listWebhooks();
+    const started = Date.now();
+    await client.listWebhooks();
+    assert.ok(Date.now() - started >= 900, "held by the service's window");
+    assert.equal(takes, 2, "one take per attempt");
+  });
+
   test.it("a store that rejects or hangs: the call goes on with this process's window, and says so", async () => {
     for (const [take, reason] of [
       [async () => Promise.reject(new Error("ECONNREFUSED")), "error"],

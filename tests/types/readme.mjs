@@ -43,8 +43,7 @@ const NODE_HTTP = `declare module "node:http" {
 `;
 
 /**
- * node-redis, ioredis and Node's `process`, as far as the Redis wiring of docs/scaling.md uses
- * them (both clients are installed in tests/consumers/redis/ only, by make test-consumers).
+ * node-redis and ioredis, as far as the Redis wiring of docs/scaling.md uses them (both clients are installed in tests/consumers/redis/ only, by make test-consumers).
  */
 const REDIS = `declare module "redis" {
   export function createClient(options?: { url?: string }): {
@@ -59,7 +58,6 @@ declare module "ioredis" {
     call(command: string, ...args: (string | number)[]): Promise<unknown>;
   }
 }
-declare const process: { env: Record<string, string | undefined> };
 `;
 
 /**
