@@ -33,6 +33,8 @@ declare global {
   function markSigned(contractId: string): Promise<void>;
   function forgetUnit(data: unknown): Promise<void>;
   function reindex(uuid: string): void;
+  /** A server's environment (docs/auth.md, docs/scaling.md; no @types/node here). */
+  const process: { env: Record<string, string | undefined> };
 }
 `;
 
