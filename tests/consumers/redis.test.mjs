@@ -39,9 +39,9 @@ async function startRedis() {
   const data = mkdtempSync(`${tmpdir()}/estatekit-redis-`);
   let child;
   const start = async () => {
-    child = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data], {
+    child = track(spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data], {
       stdio: ["ignore", "pipe", "pipe"],
-    });
+    }));
     let out = "";
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 15_000);
@@ -107,9 +107,20 @@ async function adminClient(kind, port) {
   };
 }
 
+/**
+ * Every process this file starts (Redis servers, workers, emulators): the suite's `after` ends
+ * those still running, also when a test timed out before its own `finally` could stop them.
+ */
+const started = new Set();
+function track(child) {
+  started.add(child);
+  child.once("exit", () => started.delete(child));
+  return child;
+}
+
 /** Forks one process of the app (worker.mjs) and waits for its receiver's URL. */
 async function startWorker(env) {
-  const child = fork(`${dir}/worker.mjs`, [], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const child = track(fork(`${dir}/worker.mjs`, [], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const [message] = await Promise.race([
     once(child, "message"),
     once(child, "exit").then(([code]) => Promise.reject(new Error(`worker exited (${code}) before it was ready`))),
@@ -223,6 +234,7 @@ async function admin(url, path, body) {
 async function run(kind, { outages }) {
   const redis = await startRedis();
   const emulator = await startEmulator(["--delivery-backoff-ms", "300"]);
+  track(emulator.child);
   const workers = [];
   let check;
   let proxy;
@@ -298,6 +310,7 @@ const TOKEN_TTL = 2;
 async function runTokens(kind, { outages }) {
   const redis = await startRedis();
   const emulator = await startEmulator(["--access-token-ttl", String(TOKEN_TTL)]);
+  track(emulator.child);
   const workers = [];
   let check;
   try {
@@ -417,6 +430,9 @@ function checkRun(t, label, result, { outages }) {
 }
 
 test.describe("estatekit/store: three Node processes sharing a real Redis", () => {
+  test.after(() => {
+    for (const child of started) child.kill("SIGKILL");
+  });
   test.before(() => {
     execFileSync(REDIS_SERVER, ["--version"]); // setup.sh installs it: nothing is skipped
     installLocked(dir);
