@@ -136,7 +136,7 @@ test.describe("tokens (/accounts/oauth/token)", () => {
     assert.equal(r.status, 200);
     const set = await r.json();
     assert.equal(set.token_type, "Bearer");
-    assert.equal(set.expires_in, 1, "whole seconds, at least 1");
+    assert.equal(set.expires_in, 0.3, "the lifetime exactly, in seconds");
     assert.equal(set.access_token.split(".").length, 3);
     await clientOf(service).registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.test/a" });
     const issued = clientOf(service, { token: set.access_token, retry: { limit: 0 } });
