@@ -19,6 +19,8 @@
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
 #    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
 #    estatekit_webhooks_wasm_embedded.js.
+# 6. the `estatekit/query` entry (TanStack Query option factories): js/query.js and
+#    js/query.d.ts, copied; plain JavaScript with no module and no dependency.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -91,4 +93,9 @@ if [ "$out" = pkg ]; then
   optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
+fi
+
+# 6. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).
+if [ "$out" = pkg ]; then
+  cp js/query.js js/query.d.ts "$out/"
 fi

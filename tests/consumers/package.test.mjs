@@ -16,6 +16,7 @@ const WRAPPER = [
   ...["testing_service.js", "testing.js", "testing.node.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
   ...["auth.js", "auth.node.js"],
+  "query.js",
 ];
 const SHIPPED = [
   ...WRAPPER,
@@ -44,6 +45,8 @@ const SHIPPED = [
   "estatekit_webhooks_wasm_embedded.js",
   // estatekit/auth: servers only, in the server entry's module (auth.test.mjs, tests/node/auth.test.mjs).
   "auth.d.ts",
+  // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
+  "query.d.ts",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -76,6 +79,9 @@ test.it("has complete npm metadata", () => {
   });
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./auth"], { types: "./auth.d.ts", node: "./auth.node.js", default: "./auth.js" });
+  assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
+  assert.equal(manifest.dependencies, undefined, "no runtime dependency (TanStack Query included)");
+  assert.equal(manifest.engines.node, ">=20");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
@@ -102,6 +108,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["webhooks.workerd.js", "webhooks.d.ts"],
     ["auth.js", "auth.d.ts"],
     ["auth.node.js", "auth.d.ts"],
+    ["query.js", "query.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);
@@ -115,7 +122,7 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/query"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
   const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
   assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);

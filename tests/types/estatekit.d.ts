@@ -2,7 +2,7 @@
 // that comes from Rust (ClientOptions, Message, Webhook, ApiError, EventType, ...) is declared once,
 // by wasm-bindgen, in ./estatekit_wasm.d.ts, and re-exported from there unchanged.
 import type {
-    ApiError,
+    ApiError as WasmApiError,
     CallOptions,
     Client as WasmClient,
     ClientOptions,
@@ -41,6 +41,18 @@ export declare const EVENT_TYPES: readonly EventType[];
 /** Every document type, in the interface's order. */
 export declare const DOCUMENT_TYPES: readonly DocumentType[];
 
+/** Every failure of a call: a real `Error` (with a stack) named `ApiError`. */
+export type ApiError = WasmApiError;
+/**
+ * `e instanceof ApiError` is `isApiError(e)`: true for every estatekit error, whichever entry
+ * (`estatekit`, `estatekit/auth`, `estatekit/testing`), module copy or realm made it. Not a
+ * constructor: estatekit makes its errors.
+ */
+export declare const ApiError: {
+    /** Whether `value` is an error thrown by estatekit. */
+    [Symbol.hasInstance](value: unknown): value is ApiError;
+};
+
 /** Whether `e` is an error thrown by estatekit (a type guard in TypeScript). */
 export function isApiError(e: unknown): e is ApiError;
 
@@ -64,17 +76,24 @@ export interface MessagesAllOptions extends PageOptions, Omit<MessagesOptions, "
 /**
  * A client for one account of the service: every member of the Rust `Client` (see
  * `estatekit_wasm.d.ts`), forwarded, plus the iterators below. Nothing is loaded before the first
- * method call, which initialises the module; accessors (`baseUrl`) throw an `ApiError`
- * (`invalid_input`) until the module is initialised.
+ * method call, which initialises the module; `baseUrl` is readable at once.
  */
 export declare class Client {
     /**
-     * Creates a client; nothing is sent until a method is called. Invalid options throw an
-     * `ApiError` (kind `invalid_input`) once the module is initialised; before that, the first
-     * method call rejects with it.
+     * Creates a client; nothing is sent until a method is called. Never throws: invalid options
+     * make every call reject with an `ApiError` (kind `invalid_input`), and `baseUrl` throw it,
+     * whether the module was loaded before or not.
      */
     constructor(options: ClientOptions);
-    /** Frees the WebAssembly memory of this client; its calls then reject with `invalid_input`. */
+    /**
+     * The base URL the client talks to (normalised, without trailing slash). Readable at once;
+     * throws the options' `ApiError` (`invalid_input`) when it is not an absolute http(s) URL.
+     */
+    readonly baseUrl: string;
+    /**
+     * Frees the WebAssembly memory of this client; its calls then reject with an `ApiError` of
+     * kind `freed`. A client that lives as long as the app (module scope, a provider) is never freed.
+     */
     free(): void;
     /** The same as `free()` (`using client = new Client(...)`). */
     [Symbol.dispose](): void;
