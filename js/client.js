@@ -75,6 +75,24 @@ export const DOCUMENT_TYPES = Object.freeze(
   /** @type {const} */ (["DOCUMENT", "RENTAL_APPLICATION", "CONTRACT", "MOVE_IN", "MOVE_OUT", "PRE-MOVE_IN", "SELLING"]),
 );
 
+/**
+ * Whether `value` is an event type (a type guard: a `<select>`'s value, a query parameter).
+ * @param {unknown} value
+ * @returns {value is import("./estatekit_wasm.js").EventType}
+ */
+export function isEventType(value) {
+  return /** @type {readonly unknown[]} */ (EVENT_TYPES).includes(value);
+}
+
+/**
+ * Whether `value` is a document type (a type guard).
+ * @param {unknown} value
+ * @returns {value is import("./estatekit_wasm.js").DocumentType}
+ */
+export function isDocumentType(value) {
+  return /** @type {readonly unknown[]} */ (DOCUMENT_TYPES).includes(value);
+}
+
 /** The module is instantiated: clients can be built synchronously. */
 let ready = false;
 

@@ -10,4 +10,4 @@ const api = entry(glue, () => new URL("estatekit_wasm_bg.wasm", import.meta.url)
 
 export default api.init;
 export const { initSync, Client } = api;
-export { ApiError, isApiError, EVENT_TYPES, DOCUMENT_TYPES } from "./client.js";
+export { ApiError, isApiError, isEventType, isDocumentType, EVENT_TYPES, DOCUMENT_TYPES } from "./client.js";

@@ -249,7 +249,7 @@ export interface ListDocumentsQuery {
     /**
      * Only documents of these types.
      */
-    types?: DocumentType[];
+    types?: readonly DocumentType[];
     /**
      * Title filter.
      */
@@ -347,11 +347,11 @@ export interface MessagesOptions {
     /**
      * `Message` fields to select; default: all of them except `user`.
      */
-    fields?: MessageField[];
+    fields?: readonly MessageField[];
     /**
      * `User` fields to select; `user` is selected only when this is given.
      */
-    userFields?: string[];
+    userFields?: readonly string[];
     /**
      * Paging.
      */
