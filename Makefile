@@ -74,7 +74,7 @@ lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
 	cargo clippy -p estatekit --target wasm32-unknown-unknown --all-targets -- -D warnings
-	cargo clippy -p estatekit --target wasm32-unknown-unknown --lib --features dom-emulation,auth -- -D warnings
+	cargo clippy -p estatekit --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy -p estatekit-webhooks -p estatekit-events --target wasm32-unknown-unknown --all-targets -- -D warnings
 

@@ -1,6 +1,7 @@
 // The declarations of estatekit/auth (servers only). Every type that comes from Rust
-// (TokenProviderOptions, TokenSet, TokenEvent, Store, ...) is declared once, by wasm-bindgen, in
-// ./estatekit_wasm_node.d.ts (the module built with the `auth` feature), and re-exported here.
+// (TokenProviderOptions, TokenSet, TokenEvent, ...) is declared once, by wasm-bindgen, in
+// ./estatekit_wasm_node.d.ts (the module built with the `auth` feature), and re-exported here;
+// `Store` is estatekit/store's (./store.d.ts).
 import type {
     AccessToken,
     AuthorizationCode,
@@ -19,13 +20,13 @@ export type {
     GrantOptions,
     GrantType,
     PasswordCredentials,
-    Store,
     StoreOperation,
     TokenEvent,
     TokenProviderOptions,
     TokenReason,
     TokenSet,
 } from "./estatekit_wasm_node.js";
+export type { Store } from "./store.js";
 
 /**
  * Gets, keeps and refreshes one user's access token. Its methods may be passed around unbound:

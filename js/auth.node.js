@@ -12,7 +12,7 @@ import {
   authorizationCodeGrant as wasmAuthorizationCodeGrant,
 } from "./estatekit_wasm_node.js";
 import init from "./estatekit.node.js";
-import { apiError } from "./client.js";
+import { apiError } from "./loader.js";
 
 export { ApiError, isApiError } from "./client.js";
 

@@ -11,7 +11,7 @@
 //   no module) and EVENT_TYPES / DOCUMENT_TYPES.
 // Its declarations are ./estatekit.d.ts (the wrapper's additions; the rest comes from the glue's).
 // The build copies this file into pkg/ unchanged; `make test-types` type-checks it there.
-import { loadOnce } from "./loader.js";
+import { apiError, loadOnce } from "./loader.js";
 
 /** @typedef {import("./estatekit_wasm.js").ApiError} ApiError */
 /** @typedef {import("./estatekit_wasm.js").ApiErrorKind} ApiErrorKind */
@@ -97,19 +97,6 @@ export function isDocumentType(value) {
 let ready = false;
 
 /**
- * An ApiError made by the wrappers themselves (the module makes the others).
- * @param {ApiErrorKind} kind
- * @param {string} message
- * @param {{ cause?: unknown, details?: unknown }} [extra]
- * @returns {ApiError}
- */
-export function apiError(kind, message, { cause, ...extra } = {}) {
-  const e = new Error(message, cause === undefined ? undefined : { cause });
-  const retryable = kind === "network"; // the module could not be loaded: a later call may succeed
-  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0, retryable }, extra);
-}
-
-/**
  * Whether `e` is an error thrown by estatekit (a type guard in TypeScript).
  * @param {unknown} e
  * @returns {e is ApiError}
@@ -134,19 +121,15 @@ let glue;
 let load;
 
 /**
- * Initialises the module once; concurrent callers share one attempt, a failed one is retried.
+ * Initialises the module once; concurrent callers share one attempt, a failed one is retried. A
+ * failure is the loader's ApiError of kind `network` (./loader.js).
  * @returns {Promise<void>}
  */
 function ensureInit() {
   if (ready) return Promise.resolve();
-  return load().then(
-    () => {
-      ready = true;
-    },
-    (cause) => {
-      throw apiError("network", cause.message, { cause: cause.cause, details: cause.details });
-    },
-  );
+  return load().then(() => {
+    ready = true;
+  });
 }
 
 /**
@@ -420,14 +403,16 @@ function forwardMembers(WasmClass) {
 /**
  * The package's API on the module of `moduleGlue`, loaded from `from` when a call needs it: the
  * file next to the browser entry, or the bytes the server entry embeds. One module per realm: the
- * first entry that loads it decides which.
+ * first entry that loads it decides which. `fallback`: the browser entry's embedded copy, for when
+ * the file gives no module (see ./loader.js).
  * @param {Glue} moduleGlue
  * @param {() => URL | Promise<Uint8Array>} from
+ * @param {import("./loader.js").Where["fallback"]} [fallback]
  */
-export function entry(moduleGlue, from) {
+export function entry(moduleGlue, from, fallback) {
   if (!glue) {
     glue = moduleGlue;
-    load = loadOnce(moduleGlue.init, { entry: "estatekit", file: "estatekit_wasm_bg.wasm", source: from });
+    load = loadOnce(moduleGlue.init, { entry: "estatekit", file: "estatekit_wasm_bg.wasm", source: from, fallback });
     forwardMembers(moduleGlue.Client);
   }
   return { init, initSync, Client };

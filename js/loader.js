@@ -4,16 +4,23 @@
 // Where a module comes from is chosen by the package's `exports` conditions (package.json):
 // - `node` (Node, Deno, Bun, and the server side of Next.js, Vite SSR and vitest): the
 //   `*.node.js` entries, whose module bytes are embedded in a JavaScript module
-//   (`*_embedded.js`, gzip + base64, decoded with the platform's own gunzip). Nothing is looked up
-//   on disk or by URL, so no bundler can rewrite or leave the module behind (Next.js's server
-//   chunks turn `new URL("x.wasm", import.meta.url)` into a `/_next/static/...` path that Node's
-//   `fetch` cannot read);
+//   (`*_embedded.js`, gzip + base64, unpacked by ./embedded.js). Nothing is looked up on disk or
+//   by URL, so no bundler can rewrite or leave the module behind (Next.js's server chunks turn
+//   `new URL("x.wasm", import.meta.url)` into a `/_next/static/...` path that Node's `fetch`
+//   cannot read);
 // - `default` (browsers, workers): the `.wasm` file next to the entry, by
-//   `new URL(file, import.meta.url)`, which bundlers emit as an asset;
+//   `new URL(file, import.meta.url)`, which most bundlers emit as an asset. Where the file cannot
+//   be fetched or is not WebAssembly (a bundler that emits no asset: Angular's, esbuild, Rollup,
+//   Bun; a dev server's pre-bundling folder; a 404 or an SPA's HTML page; no `import.meta.url` in
+//   a non-module bundle), the entry's embedded copy of the same module, imported lazily: a
+//   separate chunk, which a page whose file loads never downloads;
 // - `workerd` (estatekit/webhooks in Cloudflare Workers, which compile no WebAssembly from bytes
 //   or URLs): the module imported as a compiled module.
-// A failure names the fix that fits where the module was looked for (Vite's pre-bundling, a
-// Content-Security-Policy, Next.js's edge runtime).
+// A failure says the URL tried, what came back, and the fix that fits (copy the file there,
+// init({ module_or_path }), an ES module bundle, a Content-Security-Policy, Next.js's edge
+// runtime). Dev servers need no case of their own: their pre-bundling folders (Vite's
+// .vite/deps or another cacheDir, Nuxt's, Angular's .angular/cache) have no .wasm file, and the
+// embedded copy loads, which is fewer bytes than the file there (dev servers do not compress).
 
 const PACKAGE = "estatekit";
 
@@ -26,33 +33,16 @@ const PACKAGE = "estatekit";
  * @property {string} file The module's file name in the package.
  * @property {() => Source} source Where the module comes from (see above; a compiled module
  *   where the runtime imports .wasm files so, as Workers do).
+ * @property {() => Promise<{ default: () => Promise<Uint8Array> }>} [fallback] The browser entries'
+ *   embedded copy (`*_embedded.js`), for when `source`'s URL gives no module: imported
+ *   dynamically, a chunk of its own.
  */
 
-/**
- * A Node built-in module, if this runtime has `process.getBuiltinModule` (Node >= 20.16, Deno,
- * Bun); invisible to bundlers.
- * @param {string} id
- * @returns {any}
- */
-function builtin(id) {
-  const node = /** @type {{ process?: { getBuiltinModule?: (id: string) => unknown } }} */ (globalThis);
-  return node.process?.getBuiltinModule?.(id);
-}
+/** A refusal to compile from a page's Content-Security-Policy (without 'wasm-unsafe-eval'). */
+const CSP = /CSP|unsafe-eval/;
 
-/**
- * The bytes of a module embedded as gzip + base64 (`*_embedded.js`): gunzipped by Node's zlib
- * where there is one, else by the platform's `DecompressionStream`.
- * @param {string} base64
- * @returns {Promise<Uint8Array>}
- */
-export async function embedded(base64) {
-  const zlib = builtin("node:zlib");
-  const { Buffer } = builtin("node:buffer") ?? {};
-  if (zlib && Buffer) return zlib.gunzipSync(Buffer.from(base64, "base64"));
-  const gzip = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const stream = new Response(gzip).body?.pipeThrough(new DecompressionStream("gzip"));
-  return new Uint8Array(await new Response(stream).arrayBuffer());
-}
+/** Next.js's edge runtime, which compiles no WebAssembly from bytes or URLs. */
+const edge = typeof (/** @type {{ EdgeRuntime?: unknown }} */ (globalThis).EdgeRuntime) === "string";
 
 /**
  * What to do about a module that could not be loaded from `url`, for `reason`.
@@ -63,19 +53,17 @@ export async function embedded(base64) {
  */
 function advice({ entry, file }, url, reason) {
   // Only the main entry has init(); the others load their module themselves.
-  const init = entry === PACKAGE ? ", or call init({ module_or_path }) first" : "";
-  if (/CSP|Content.Security|unsafe-eval/i.test(reason)) return "allow script-src 'wasm-unsafe-eval' in the page's CSP";
-  // Next.js's edge runtime takes the browser entry, and compiles no WebAssembly from bytes or URLs.
-  if (typeof (/** @type {{ EdgeRuntime?: unknown }} */ (globalThis).EdgeRuntime) === "string") {
-    return `use Next.js's Node.js runtime, not the edge runtime${init}`;
-  }
-  if (url?.pathname.includes("/.vite/")) return `add optimizeDeps: { exclude: ["${PACKAGE}"] } to the Vite config`;
-  return `serve ${file} next to the package's JavaScript${init}`;
+  const init = entry === PACKAGE ? ", or call init({ module_or_path }) with its URL" : "";
+  if (CSP.test(reason)) return "allow script-src 'wasm-unsafe-eval' in the page's CSP";
+  if (edge) return "use Next.js's Node.js runtime, not the edge runtime";
+  if (!url) return `no import.meta.url: bundle as an ES module${init}`;
+  return `copy node_modules/${PACKAGE}/${file} there${init}`;
 }
 
 /**
- * Instantiates an entry's module with its glue's `init`. Rejects with an `Error` whose message
- * says where the module was looked for, why it failed and what to do (see `advice`).
+ * Instantiates an entry's module with its glue's `init`; a browser entry whose URL gives no module
+ * (not fetched, not WebAssembly, no URL) falls back to its embedded copy. Rejects with an `Error`
+ * of kind `network` whose message says the URL tried, what came back and what to do (`advice`).
  * @param {Init} init
  * @param {Where} where
  * @returns {Promise<void>}
@@ -83,30 +71,53 @@ function advice({ entry, file }, url, reason) {
 export async function instantiate(init, where) {
   /** @type {URL | undefined} */
   let url;
+  /** @type {unknown} */
+  let cause;
+  /** Why no module came: what the URL answered ("HTTP 404, text/html"), and why. */
+  let reason = "";
   try {
-    /** @type {unknown} */
+    // Throws without import.meta.url (esbuild's iife: new URL(file, undefined)).
     let input = where.source();
     if (input instanceof URL) {
       url = input;
-      if (url.protocol === "file:") {
-        // A runtime that took the browser entry but has files (Node's fetch reads no file: URL).
-        input = builtin("node:fs")?.promises.readFile(url) ?? url;
-      } else if (url.pathname.includes("/.vite/")) {
-        // Vite's dev server moved the entry to node_modules/.vite/deps/ without its .wasm, and
-        // serves the project's node_modules/ as is: the package's own copy is there.
-        input = new URL(`/node_modules/${PACKAGE}/${where.file}`, url);
-      }
+      const response = await fetch(url);
+      const type = response.headers.get("content-type");
+      reason = `HTTP ${response.status}, ${type}`;
+      if (!response.ok) throw reason;
+      // application/wasm is compiled while it downloads; anything else as bytes (the glue would
+      // warn about the content type first), which fail to compile unless they are WebAssembly.
+      input = type === "application/wasm" ? response : await response.arrayBuffer();
     }
-    await init({ module_or_path: input });
-  } catch (cause) {
-    const reason = String(/** @type {{ message?: unknown }} */ (cause)?.message ?? cause);
-    const from = url ? ` from ${url.href}` : "";
-    const error = new Error(
-      `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${advice(where, url, reason)}.`,
-      { cause },
-    );
-    throw Object.assign(error, { details: reason });
+    return void (await init({ module_or_path: input }));
+  } catch (e) {
+    cause = e;
+    if (e !== reason) reason += `${reason && ": "}${e}`;
   }
+  // No copy where compiling itself is refused: it would be refused too.
+  if (where.fallback && !CSP.test(reason) && !edge) {
+    try {
+      return void (await init({ module_or_path: await (await where.fallback()).default() }));
+    } catch (e) {
+      reason += `; fallback: ${e}`;
+    }
+  }
+  const from = url ? ` from ${url}` : "";
+  const message = `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${advice(where, url, reason)}.`;
+  throw apiError("network", message, { cause, details: reason });
+}
+
+/**
+ * An ApiError made by the JavaScript wrappers (the module makes the others): the loader's, and
+ * ./client.js's own.
+ * @param {import("./estatekit_wasm.js").ApiErrorKind} kind
+ * @param {string} message
+ * @param {{ cause?: unknown, details?: unknown }} [extra]
+ * @returns {import("./estatekit_wasm.js").ApiError}
+ */
+export function apiError(kind, message, { cause, ...extra } = {}) {
+  const e = new Error(message, cause === undefined ? undefined : { cause });
+  const retryable = kind === "network"; // a module that could not be loaded: a later call may load it
+  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0, retryable }, extra);
 }
 
 /**

@@ -127,6 +127,8 @@ export declare class TestService {
 
 /**
  * Starts an emulator in this process, with its own state. Unknown option keys and wrong values
- * throw a `TypeError` naming the option.
+ * throw a `TypeError` naming the option. If the emulator's WebAssembly module cannot be loaded,
+ * rejects with an `Error` named `ApiError` of kind `network`, whose message gives the URL tried,
+ * what came back and the fix (as the main entry's calls do).
  */
 export function createTestService(options?: TestServiceOptions): Promise<TestService>;

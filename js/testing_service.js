@@ -212,10 +212,12 @@ class TestService {
 
 /**
  * estatekit/testing's API, with the emulator's module loaded from `from` on first use (one module
- * per realm: the first entry that loads it decides where from).
+ * per realm: the first entry that loads it decides where from). `fallback`: the browser entry's
+ * embedded copy, for when the file gives no module (see ./loader.js).
  * @param {() => URL | Promise<Uint8Array>} from
+ * @param {import("./loader.js").Where["fallback"]} [fallback]
  */
-export function entry(from) {
-  load ??= loadOnce(wasmInit, { entry: "estatekit/testing", file: "estatekit_testing_wasm_bg.wasm", source: from });
+export function entry(from, fallback) {
+  load ??= loadOnce(wasmInit, { entry: "estatekit/testing", file: "estatekit_testing_wasm_bg.wasm", source: from, fallback });
   return { createTestService, TestService };
 }

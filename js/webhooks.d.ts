@@ -1,6 +1,7 @@
 // estatekit/webhooks: receiving the service's webhook deliveries. The event types are derived
 // from the Rust types (crate estatekit-events, tsify) and declared in the module's glue.
 import type { KnownEvent, UnknownTypeEvent, WebhookEvent } from "./estatekit_webhooks_wasm.js";
+import type { Store } from "./store.js";
 
 export type {
   CandidateParsedData,
@@ -56,7 +57,8 @@ export interface WebhookEventError extends Error {
  * with a known shape, `data` too. The result is the parsed object itself: members the types do
  * not declare are kept, every value is as sent. An `operation` outside the 28 types gives an
  * {@link UnknownTypeEvent} (a copy with `operation: null` and the type in `rawOperation`).
- * Duplicate keys: the last wins (JSON.parse). Rejects with a {@link WebhookEventError}.
+ * Duplicate keys: the last wins (JSON.parse). Rejects with a {@link WebhookEventError}, or, if the
+ * module cannot be loaded, an `Error` named `ApiError` of kind `network`.
  */
 export function parseEvent(body: string | Uint8Array | ArrayBuffer | object): Promise<WebhookEvent>;
 
@@ -83,16 +85,35 @@ export interface WebhookHandlerOptions {
   /** Your account's subdomain: a delivery for another is answered 403. */
   subdomain?: string;
   /**
-   * Answer a repeated delivery (same `uuid`) 200 without calling the handler again: `true` for
-   * an in-memory set of the last 10,000 uuids (one process), or your own store. A delivery whose
-   * handler threw is not remembered, so its retry runs the handler. A copy that arrives while the
-   * first is being handled waits for it (within this process; across processes, your store's
-   * `has`/`add` decide).
+   * Answer a repeated delivery (same `uuid`) 200 without calling the handler again:
+   * - `true`: an in-memory set of the last 10,000 uuids (one process);
+   * - a {@link Store} (estatekit/store's `redisStore(...)`, shared by every process): the handler
+   *   runs once per uuid across all of them. A copy that arrives while another process handles
+   *   that uuid is answered 503 with `Retry-After`, so the sender comes back; once handled, copies
+   *   get 200 without a call. If the store fails or does not answer within `storeTimeoutMs`, the
+   *   delivery is answered 503 (handled neither twice nor lost) and `onError` is told;
+   * - your own `{ has, add }` (a check, then a write: two copies at once can both pass).
+   *
+   * A delivery whose handler threw is not remembered (and its claim is released), so its retry
+   * runs the handler. A copy that arrives while the first is being handled in this process waits
+   * for it.
    */
-  dedupe?: boolean | DedupeStore;
+  dedupe?: boolean | Store | DedupeStore;
+  /**
+   * With a shared `dedupe` store: how long a process holds a uuid's claim while its handler runs,
+   * in milliseconds (default 300000, 5 minutes). Make it longer than your slowest handler: a
+   * claim that expires mid-handler lets a copy run the handler again.
+   */
+  claimTtlMs?: number;
+  /** With a shared `dedupe` store: how long a handled uuid is remembered, in milliseconds (default 7 days). */
+  doneTtlMs?: number;
+  /** With a shared `dedupe` store: the longest wait for each store call, in milliseconds (default 2000). */
+  storeTimeoutMs?: number;
+  /** The `Retry-After` (seconds) of a 503 answered because of a shared `dedupe` store (default 5). */
+  retryAfterSeconds?: number;
   /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */
   maxBytes?: number;
-  /** Told of a handler (or dedupe store) that threw; by default `console.error`. */
+  /** Told of a handler (or dedupe store) that threw, or of a store that did not answer in time; by default `console.error`. */
   onError?: (error: unknown, event: WebhookEvent | undefined) => void;
 }
 
@@ -102,7 +123,8 @@ export interface WebhookHandlerOptions {
  * a `fetch` for `estatekit/testing`'s `deliver`. It answers 200 once the handler resolved (or
  * for a duplicate, with `dedupe`), 400 to a body that is not a valid event (so the sender does
  * not retry it), 413 to a body over `maxBytes`, 403 to another subdomain, 405 to anything but
- * POST, and 500 when the handler threw (so the sender retries).
+ * POST, 500 when the handler threw (so the sender retries), and 503 with `Retry-After` when a
+ * shared `dedupe` store is unavailable or another process is handling the same `uuid`.
  */
 export function createWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response>;
 

@@ -139,6 +139,50 @@ function memoryStore() {
   };
 }
 
+/** Defaults of a shared dedupe store (`dedupe: store`). */
+const CLAIM_TTL_MS = 5 * 60_000;
+const DONE_TTL_MS = 7 * 24 * 3600_000;
+const STORE_TIMEOUT_MS = 2_000;
+const RETRY_AFTER_SECONDS = 5;
+
+/** What a bounded store call gives when the store took longer than its timeout. */
+const SLOW = Symbol("slow");
+
+/**
+ * `promise`, or SLOW once `ms` passed first.
+ * @template T
+ * @param {Promise<T>} promise
+ * @param {number} ms
+ * @returns {Promise<T | typeof SLOW>}
+ */
+function bounded(promise, ms) {
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const slow = new Promise((resolve) => (timer = setTimeout(() => resolve(SLOW), ms)));
+  return /** @type {Promise<T | typeof SLOW>} */ (Promise.race([promise, slow])).finally(() => clearTimeout(timer));
+}
+
+/** The error told to `onError` when the dedupe store did not answer in time. */
+class StoreTimeout extends Error {
+  /** @param {string} call @param {number} ms */
+  constructor(call, ms) {
+    super(`estatekit/webhooks: the dedupe store's ${call} did not answer within ${ms} ms; the delivery was answered 503`);
+    this.name = "StoreTimeout";
+  }
+}
+
+/**
+ * A positive whole number option, or its default.
+ * @param {string} name
+ * @param {number | undefined} value
+ * @param {number} fallback
+ */
+function positive(name, value, fallback) {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createWebhookHandler: \`${name}\` must be a positive whole number`);
+  return value;
+}
+
 /**
  * A `Request -> Response` function that receives deliveries. See ./webhooks.d.ts.
  * @param {WebhookHandlerOptions} options
@@ -148,8 +192,14 @@ function createWebhookHandler(options) {
   const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError } = options ?? {};
   if (on === null || typeof on !== "object") throw new TypeError("createWebhookHandler: `on` must be an object of handlers");
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError("createWebhookHandler: `maxBytes` must be a positive integer");
+  const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
+  const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
+  const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs, STORE_TIMEOUT_MS);
+  const retryAfter = String(positive("retryAfterSeconds", options.retryAfterSeconds, RETRY_AFTER_SECONDS));
+  /** A shared store (estatekit/store's `Store`): claims across processes. */
+  const shared = typeof dedupe === "object" && dedupe !== null && "claim" in dedupe && typeof dedupe.claim === "function" ? dedupe : undefined;
   /** @type {DedupeStore | undefined} */
-  const store = dedupe === true ? memoryStore() : dedupe ? dedupe : undefined;
+  const store = shared ? undefined : dedupe === true ? memoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
   /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
   const handlers = on;
   const report = onError ?? ((/** @type {unknown} */ error) => console.error("estatekit/webhooks: the handler threw", error));
@@ -181,13 +231,13 @@ function createWebhookHandler(options) {
     if (subdomain !== undefined && event.subdomain !== subdomain) {
       return answer(403, { error: "the event is for another subdomain" });
     }
-    if (!store) return handle(event, request);
+    if (!store && !shared) return handle(event, request);
     const { uuid } = event;
     for (let first = inFlight.get(uuid); first; first = inFlight.get(uuid)) await first.catch(() => {});
     // Claimed before anything is awaited, so that one copy at a time gets past this point.
-    const claim = (async () => {
+    const claim = shared ? once(shared, event, request) : (async () => {
       try {
-        if (await store.has(uuid)) return answer(200, { received: true, duplicate: true });
+        if (await /** @type {DedupeStore} */ (store).has(uuid)) return answer(200, { received: true, duplicate: true });
       } catch (e) {
         report(e, event);
         return answer(500, { error: "the dedupe store failed" });
@@ -202,6 +252,85 @@ function createWebhookHandler(options) {
     }
   };
 
+  /**
+   * Runs the handler once per uuid across every process sharing `shared`: a done-mark
+   * (`webhook:<uuid>:done`, kept `doneTtlMs`) answers copies 200; a claim (`webhook:<uuid>:claim`,
+   * `claimTtlMs`) lets one process at a time handle it, and a copy arriving meanwhile is answered
+   * 503 with Retry-After. Every store call is bounded by `storeTimeoutMs`; a store that fails or
+   * is slow gets the delivery answered 503 (retried by the sender: neither handled twice nor lost).
+   * @param {import("./store.js").Store} shared
+   * @param {WebhookEvent} event
+   * @param {Request} request
+   * @returns {Promise<Response>}
+   */
+  async function once(shared, event, request) {
+    const done = `webhook:${event.uuid}:done`;
+    const key = `webhook:${event.uuid}:claim`;
+    const busy = (/** @type {string} */ error) => answer(503, { error }, { "retry-after": retryAfter });
+    /**
+     * A store call bounded by `storeTimeoutMs`: its value, or SLOW / the error (both reported).
+     * @template T
+     * @param {string} name
+     * @param {() => Promise<T>} call
+     * @returns {Promise<{ value: T } | undefined>}
+     */
+    const ask = async (name, call) => {
+      try {
+        const pending = call();
+        const value = await bounded(pending, storeTimeoutMs);
+        if (value !== SLOW) return { value };
+        report(new StoreTimeout(name, storeTimeoutMs), event);
+        if (name === "claim") {
+          // A claim taken after all is released, so that the sender's retry is not kept out.
+          pending
+            .then((owner) => {
+              if (typeof owner === "string") return shared.release(key, owner);
+            })
+            .catch(() => {});
+        }
+      } catch (e) {
+        report(e, event);
+      }
+      return undefined;
+    };
+    const isDone = () => ask("get", () => shared.get(done));
+    const before = await isDone();
+    if (!before) return busy("the dedupe store is unavailable");
+    if (before.value != null) return answer(200, { received: true, duplicate: true });
+    const claimed = await ask("claim", () => shared.claim(key, claimTtlMs));
+    if (!claimed) return busy("the dedupe store is unavailable");
+    const owner = claimed.value;
+    if (owner == null) return busy("this delivery is being handled by another instance");
+    const release = () => ask("release", () => shared.release(key, owner));
+    // Another process may have finished it between the first look and the claim.
+    const after = await isDone();
+    if (after?.value != null) {
+      await release();
+      return answer(200, { received: true, duplicate: true });
+    }
+    if (!after) {
+      await release();
+      return busy("the dedupe store is unavailable");
+    }
+    const handled = await handle(event, request);
+    if (handled.ok) {
+      // Marked done, then released. If the mark cannot be written, the claim is kept (a copy
+      // arriving meanwhile gets 503) and the mark is tried again every second while it lasts.
+      const mark = () => ask("set", () => shared.set(done, "1", doneTtlMs));
+      if (await mark()) await release();
+      else {
+        const until = Date.now() + claimTtlMs - storeTimeoutMs;
+        const again = async () => {
+          if (await mark()) await release();
+          else if (Date.now() + 1_000 < until) setTimeout(again, 1_000);
+        };
+        setTimeout(again, 1_000);
+      }
+    } else {
+      await release(); // the handler threw: its retry runs it again
+    }
+    return handled;
+  }
   /**
    * Runs the event's handler: 200 once it resolved (remembered by `dedupe`), 500 if it threw
    * (not remembered, so that the sender's retry runs it again).
@@ -289,10 +418,12 @@ function streamOf(req) {
 
 /**
  * estatekit/webhooks's API, with its module loaded from `from` when a delivery is first parsed
- * (one module per realm: the first entry that loads it decides where from).
+ * (one module per realm: the first entry that loads it decides where from). `fallback`: the
+ * browser entry's embedded copy, for when the file gives no module (see ./loader.js).
  * @param {() => import("./loader.js").Source} from
+ * @param {import("./loader.js").Where["fallback"]} [fallback]
  */
-export function entry(from) {
-  load ??= loadOnce(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from });
+export function entry(from, fallback) {
+  load ??= loadOnce(wasmInit, { entry: "estatekit/webhooks", file: "estatekit_webhooks_wasm_bg.wasm", source: from, fallback });
   return { parseEvent, createWebhookHandler, toNodeListener };
 }

@@ -19,7 +19,8 @@
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
 #    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
 #    estatekit_webhooks_wasm_embedded.js.
-# 6. the `estatekit/query` entry (TanStack Query option factories): js/query.js and
+# 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts).
+# 7. the `estatekit/query` entry (TanStack Query option factories): js/query.js and
 #    js/query.d.ts, copied; plain JavaScript with no module and no dependency.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
@@ -52,17 +53,18 @@ else
   wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
 fi
 optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
-cp js/client.js js/loader.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+cp js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
-#     emulations, which exist in Node only) and the `auth` feature (estatekit/auth: the token
-#     provider, servers only), its glue estatekit_wasm_node.js/.d.ts as emitted, its
+#     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token
+#     provider, servers only) and the `server` feature (rateLimit.store: the rate budget shared
+#     through a store), its glue estatekit_wasm_node.js/.d.ts as emitted, its
 #     bytes embedded in estatekit_wasm_embedded.js. The .wasm file ships too: the glue names it in
 #     a `new URL(...)` that bundlers resolve when they build a server bundle.
 if [ "$out" = pkg ]; then
   node_out=target/pkg-node
   rm -rf "$node_out"
-  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,auth
+  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,auth,server
   wasm-bindgen --target web --typescript --out-name estatekit_wasm_node --out-dir "$node_out" \
     target/wasm32-unknown-unknown/release/estatekit.wasm
   optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
@@ -71,6 +73,14 @@ if [ "$out" = pkg ]; then
   # estatekit/auth: the token provider lives in this module (feature `auth`); its browser entry
   # only throws (a client secret must never reach a browser).
   cp js/auth.js js/auth.node.js js/auth.d.ts "$out/"
+fi
+
+# 3c. The browser entry's fallback (js/loader.js): the browser module's bytes embedded in
+#     estatekit_wasm_fallback.js, which estatekit.js imports lazily when its .wasm file gives no
+#     module (a bundler that emits no asset, a dev server's pre-bundling). estatekit/testing and
+#     estatekit/webhooks use their *_embedded.js files for that: one module serves both entries.
+if [ "$out" = pkg ]; then
+  node scripts/embed-wasm.mjs "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_fallback.js"
 fi
 
 # 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).
@@ -95,7 +105,12 @@ if [ "$out" = pkg ]; then
   cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
 fi
 
-# 6. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).
+# 6. estatekit/store: plain JavaScript (what several processes share; no module of its own).
+if [ "$out" = pkg ]; then
+  cp js/store.js js/store.d.ts "$out/"
+fi
+
+# 7. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).
 if [ "$out" = pkg ]; then
   cp js/query.js js/query.d.ts "$out/"
 fi

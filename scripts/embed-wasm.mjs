@@ -1,7 +1,8 @@
 // Writes the module of a server entry: `node scripts/embed-wasm.mjs pkg/x_bg.wasm pkg/x_embedded.js`
 // makes a JavaScript module whose default export gives the .wasm file's bytes, embedded as
-// gzip (level 9) + base64 and decoded by ./loader.js's `embedded` (Node's zlib, or the platform's
-// DecompressionStream). Used by scripts/build-pkg.sh for the `node` condition's entries.
+// gzip (level 9) + base64 and decoded by ./embedded.js (Node's zlib, or the platform's
+// DecompressionStream). Used by scripts/build-pkg.sh for the `node` condition's entries, and for the
+// browser entries' fallback copies (imported lazily when their .wasm file gives no module).
 import { readFileSync, writeFileSync } from "node:fs";
 import { basename } from "node:path";
 import { gzipSync, constants } from "node:zlib";
@@ -15,9 +16,9 @@ const wasm = readFileSync(input);
 const base64 = gzipSync(wasm, { level: constants.Z_BEST_COMPRESSION }).toString("base64");
 writeFileSync(
   output,
-  `// The bytes of ${basename(input)} (${wasm.length} bytes), gzip + base64, for the package's server\n` +
+  `// The bytes of ${basename(input)} (${wasm.length} bytes), gzip + base64, for the package's\n` +
     "// entries (written by scripts/embed-wasm.mjs at build time; see loader.js).\n" +
-    'import { embedded } from "./loader.js";\n\n' +
+    'import { embedded } from "./embedded.js";\n\n' +
     `const GZIP_BASE64 =\n  "${base64}";\n\n` +
     "/** @returns {Promise<Uint8Array>} */\n" +
     "export default () => embedded(GZIP_BASE64);\n",

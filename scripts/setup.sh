@@ -3,7 +3,8 @@
 # right version: the wasm32 target, wasm-bindgen-cli (same version as the wasm-bindgen crate),
 # wasm-pack, Debian's Chromium + ChromeDriver, Debian's Firefox ESR + geckodriver (a crate on
 # crates.io: Debian does not package it), Debian's WebKitGTK WebDriver + MiniBrowser and Xvfb,
-# and the npm dev tools (package-lock.json).
+# Debian's redis-server (the multi-process tests of estatekit/store), and the npm dev tools
+# (package-lock.json).
 # Nothing is fetched but packages from their registries (apt, crates.io, npm).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -66,6 +67,13 @@ MINIBROWSER=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
 if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && { [ ! -x /usr/bin/WebKitWebDriver ] || [ ! -x "$MINIBROWSER" ] || [ ! -x /usr/bin/xvfb-run ]; }; then
   say "installing Debian's webkit2gtk-driver and xvfb"
   apt_install webkit2gtk-driver xvfb
+fi
+
+# Redis: the multi-process tests (tests/consumers/redis.test.mjs) start their own redis-server on
+# a free loopback port; the package's service is never enabled or started here.
+if [ ! -x /usr/bin/redis-server ]; then
+  say "installing Debian's redis-server"
+  apt_install redis-server
 fi
 
 stamp=node_modules/.estatekit-lock-sha

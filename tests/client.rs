@@ -92,6 +92,36 @@ fn options_are_validated() {
 }
 
 #[wasm_bindgen_test]
+fn the_browser_build_refuses_a_shared_rate_store() {
+    // rateLimit.store is for servers (the `server` feature of the node build); its key is known.
+    let options = json(
+        r#"{"baseUrl":"https://acme.example.com","token":"t","rateLimit":{"perMinute":5,"key":"k"}}"#,
+    );
+    let store = js_sys::Object::new();
+    js_sys::Reflect::set(
+        &store,
+        &"take".into(),
+        &js_sys::Function::new_no_args("return Promise.resolve(0)"),
+    )
+    .unwrap();
+    js_sys::Reflect::set(
+        &js_sys::Reflect::get(&options, &"rateLimit".into()).unwrap(),
+        &"store".into(),
+        &store,
+    )
+    .unwrap();
+    let e = construct_error(options);
+    assert!(
+        message(&e).starts_with("invalid options.rateLimit.store: needs the server build"),
+        "{}",
+        message(&e)
+    );
+    client_with(
+        r#"{"baseUrl":"https://acme.example.com","token":"t","rateLimit":{"perMinute":5,"key":"k","store":null}}"#,
+    );
+}
+
+#[wasm_bindgen_test]
 async fn misspelt_keys_are_refused_with_their_path() {
     const BASE: &str = r#""baseUrl":"https://acme.example.com","token":"t""#;
     for (options, field) in [

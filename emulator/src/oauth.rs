@@ -91,7 +91,8 @@ fn access_token(
 ) -> Result<String, OAuthError> {
     let header = json!({"alg": "HS256", "typ": "JWT"});
     let iat = state.host.unix_ms().div_euclid(1000);
-    let exp = iat.saturating_add(i64::try_from(expires_in(state)).unwrap_or(i64::MAX));
+    let seconds = state.config.access_token_ttl_ms.div_ceil(1000);
+    let exp = iat.saturating_add(i64::try_from(seconds).unwrap_or(i64::MAX));
     let payload = json!({
         "sub": user_id(username),
         "client_id": client_id,
@@ -108,9 +109,16 @@ fn access_token(
     ))
 }
 
-/// `expires_in`: the access-token lifetime in whole seconds (rounded down), at least 1.
-fn expires_in(state: &AppState) -> u64 {
-    (state.config.access_token_ttl_ms / 1000).max(1)
+/// `expires_in`: the access-token lifetime in seconds, exactly: a whole number when the lifetime
+/// is whole seconds (as the service answers), else a fraction (`0.4` for the 400 ms lifetimes of
+/// fast tests), so that a client never trusts a token past its life.
+fn expires_in(state: &AppState) -> Value {
+    let ms = state.config.access_token_ttl_ms;
+    if ms.is_multiple_of(1000) {
+        json!(ms / 1000)
+    } else {
+        json!(ms as f64 / 1000.0)
+    }
 }
 
 /// Issues an access token (and a refresh token if `with_refresh`) and builds the answer.

@@ -97,6 +97,11 @@ impl RateWindow {
         0.0
     }
 
+    /// Lets no request start before `until` (what a shared budget said).
+    pub fn block_until(&mut self, until: f64) {
+        self.blocked_until = self.blocked_until.max(until);
+    }
+
     /// Takes note of the service's `X-RateLimit-Remaining` / `X-RateLimit-Reset` (seconds).
     pub fn observe(&mut self, now: f64, remaining: Option<&str>, reset: Option<&str>) {
         let (remaining, reset) = (
@@ -161,5 +166,14 @@ mod tests {
         assert_eq!(w.reserve(31_000.0), 0.0);
         w.observe(40_000.0, Some("0"), Some("soon"));
         assert_eq!(w.reserve(40_000.0), 0.0, "unreadable reset is ignored");
+    }
+
+    #[test]
+    fn window_honours_a_shared_budgets_wait() {
+        let mut w = RateWindow::new(300);
+        w.block_until(5_000.0);
+        w.block_until(3_000.0);
+        assert_eq!(w.reserve(1_000.0), 4_000.0, "the later of the two");
+        assert_eq!(w.reserve(5_000.0), 0.0);
     }
 }

@@ -45,7 +45,7 @@ pub struct TokenProviderOptions {
     pub refresh_token: Option<String>,
     /// Where the token set is kept, shared by every provider of the same base URL, client and
     /// user (default: this provider's memory). See `estatekit/store`.
-    #[tsify(optional, type = "Store")]
+    #[tsify(optional, type = "import(\"./store.js\").Store")]
     pub store: Option<StoreHandle>,
     /// How long before the access token expires it is refreshed, in milliseconds (default
     /// 60000; at most a quarter of the token's lifetime).

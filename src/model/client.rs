@@ -52,11 +52,15 @@ impl Input for ClientOptions {
     fn nested(key: &str) -> Option<&'static [&'static str]> {
         match key {
             "retry" => Some(fields_of::<RetryOptions>()),
-            "rateLimit" => Some(fields_of::<RateLimitOptions>()),
+            "rateLimit" => Some(RATE_LIMIT_KEYS),
             _ => None,
         }
     }
 }
+
+/// The keys of `rateLimit`: serde's fields of [`RateLimitOptions`] and the two the client reads
+/// itself (`store`, `key`).
+pub const RATE_LIMIT_KEYS: &[&str] = &["perMinute", "store", "key"];
 
 /// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
@@ -73,6 +77,9 @@ pub struct RetryOptions {
     pub max_delay_ms: Option<u32>,
 }
 
+// `store` and `key` are read by the client itself (web::rate), not by serde: a field serde reads
+// costs the browser module about 150 bytes. They are declared to TypeScript in web::RATE_STORE
+// (merged into this interface) and allowed by RATE_LIMIT_KEYS.
 /// Client-side rate limit.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
@@ -256,6 +263,22 @@ pub enum ClientEvent {
         attempts: u32,
         /// Time of the whole call, in milliseconds.
         duration_ms: f64,
+    },
+    /// The shared store of `rateLimit.store` failed or did not answer in time: the call went on
+    /// without it, with this process's own window.
+    #[serde(rename_all = "camelCase")]
+    Store {
+        /// The client method whose call waited for the store.
+        operation: Operation,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// What the store was asked for: `rate` (the rate budget).
+        #[tsify(type = "StorePurpose")]
+        purpose: String,
+        /// `timeout` (no answer in time) or `error` (it rejected, or answered something else).
+        /// (Strings, not Rust enums: their serde code would cost the browser module ~140 bytes.)
+        #[tsify(type = "StoreFailure")]
+        reason: String,
     },
     /// The call succeeded.
     #[serde(rename_all = "camelCase")]

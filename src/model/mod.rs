@@ -284,4 +284,11 @@ mod tests {
         assert!(nested_keys::<MessageFilter>().is_empty());
         assert!(nested_keys::<RegisterWebhookInput>().is_empty());
     }
+
+    #[test]
+    fn rate_limit_keys_are_serdes_and_the_two_read_by_hand() {
+        use super::client::{RateLimitOptions, RATE_LIMIT_KEYS};
+        assert_eq!(fields_of::<RateLimitOptions>(), ["perMinute"]);
+        assert_eq!(RATE_LIMIT_KEYS, ["perMinute", "store", "key"]);
+    }
 }

@@ -48,31 +48,6 @@ const POLL_MS: u32 = 100;
 /// Repeats of a failed grant where repeating is safe (`grant_retryable`).
 const GRANT_RETRIES: u32 = 2;
 
-/// The `Store` interface the provider (and `estatekit/store`) uses.
-#[wasm_bindgen(typescript_custom_section)]
-const STORE: &str = r#"
-/**
- * What several processes share: token sets, webhook dedupe marks, the rate budget. Values are
- * strings. Every method may reject (the store is unreachable); estatekit bounds each call with a
- * timeout and goes on without the store. `estatekit/store` has `memoryStore()` and
- * `redisStore(client)`.
- */
-export interface Store {
-    /** The value under `key`; null (or undefined) when absent or expired. */
-    get(key: string): Promise<string | null | undefined>;
-    /** Sets `key` to `value`, expiring after `ttlMs` when given (else kept). */
-    set(key: string, value: string, ttlMs?: number): Promise<void>;
-    /** Removes `key`. */
-    delete(key: string): Promise<void>;
-    /** Takes `key` if it is absent (set-if-absent with expiry): a new owner id when taken, null when another holds it. */
-    claim(key: string, ttlMs: number): Promise<string | null>;
-    /** Releases a claim, only if `owner` still holds it. */
-    release(key: string, owner: string): Promise<void>;
-    /** Takes one from a budget of `limit` per `windowMs` under `key`: 0 when taken, else the milliseconds until the window has room. */
-    take(key: string, limit: number, windowMs: number): Promise<number>;
-}
-"#;
-
 fn invalid(field: &str, reason: &str) -> Failure {
     Error::invalid(field, reason).into()
 }

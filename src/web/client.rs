@@ -5,9 +5,10 @@ use super::answer::Answer;
 use super::errors::Failure;
 use super::events::Events;
 use super::js::{self, optional, required};
+use super::rate::{Rate, Stop};
 use super::transport::{self, Outgoing, Waited};
 use crate::api::response::{self, LIST_KEYS};
-use crate::api::retry::{RateWindow, RetryPolicy};
+use crate::api::retry::RetryPolicy;
 use crate::api::url::check_http_url;
 use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
 use crate::error::{ApiErrorKind, Error};
@@ -53,7 +54,7 @@ struct Inner {
     on_event: Option<Function>,
     /// The `fetch` option, used instead of the global `fetch`.
     fetch: Option<Function>,
-    rate: Option<RefCell<RateWindow>>,
+    rate: Option<Rate>,
 }
 
 impl fmt::Debug for Inner {
@@ -367,17 +368,14 @@ impl Inner {
                 return Err(stopped(Error::Aborted { operation }, attempts));
             }
             if let Some(rate) = &self.rate {
-                loop {
-                    let wait = rate.borrow_mut().reserve(js::now_ms());
-                    if wait <= 0.0 {
-                        break;
-                    }
-                    if remaining().is_some_and(|r| wait >= r) {
-                        return Err(stopped(timed_out(), attempts));
-                    }
-                    if !transport::delay(wait.ceil() as u32, out.signal).await {
-                        return Err(stopped(Error::Aborted { operation }, attempts));
-                    }
+                if let Err(stop) = rate.turn(deadline, out.signal, out.events).await {
+                    return Err(stopped(
+                        match stop {
+                            Stop::Aborted => Error::Aborted { operation },
+                            Stop::Timeout => timed_out(),
+                        },
+                        attempts,
+                    ));
                 }
             }
             let token = match self.token(out, deadline).await {
@@ -409,7 +407,7 @@ impl Inner {
             }
             if let Ok(answer) = &result {
                 if let Some(rate) = &self.rate {
-                    rate.borrow_mut().observe(
+                    rate.window().borrow_mut().observe(
                         js::now_ms(),
                         answer.header("x-ratelimit-remaining").as_deref(),
                         answer.header("x-ratelimit-reset").as_deref(),
@@ -703,7 +701,7 @@ impl Client {
     }
 
     fn create(options: JsValue) -> Result<Client, Failure> {
-        let opts: ClientOptions = required("options", options)?;
+        let opts: ClientOptions = required("options", options.clone())?;
         let base = BaseUrl::parse(&opts.base_url)?;
         match (&opts.token, &opts.get_token) {
             (Some(_), Some(_)) => {
@@ -724,7 +722,11 @@ impl Client {
             Some(r) if r.per_minute == 0 => {
                 return Err(invalid("options.rateLimit.perMinute", "must be at least 1"))
             }
-            Some(r) => Some(RefCell::new(RateWindow::new(r.per_minute))),
+            Some(r) => Some(Rate::new(
+                r.per_minute,
+                &js::get(&options, "rateLimit"),
+                base.origin(),
+            )?),
             None => None,
         };
         let function = |f: Option<crate::model::Callback>| f.map(|f| f.cast::<Function>().clone());

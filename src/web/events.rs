@@ -130,6 +130,19 @@ impl Events {
         });
     }
 
+    /// A shared store failed (`reason`: `timeout` or `error`) while the call waited for it for
+    /// `purpose` (`rate`); the call went on without it. (The server build's: browsers have no
+    /// shared store.)
+    #[cfg(feature = "server")]
+    pub fn store(&self, purpose: &str, reason: &str) {
+        self.emit(|| ClientEvent::Store {
+            operation: self.operation,
+            call_id: self.call_id,
+            purpose: purpose.into(),
+            reason: reason.into(),
+        });
+    }
+
     /// The call ended: `done`, or `error` with the failure's kind and status.
     pub fn finish(&self, result: &Result<JsValue, Failure>) {
         self.emit(|| {

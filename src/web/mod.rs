@@ -11,6 +11,7 @@ mod events;
 #[cfg(feature = "dom-emulation")]
 mod form;
 mod js;
+mod rate;
 mod transport;
 
 use wasm_bindgen::prelude::*;
@@ -22,6 +23,35 @@ const API_ERROR: &str = r#"
 export interface ApiError extends Error, ApiErrorInfo {
     name: "ApiError";
 }
+"#;
+
+/// The shared rate budget: `RateStore`, the two fields of `RateLimitOptions` that the client
+/// reads itself (merged into tsify's interface of that name), and the `store` event's unions.
+#[wasm_bindgen(typescript_custom_section)]
+const RATE_STORE: &str = r#"
+/** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+export interface RateStore {
+    /** Takes one from `limit` per `windowMs` under `key`: 0 when taken, else the milliseconds until there is room. */
+    take(key: string, limit: number, windowMs: number): Promise<number>;
+}
+
+export interface RateLimitOptions {
+    /**
+     * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
+     * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
+     * 1 s is left aside for 5 s, with this process's own window instead (event `store`).
+     * Servers only (the `node` export condition: Node, Bun, Deno); a browser refuses it.
+     */
+    store?: RateStore;
+    /** The budget's key in the store (default `rate:` and the base URL's origin; never the token). */
+    key?: string;
+}
+
+/** What a shared store was asked for: the rate budget (a token provider reports its store in its own `TokenEvent`s). */
+export type StorePurpose = "rate";
+
+/** How a shared store failed: no answer in time, or a rejection (or an unexpected answer). */
+export type StoreFailure = "timeout" | "error";
 "#;
 
 pub use client::Client;

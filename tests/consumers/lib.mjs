@@ -119,7 +119,8 @@ export async function documentMetadata(url, id, token = "dev-token") {
 /**
  * Opens `url` in a browser of `engine` (browsers.mjs) and waits for the page to set
  * `document.body.dataset.result` (JSON). Returns it with the console messages, page errors and
- * failed requests seen, and the .wasm files the page fetched.
+ * failed requests seen, the .wasm files the page fetched, and `fetched`: each script, module and
+ * .wasm file fetched, with its size.
  */
 export async function runPage(engine, url, timeoutMs = 30_000) {
   const page = await openPage(engine);
@@ -135,8 +136,16 @@ export async function runPage(engine, url, timeoutMs = 30_000) {
     const wasm = await page.evaluate(() =>
       performance.getEntriesByType("resource").filter((e) => e.name.endsWith(".wasm")).map((e) => e.name),
     );
+    // Every script and module fetched, with its size as received (0 when it failed or came from
+    // the cache): which .wasm file or chunk of the embedded copy a page loaded.
+    const fetched = await page.evaluate(() =>
+      performance
+        .getEntriesByType("resource")
+        .filter((e) => /\.(m?js|wasm)$/.test(new URL(e.name).pathname))
+        .map((e) => `${new URL(e.name).pathname} (${e.encodedBodySize} bytes)`),
+    );
     const { consoleMessages, pageErrors, failed } = page;
-    return { result, consoleMessages, pageErrors, failed, wasm };
+    return { result, consoleMessages, pageErrors, failed, wasm, fetched };
   } finally {
     await page.close();
   }
@@ -186,6 +195,8 @@ export function browserChecks(test, assert, staticDir) {
         );
         await checkUpload(assert, emulator.url, run.result.upload);
         assert.equal(run.wasm.length, 1, "the page fetched one .wasm file");
+        const copies = run.fetched.filter((f) => /_fallback|_embedded/.test(f));
+        assert.deepEqual(copies, [], "the embedded copy is not fetched when the .wasm file loads");
       });
 
       test.it("rejects with an ApiError of kind unauthorized for a wrong token", async () => {

@@ -12,10 +12,11 @@ const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
 /** The wrapper's JavaScript, shipped exactly as it is in js/. */
 const WRAPPER = [
-  ...["client.js", "loader.js", "estatekit.js", "estatekit.node.js"],
+  ...["client.js", "loader.js", "embedded.js", "estatekit.js", "estatekit.node.js"],
   ...["testing_service.js", "testing.js", "testing.node.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
   ...["auth.js", "auth.node.js"],
+  "store.js",
   "query.js",
 ];
 const SHIPPED = [
@@ -30,6 +31,8 @@ const SHIPPED = [
   "estatekit_wasm_node.d.ts",
   "estatekit_wasm_node_bg.wasm",
   "estatekit_wasm_embedded.js",
+  // The browser entry's module, embedded too: imported lazily when its .wasm file gives none.
+  "estatekit_wasm_fallback.js",
   "package.json",
   // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs).
   "testing.d.ts",
@@ -45,6 +48,8 @@ const SHIPPED = [
   "estatekit_webhooks_wasm_embedded.js",
   // estatekit/auth: servers only, in the server entry's module (auth.test.mjs, tests/node/auth.test.mjs).
   "auth.d.ts",
+  // estatekit/store: plain JavaScript, no module (redis.test.mjs).
+  "store.d.ts",
   // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
   "query.d.ts",
 ];
@@ -79,8 +84,10 @@ test.it("has complete npm metadata", () => {
   });
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./auth"], { types: "./auth.d.ts", node: "./auth.node.js", default: "./auth.js" });
+  assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
+  // No dependency of any kind: redisStore adapts the app's own client (duck typing).
+  for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
   assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
-  assert.equal(manifest.dependencies, undefined, "no runtime dependency (TanStack Query included)");
   assert.equal(manifest.engines.node, ">=20");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
@@ -88,7 +95,7 @@ test.it("has complete npm metadata", () => {
 
 test.it("has no top-level await and imports nothing from Node", () => {
   const glue = ["estatekit_wasm.js", "estatekit_wasm_node.js", "estatekit_testing_wasm.js", "estatekit_webhooks_wasm.js"];
-  const files = [...WRAPPER, ...glue, "estatekit_wasm_embedded.js", "estatekit_webhooks_wasm_embedded.js"];
+  const files = [...WRAPPER, ...glue, "estatekit_wasm_embedded.js", "estatekit_wasm_fallback.js", "estatekit_webhooks_wasm_embedded.js"];
   for (const file of files) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     // esbuild refuses to turn a module with top-level await into CommonJS.
@@ -108,6 +115,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["webhooks.workerd.js", "webhooks.d.ts"],
     ["auth.js", "auth.d.ts"],
     ["auth.node.js", "auth.d.ts"],
+    ["store.js", "store.d.ts"],
     ["query.js", "query.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
@@ -122,7 +130,7 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/query"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
   const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
   assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);

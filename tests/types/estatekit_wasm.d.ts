@@ -7,6 +7,32 @@ export interface ApiError extends Error, ApiErrorInfo {
 }
 
 
+
+/** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+export interface RateStore {
+    /** Takes one from `limit` per `windowMs` under `key`: 0 when taken, else the milliseconds until there is room. */
+    take(key: string, limit: number, windowMs: number): Promise<number>;
+}
+
+export interface RateLimitOptions {
+    /**
+     * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
+     * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
+     * 1 s is left aside for 5 s, with this process's own window instead (event `store`).
+     * Servers only (the `node` export condition: Node, Bun, Deno); a browser refuses it.
+     */
+    store?: RateStore;
+    /** The budget's key in the store (default `rate:` and the base URL's origin; never the token). */
+    key?: string;
+}
+
+/** What a shared store was asked for: the rate budget (a token provider reports its store in its own `TokenEvent`s). */
+export type StorePurpose = "rate";
+
+/** How a shared store failed: no answer in time, or a rejection (or an unexpected answer). */
+export type StoreFailure = "timeout" | "error";
+
+
 /**
  * A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`,
  * because the fields of `User` are not documented).
@@ -538,7 +564,7 @@ export interface RateLimitInfo {
  * together. Events carry no body, no header but `X-Request-Id` and `X-RateLimit-*`, and never
  * the token.
  */
-export type ClientEvent = { type: "request"; operation: Operation; method: HttpMethod; path: string; attempt: number; callId: number } | { type: "response"; operation: Operation; method: HttpMethod; path: string; attempt: number; callId: number; status: number; durationMs: number; requestId?: string; rateLimit?: RateLimitInfo } | { type: "retry"; operation: Operation; attempt: number; callId: number; delayMs: number; kind: ApiErrorKind; status?: number } | { type: "error"; operation: Operation; callId: number; kind: ApiErrorKind; status?: number; attempts: number; durationMs: number } | { type: "done"; operation: Operation; callId: number; attempts: number; durationMs: number };
+export type ClientEvent = { type: "request"; operation: Operation; method: HttpMethod; path: string; attempt: number; callId: number } | { type: "response"; operation: Operation; method: HttpMethod; path: string; attempt: number; callId: number; status: number; durationMs: number; requestId?: string; rateLimit?: RateLimitInfo } | { type: "retry"; operation: Operation; attempt: number; callId: number; delayMs: number; kind: ApiErrorKind; status?: number } | { type: "error"; operation: Operation; callId: number; kind: ApiErrorKind; status?: number; attempts: number; durationMs: number } | { type: "store"; operation: Operation; callId: number; purpose: StorePurpose; reason: StoreFailure } | { type: "done"; operation: Operation; callId: number; attempts: number; durationMs: number };
 
 /**
  * What `onRetry` is told before a retry.

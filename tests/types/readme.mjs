@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The Markdown files whose examples are checked: the README and the pages its detail moved to. */
-const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md"];
+const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md", "docs/scaling.md"];
 const out = `${root}target/readme-types/`;
 const tsc = `${root}node_modules/typescript/bin/tsc`;
 
@@ -33,8 +33,6 @@ declare global {
   function markSigned(contractId: string): Promise<void>;
   function forgetUnit(data: unknown): Promise<void>;
   function reindex(uuid: string): void;
-  /** A server's environment (docs/auth.md; no @types/node here). */
-  const process: { env: Record<string, string | undefined> };
 }
 `;
 
@@ -42,6 +40,26 @@ declare global {
 const NODE_HTTP = `declare module "node:http" {
   export function createServer(listener: (req: never, res: never) => void): { listen(port: number): void };
 }
+`;
+
+/**
+ * node-redis, ioredis and Node's `process`, as far as the Redis wiring of docs/scaling.md uses
+ * them (both clients are installed in tests/consumers/redis/ only, by make test-consumers).
+ */
+const REDIS = `declare module "redis" {
+  export function createClient(options?: { url?: string }): {
+    on(event: "error", listener: (error: Error) => void): unknown;
+    connect(): Promise<unknown>;
+    sendCommand(args: string[]): Promise<unknown>;
+  };
+}
+declare module "ioredis" {
+  export class Redis {
+    constructor(url?: string);
+    call(command: string, ...args: (string | number)[]): Promise<unknown>;
+  }
+}
+declare const process: { env: Record<string, string | undefined> };
 `;
 
 /**
@@ -118,6 +136,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(`${out}globals.d.ts`, GLOBALS);
   writeFileSync(`${out}vitest.d.ts`, VITEST);
   writeFileSync(`${out}node-http.d.ts`, NODE_HTTP);
+  writeFileSync(`${out}redis.d.ts`, REDIS);
   writeFileSync(`${out}tanstack.d.ts`, TANSTACK);
   writeFileSync(
     `${out}tsconfig.json`,

@@ -1,0 +1,68 @@
+// estatekit/store: what several processes of one app share, and its in-memory and Redis stores.
+
+/**
+ * What several processes share: token sets, webhook dedupe marks, the rate budget. Values are
+ * strings. Every method may reject (store unreachable); callers bound each call with a timeout.
+ */
+export interface Store {
+  /** The value under `key`; null (or undefined) when absent or expired. */
+  get(key: string): Promise<string | null | undefined>;
+  /** Sets `key` to `value`, expiring after `ttlMs` when given (else kept). */
+  set(key: string, value: string, ttlMs?: number): Promise<void>;
+  /** Removes `key`. */
+  delete(key: string): Promise<void>;
+  /**
+   * Takes `key` if absent (set-if-absent with expiry, like `SET key owner NX PX ttlMs`):
+   * resolves with a new owner id when taken, null when another holds it.
+   */
+  claim(key: string, ttlMs: number): Promise<string | null>;
+  /** Releases a claim, only if `owner` still holds it (compare-and-delete, a Lua script on Redis). */
+  release(key: string, owner: string): Promise<void>;
+  /**
+   * Takes one from a budget of `limit` per `windowMs` under `key`, atomically: resolves 0 when
+   * taken, else the milliseconds until the window has room.
+   */
+  take(key: string, limit: number, windowMs: number): Promise<number>;
+}
+
+/** Options of {@link memoryStore}. */
+export interface MemoryStoreOptions {
+  /** The clock, in milliseconds (default `Date.now`): for tests. */
+  now?: () => number;
+}
+
+/**
+ * A store in this process's memory, with expiry honoured: the default everywhere. It shares
+ * nothing between processes; use {@link redisStore} for that.
+ */
+export function memoryStore(options?: MemoryStoreOptions): Store;
+
+/** A node-redis v4/v5 client (`createClient()` of the `redis` package), as {@link redisStore} uses it. */
+export interface NodeRedisClient {
+  /** Sends one raw command, e.g. `["SET", "k", "v", "NX", "PX", "1000"]`. */
+  sendCommand(args: string[]): Promise<unknown>;
+}
+
+/** An ioredis client (`new Redis(...)`), as {@link redisStore} uses it. */
+export interface IoRedisClient {
+  /** Sends one raw command, e.g. `call("SET", "k", "v", "NX", "PX", "1000")`. */
+  call(command: string, ...args: string[]): Promise<unknown>;
+}
+
+/** Options of {@link redisStore}. */
+export interface RedisStoreOptions {
+  /** Put in front of every key (default `"estatekit:"`). */
+  prefix?: string;
+}
+
+/**
+ * A store on your own Redis connection, shared by every process that uses the same Redis:
+ * a node-redis v4/v5 client (connected) or an ioredis client, told apart by their methods.
+ * Every method is one command (`GET`, `SET ... PX`, `DEL`, `SET ... NX PX`, and `EVAL` of a
+ * compare-and-delete or a fixed-window take); keys get `prefix` in front. estatekit depends on
+ * neither client: pass the one your app has.
+ */
+export function redisStore(client: NodeRedisClient | IoRedisClient, options?: RedisStoreOptions): Store;
+
+/** Whether `x` has every method of a {@link Store}. */
+export function isStore(x: unknown): x is Store;

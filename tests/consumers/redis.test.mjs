@@ -1,0 +1,481 @@
+// estatekit/store with a real Redis and three real Node processes (tests/consumers/redis: the
+// packed tarball, node-redis 5 and ioredis 5 as locked). Per Redis client, two runs against a
+// fresh native emulator and a fresh redis-server on a free loopback port: one steady, one with
+// Redis shut down for a few seconds twice (mid-webhooks, and as the rate budget's window turns).
+// - webhooks: 200 events delivered by the emulator through a round-robin proxy written here in
+//   front of the three receivers; the proxy also sends copies of each delivery to the other
+//   receivers at once (redeliveries that overlap the first, whose handler takes 200-300 ms), and
+//   the test, as a sender that honours 503, sends again what was never answered 2xx. Each uuid's
+//   side effect (an INCR in Redis) must be exactly 1, none missing.
+// - rate: the three processes make 36 calls with a shared budget of 20 per minute, on an account
+//   the emulator limits to 30 per minute: 0 x 429, every call done, some of them a window later.
+// - tokens: each process a token provider (estatekit/auth) on the shared store behind a Client,
+//   rounds of 50 concurrent calls for 7 s on 2 s access tokens (the emulator's
+//   --access-token-ttl): 1 password grant in all, one refresh per expiry, every process using
+//   the same tokens, no call failed; with Redis shut down for 3 s, still 1 password grant and no
+//   call failed (refreshes made locally meanwhile are counted and bounded).
+import test from "node:test";
+import assert from "node:assert/strict";
+import { fork, spawn, execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { once } from "node:events";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { assertLocked, freePort, installLocked, root, startEmulator } from "./lib.mjs";
+
+const dir = `${root}tests/consumers/redis`;
+const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
+const EVENTS = 200;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A redis-server of its own: a free loopback port, no automatic snapshot and no append-only
+ * file. `outage(ms)` shuts it down with a final snapshot (SHUTDOWN SAVE, so the counters survive
+ * and the port refuses connections), waits, and starts it again from that snapshot.
+ */
+async function startRedis() {
+  const port = await freePort();
+  const data = mkdtempSync(`${tmpdir()}/estatekit-redis-`);
+  let child;
+  const start = async () => {
+    child = spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 15_000);
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("Ready to accept connections")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited (${code}):\n${out}`));
+      });
+    });
+    child.stdout.resume();
+  };
+  await start();
+  const stopped = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    port,
+    async outage(ms, admin) {
+      const exited = once(child, "exit");
+      await admin.shutdownSave();
+      await exited;
+      await sleep(ms);
+      await start();
+    },
+    async stop() {
+      if (!stopped()) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The test's own Redis connection (same client kind as the processes'), for checks. */
+async function adminClient(kind, port) {
+  const require = createRequire(`${dir}/package.json`);
+  if (kind === "ioredis") {
+    const { Redis } = require("ioredis");
+    // No resending after a reconnection: this connection sends the SHUTDOWN of each outage.
+    const redis = new Redis({ host: "127.0.0.1", port, retryStrategy: () => 100, maxRetriesPerRequest: null, autoResendUnfulfilledCommands: false });
+    redis.on("error", () => {});
+    return {
+      get: (key) => redis.get(key),
+      keys: (pattern) => redis.keys(pattern),
+      shutdownSave: () => redis.call("SHUTDOWN", "SAVE").catch(() => {}),
+      close: async () => redis.disconnect(),
+    };
+  }
+  const { createClient } = require("redis");
+  const redis = createClient({ socket: { host: "127.0.0.1", port, reconnectStrategy: () => 100 } });
+  redis.on("error", () => {});
+  await redis.connect();
+  return {
+    get: (key) => redis.get(key),
+    keys: (pattern) => redis.keys(pattern),
+    shutdownSave: () => redis.sendCommand(["SHUTDOWN", "SAVE"]).catch(() => {}),
+    close: async () => redis.destroy(),
+  };
+}
+
+/** Forks one process of the app (worker.mjs) and waits for its receiver's URL. */
+async function startWorker(env) {
+  const child = fork(`${dir}/worker.mjs`, [], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const [message] = await Promise.race([
+    once(child, "message"),
+    once(child, "exit").then(([code]) => Promise.reject(new Error(`worker exited (${code}) before it was ready`))),
+  ]);
+  const ask = (type, extra = {}) => {
+    const answer = new Promise((resolve) => {
+      const on = (m) => {
+        if (m.type === type) {
+          child.off("message", on);
+          resolve(m);
+        }
+      };
+      child.on("message", on);
+    });
+    child.send({ type, ...extra });
+    return answer;
+  };
+  return {
+    url: message.url,
+    ask,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, "exit");
+      child.send({ type: "stop" });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/**
+ * The round-robin proxy in front of the receivers. Each delivery goes to the next receiver, and
+ * a copy of it goes at once to each other receiver (a redelivery that lands elsewhere while the
+ * first is being handled); the sender gets the first receiver's answer. It records, per uuid,
+ * the body and whether any receiver answered it 2xx, and counts every answer's status.
+ */
+async function startProxy(targets) {
+  let next = 0;
+  const byUuid = new Map();
+  const statuses = {};
+  let lastActivity = Date.now();
+  const forward = async (target, body) => {
+    let status;
+    try {
+      const res = await fetch(target, { method: "POST", headers: { "content-type": "application/json" }, body });
+      status = res.status;
+      await res.arrayBuffer();
+      return { status, headers: res.headers };
+    } catch {
+      status = "unreachable";
+      return { status: 502, headers: new Headers() };
+    } finally {
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+  };
+  const deliver = async (body, copies) => {
+    lastActivity = Date.now();
+    const { uuid } = JSON.parse(body);
+    const seen = byUuid.get(uuid) ?? { body, ok: false, deliveries: 0 };
+    byUuid.set(uuid, seen);
+    seen.deliveries++;
+    const first = next++ % targets.length;
+    const sends = [forward(targets[first], body)];
+    for (let i = 1; i <= copies; i++) sends.push(forward(targets[(first + i) % targets.length], body));
+    const answers = await Promise.all(sends);
+    if (answers.some((a) => a.status >= 200 && a.status < 300)) seen.ok = true;
+    lastActivity = Date.now();
+    return answers[0];
+  };
+  const server = createServer(async (req, res) => {
+    const chunks = [];
+    for await (const chunk of req) chunks.push(chunk);
+    const answer = await deliver(Buffer.concat(chunks).toString("utf8"), targets.length - 1);
+    res.writeHead(answer.status, { "content-type": "application/json", ...(answer.headers.get("retry-after") ? { "retry-after": answer.headers.get("retry-after") } : {}) });
+    res.end("{}");
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  return {
+    url: `http://127.0.0.1:${server.address().port}/hooks`,
+    byUuid,
+    statuses,
+    idleFor: () => Date.now() - lastActivity,
+    /** A sender that honours 503: sends `uuid`'s body again (no copies) until it is answered 2xx. */
+    async resend(uuid) {
+      for (let i = 0; i < 60; i++) {
+        const { status } = await deliver(byUuid.get(uuid).body, 0);
+        if (status >= 200 && status < 300) return true;
+        await sleep(500);
+      }
+      return false;
+    },
+    close: () => new Promise((resolve) => server.close(resolve)),
+  };
+}
+
+/** POSTs to the emulator's admin API. */
+async function admin(url, path, body) {
+  const res = await fetch(`${url}/_emulator/${path}`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+  if (!res.ok) throw new Error(`${path}: HTTP ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/**
+ * One run: a fresh Redis and emulator, three processes, the rate burst and the webhooks at the
+ * same time; with `outages`, Redis shut down for 3 s mid-webhooks and around the budget's
+ * second window. Returns what it counted.
+ */
+async function run(kind, { outages }) {
+  const redis = await startRedis();
+  const emulator = await startEmulator(["--delivery-backoff-ms", "300"]);
+  const workers = [];
+  let check;
+  let proxy;
+  try {
+    check = await adminClient(kind, redis.port);
+    for (let i = 0; i < 3; i++) {
+      workers.push(await startWorker({ REDIS_PORT: String(redis.port), REDIS_CLIENT: kind, EMULATOR_URL: emulator.url }));
+    }
+    proxy = await startProxy(workers.map((w) => `${w.url}/hooks`));
+    await admin(emulator.url, "seed", { webhooks: [{ type: "UNIT_UPDATED", url: proxy.url }] });
+
+    // rate: an account of its own, limited by the emulator to 30 per minute. One request first
+    // starts the emulator's window before the store's (as on a live account with traffic), so
+    // that no window of the store overlaps two of the service's (docs/scaling.md, the limits).
+    const token = "rate-token";
+    await admin(emulator.url, "accounts", { token });
+    await admin(emulator.url, "config", { rateLimit: 30, token });
+    const warm = await fetch(`${emulator.url}/api/external-integrations/webhooks`, { headers: { authorization: `Bearer ${token}` } });
+    assert.equal(warm.status, 200);
+    const rateStarted = Date.now();
+    const bursts = Promise.all(workers.map((w) => w.ask("burst", { calls: 12, perMinute: 20, token })));
+
+    // webhooks: 200 events, one every 25 ms.
+    const fired = [];
+    const firing = (async () => {
+      for (let i = 0; i < EVENTS; i++) {
+        fired.push((await admin(emulator.url, "events", { type: "UNIT_UPDATED", data: { id: `unit-${i}` } })).uuid);
+        await sleep(25);
+      }
+    })();
+    if (outages) {
+      await sleep(2_000);
+      await redis.outage(3_000, check);
+    }
+    await firing;
+    // Settled: nothing delivered for 3 s (the emulator's 3 attempts are over).
+    while (proxy.idleFor() < 3_000) await sleep(250);
+    const missing = fired.filter((uuid) => !proxy.byUuid.get(uuid)?.ok);
+    for (const uuid of missing) assert.ok(await proxy.resend(uuid), `${uuid} was answered 2xx at last`);
+
+    if (outages) {
+      // The budget's second window opens about 60 s after the first take: Redis is away then.
+      await sleep(Math.max(0, rateStarted + 57_000 - Date.now()));
+      await redis.outage(5_000, check);
+    }
+    const rate = (await bursts).map((m) => m.result);
+
+    const effects = {};
+    for (const uuid of fired) {
+      const n = Number(await check.get(`test:effects:${uuid}`));
+      effects[n] = (effects[n] ?? 0) + 1;
+    }
+    const extra = (await check.keys("test:effects:*")).filter((k) => !fired.includes(k.slice("test:effects:".length)));
+    const stats = (await Promise.all(workers.map((w) => w.ask("stats")))).map((m) => m.stats);
+    return { fired, effects, extra, missing: missing.length, proxy: proxy.statuses, stats, rate, rateMs: Date.now() - rateStarted };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await proxy?.close();
+    await check?.close();
+    await emulator.stop();
+    await redis.stop();
+  }
+}
+
+const TOKEN_SECONDS = 7;
+const TOKEN_TTL = 2;
+
+/** Tokens: a fresh Redis and emulator (2 s access tokens), three processes calling at once. */
+async function runTokens(kind, { outages }) {
+  const redis = await startRedis();
+  const emulator = await startEmulator(["--access-token-ttl", String(TOKEN_TTL)]);
+  const workers = [];
+  let check;
+  try {
+    check = await adminClient(kind, redis.port);
+    for (let i = 0; i < 3; i++) {
+      workers.push(await startWorker({ REDIS_PORT: String(redis.port), REDIS_CLIENT: kind, EMULATOR_URL: emulator.url }));
+    }
+    const running = Promise.all(workers.map((w) => w.ask("tokens", { seconds: TOKEN_SECONDS, concurrency: 50 })));
+    if (outages) {
+      await sleep(2_500);
+      await redis.outage(3_000, check);
+    }
+    const results = (await running).map((m) => m.result);
+    const oauth = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
+    return { results, grants: oauth.grants, rejected: oauth.rejected };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await check?.close();
+    await emulator.stop();
+    await redis.stop();
+  }
+}
+
+/** Prints a token run's counts, then checks them. */
+function checkTokens(t, label, { results, grants, rejected }, { outages }) {
+  const all = new Set(results.flatMap((r) => r.tokens));
+  const events = results.flatMap((r) => r.events);
+  const count = (prefix) => events.filter((e) => e.startsWith(prefix)).length;
+  const summary = {
+    run: label,
+    tokens: {
+      calls: results.reduce((n, r) => n + r.ok + r.errors.length, 0),
+      failed: results.reduce((n, r) => n + r.errors.length, 0),
+      grants,
+      rejected,
+      accessTokensSeen: all.size,
+      perProcess: results.map((r) => r.tokens.length),
+      sharedFromStore: count("shared"),
+      storeUnavailable: count("storeUnavailable"),
+      statuses: results.map((r) => r.statuses),
+    },
+  };
+  t.diagnostic(JSON.stringify(summary));
+  console.log(`redis.test.mjs ${JSON.stringify(summary)}`);
+
+  assert.deepEqual(results.flatMap((r) => r.errors), [], "no call failed");
+  assert.equal(grants.password, 1, "one password grant for the three processes");
+  assert.equal(grants.authorization_code, 0);
+  assert.equal(rejected.refresh_token, 0, "no refresh token was refused");
+  // Every access token a grant gave was used, and each came from one grant.
+  assert.equal(all.size, grants.password + grants.refresh_token);
+  const expiries = { least: Math.floor(TOKEN_SECONDS / TOKEN_TTL) - 1, most: Math.ceil(TOKEN_SECONDS / (TOKEN_TTL * 0.75)) + 1 };
+  if (outages) {
+    assert.ok(summary.tokens.storeUnavailable > 0, "the providers saw the outage");
+    assert.ok(grants.refresh_token >= expiries.least && grants.refresh_token <= 3 * expiries.most, `${grants.refresh_token} refreshes`);
+  } else {
+    assert.equal(summary.tokens.storeUnavailable, 0);
+    // One refresh per expiry (a 2 s token is refreshed 0.5 s before it ends), for all three.
+    assert.ok(grants.refresh_token >= expiries.least && grants.refresh_token <= expiries.most, `${grants.refresh_token} refreshes`);
+    // The processes used the same tokens: each saw (nearly) every one.
+    for (const n of summary.tokens.perProcess) assert.ok(n >= all.size - 1, `${n} of ${all.size} tokens`);
+    assert.ok(summary.tokens.sharedFromStore > 0, "token sets read from the store");
+  }
+}
+
+/** Prints a run's counts, then checks them. */
+function checkRun(t, label, result, { outages }) {
+  const sum = (key) => result.stats.reduce((n, s) => n + s[key], 0);
+  const statuses = {};
+  for (const r of result.rate) for (const [s, n] of Object.entries(r.statuses)) statuses[s] = (statuses[s] ?? 0) + n;
+  const storeEvents = result.rate.flatMap((r) => r.storeEvents);
+  const summary = {
+    run: label,
+    webhooks: {
+      events: result.fired.length,
+      sideEffectsPerUuid: result.effects,
+      handlerRuns: sum("handled"),
+      handlerFailures: sum("failed"),
+      answersAtTheProxy: result.proxy,
+      resentBySender: result.missing,
+      storeErrors: sum("storeErrors"),
+      storeTimeouts: sum("storeTimeouts"),
+    },
+    rate: {
+      calls: result.rate.reduce((n, r) => n + r.done + r.errors.length, 0),
+      done: result.rate.reduce((n, r) => n + r.done, 0),
+      statuses,
+      "429s": statuses[429] ?? 0,
+      storeEvents: storeEvents.length,
+      lastCallMs: Math.max(...result.rate.flatMap((r) => r.waitedMs)),
+    },
+  };
+  t.diagnostic(JSON.stringify(summary));
+  console.log(`redis.test.mjs ${JSON.stringify(summary)}`);
+
+  assert.equal(new Set(result.fired).size, EVENTS);
+  assert.deepEqual(result.effects, { 1: EVENTS }, "every uuid's side effect exactly once, none missing");
+  assert.deepEqual(result.extra, []);
+  assert.equal(summary.webhooks.handlerRuns, EVENTS, "the handler completed once per uuid");
+  assert.ok((result.proxy[503] ?? 0) > 0, "copies that overlapped were answered 503");
+  assert.ok((result.proxy[200] ?? 0) >= EVENTS);
+
+  assert.deepEqual(result.rate.flatMap((r) => r.errors), []);
+  assert.equal(summary.rate.done, 36, "every call done");
+  assert.equal(summary.rate["429s"], 0, "no 429 from the service");
+  assert.equal(statuses[200], 36);
+  assert.ok(summary.rate.lastCallMs >= 50_000, "the calls past the shared budget waited for its next window");
+  if (outages) {
+    assert.ok(summary.webhooks.storeErrors + summary.webhooks.storeTimeouts > 0, "the receivers saw the outage");
+    assert.ok(storeEvents.length > 0 && storeEvents.every((e) => e === "rate/timeout" || e === "rate/error"), storeEvents.join());
+  } else {
+    assert.deepEqual(storeEvents, []);
+    assert.equal(summary.webhooks.storeErrors + summary.webhooks.storeTimeouts, 0);
+  }
+}
+
+test.describe("estatekit/store: three Node processes sharing a real Redis", () => {
+  test.before(() => {
+    execFileSync(REDIS_SERVER, ["--version"]); // setup.sh installs it: nothing is skipped
+    installLocked(dir);
+  });
+
+  test.it("installs node-redis and ioredis exactly as locked, and estatekit as the packed tarball", () => {
+    assertLocked(assert, dir, { redis: "dependencies", ioredis: "dependencies" });
+  });
+
+  test.it("both clients, as their packages declare them, type-check as redisStore's client (tsc --strict)", () => {
+    execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], { stdio: "inherit" });
+  });
+
+  for (const kind of ["redis", "ioredis"]) {
+    const name = kind === "redis" ? "node-redis" : "ioredis";
+    test.it(`redisStore on ${name}: claim, release by the owner only, expiry, delete, take`, async () => {
+      const redis = await startRedis();
+      const require = createRequire(`${dir}/package.json`);
+      let client;
+      try {
+        if (kind === "ioredis") client = new (require("ioredis").Redis)({ host: "127.0.0.1", port: redis.port });
+        else client = await require("redis").createClient({ socket: { host: "127.0.0.1", port: redis.port } }).connect();
+        const { redisStore, isStore } = await import(`${dir}/node_modules/estatekit/store.js`);
+        const store = redisStore(client, { prefix: "app1:" });
+        assert.ok(isStore(store));
+        const owner = await store.claim("c", 5_000);
+        assert.equal(typeof owner, "string");
+        assert.equal(await store.claim("c", 5_000), null);
+        await store.release("c", "not the owner");
+        assert.equal(await store.claim("c", 5_000), null);
+        await store.release("c", owner);
+        assert.equal(typeof (await store.claim("c", 5_000)), "string");
+        await store.set("v", "x", 100);
+        assert.equal(await store.get("v"), "x");
+        await sleep(150);
+        assert.equal(await store.get("v"), null);
+        await store.set("k", "y");
+        assert.equal(await store.get("k"), "y");
+        await store.delete("k");
+        assert.equal(await store.get("k"), null);
+        assert.deepEqual([await store.take("r", 2, 400), await store.take("r", 2, 400)], [0, 0]);
+        const wait = await store.take("r", 2, 400);
+        assert.ok(wait > 0 && wait <= 400, String(wait));
+        await sleep(wait + 20);
+        assert.equal(await store.take("r", 2, 400), 0, "the next window");
+        // Keys carry the prefix; nothing else was written.
+        const keys = await client.keys("*");
+        assert.deepEqual(keys.sort(), ["app1:c", "app1:r"]);
+      } finally {
+        if (kind === "ioredis") client?.disconnect();
+        else await client?.destroy();
+        await redis.stop();
+      }
+    });
+
+    test.it(`${name}: webhooks once per uuid, 0 x 429 on a shared budget`, { timeout: 180_000 }, async (t) => {
+      checkRun(t, `${name}, steady`, await run(kind, { outages: false }), { outages: false });
+    });
+    test.it(`${name}: the same with Redis shut down for a few seconds, twice`, { timeout: 180_000 }, async (t) => {
+      checkRun(t, `${name}, outages`, await run(kind, { outages: true }), { outages: true });
+    });
+    test.it(`${name}: tokens, 3 x 50 concurrent calls over several expiries: 1 password grant, one refresh per expiry`, { timeout: 60_000 }, async (t) => {
+      checkTokens(t, `${name}, tokens, steady`, await runTokens(kind, { outages: false }), { outages: false });
+    });
+    test.it(`${name}: tokens with Redis shut down for 3 s: still 1 password grant, no call failed`, { timeout: 60_000 }, async (t) => {
+      checkTokens(t, `${name}, tokens, outage`, await runTokens(kind, { outages: true }), { outages: true });
+    });
+  }
+});

@@ -1,0 +1,152 @@
+// One process of an app that runs as several (tests/consumers/redis.test.mjs forks three): its
+// own Redis connection (node-redis or ioredis, REDIS_CLIENT), estatekit/store's redisStore on it,
+// a webhook receiver (node:http) whose dedupe is that store, and, when asked, a burst of client
+// calls whose rate limit is the store's shared budget. It talks to the test through IPC.
+import { createHash } from "node:crypto";
+import { createServer } from "node:http";
+import { Client } from "estatekit";
+import { createTokenProvider } from "estatekit/auth";
+import { redisStore } from "estatekit/store";
+import { createWebhookHandler, toNodeListener } from "estatekit/webhooks";
+
+const { REDIS_PORT, REDIS_CLIENT, EMULATOR_URL } = process.env;
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The app's own connection, reconnecting every 100 ms while Redis is away. */
+async function connect() {
+  if (REDIS_CLIENT === "ioredis") {
+    const { Redis } = await import("ioredis");
+    // maxRetriesPerRequest: null keeps commands queued until Redis is back (estatekit bounds its
+    // own calls); the handler's INCR below then completes after an outage instead of failing.
+    const redis = new Redis({ host: "127.0.0.1", port: Number(REDIS_PORT), retryStrategy: () => 100, maxRetriesPerRequest: null });
+    redis.on("error", () => {});
+    return { store: redisStore(redis), incr: (key) => redis.incr(key), close: async () => redis.disconnect() };
+  }
+  const { createClient } = await import("redis");
+  const redis = createClient({ socket: { host: "127.0.0.1", port: Number(REDIS_PORT), reconnectStrategy: () => 100 } });
+  redis.on("error", () => {});
+  await redis.connect();
+  return { store: redisStore(redis), incr: (key) => redis.incr(key), close: async () => redis.destroy() };
+}
+
+const redis = await connect();
+const stats = { started: 0, handled: 0, failed: 0, storeErrors: 0, storeTimeouts: 0 };
+
+const handler = createWebhookHandler({
+  dedupe: redis.store,
+  // Longer than the slowest handler plus an outage; short enough that a claim left by a failed
+  // release (Redis away) expires within the test.
+  claimTtlMs: 10_000,
+  storeTimeoutMs: 1_000,
+  retryAfterSeconds: 1,
+  on: {
+    UNIT_UPDATED: async (event) => {
+      stats.started++;
+      await sleep(200 + Math.random() * 100); // slow enough that copies overlap
+      try {
+        await redis.incr(`test:effects:${event.uuid}`); // the side effect, counted by the test
+      } catch (e) {
+        stats.failed++;
+        throw e;
+      }
+      stats.handled++;
+    },
+  },
+  onError: (error) => {
+    if (error?.name === "StoreTimeout") stats.storeTimeouts++;
+    else stats.storeErrors++;
+  },
+});
+const server = createServer(toNodeListener(handler));
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+
+/** `calls` concurrent listWebhooks with the shared budget; the statuses and events seen. */
+async function burst({ calls, perMinute, token }) {
+  const statuses = {};
+  const storeEvents = [];
+  const client = new Client({
+    baseUrl: EMULATOR_URL,
+    token,
+    timeoutMs: 150_000,
+    rateLimit: { perMinute, store: redis.store },
+    onEvent(e) {
+      if (e.type === "response") statuses[e.status] = (statuses[e.status] ?? 0) + 1;
+      if (e.type === "store") storeEvents.push(`${e.purpose}/${e.reason}`);
+    },
+  });
+  const started = Date.now();
+  const results = await Promise.allSettled(
+    Array.from({ length: calls }, async () => {
+      await client.listWebhooks();
+      return Date.now() - started;
+    }),
+  );
+  return {
+    statuses,
+    storeEvents,
+    done: results.filter((r) => r.status === "fulfilled").length,
+    errors: results.filter((r) => r.status === "rejected").map((r) => `${r.reason?.kind}: ${r.reason?.message}`),
+    waitedMs: results.map((r) => r.value ?? 0),
+  };
+}
+
+/**
+ * A token provider on the shared store (the emulator's default client and user) behind a Client:
+ * rounds of `concurrency` concurrent calls for `seconds`. Gives the counts, and each access token
+ * seen as a short hash (never the token itself), to compare across processes.
+ */
+async function tokens({ seconds, concurrency }) {
+  const events = [];
+  const provider = createTokenProvider({
+    baseUrl: EMULATOR_URL,
+    clientId: "dev-client",
+    clientSecret: "dev-secret",
+    username: "admin@acme.test",
+    password: "dev-password",
+    store: redis.store,
+    onEvent: (e) => events.push(e),
+  });
+  const seen = new Set();
+  const statuses = {};
+  const client = new Client({
+    baseUrl: EMULATOR_URL,
+    getToken: async (reason) => {
+      const token = await provider.getToken(reason);
+      seen.add(createHash("sha256").update(token.token).digest("hex").slice(0, 12));
+      return token;
+    },
+    onEvent(e) {
+      if (e.type === "response") statuses[e.status] = (statuses[e.status] ?? 0) + 1;
+    },
+  });
+  let ok = 0;
+  const errors = [];
+  const until = Date.now() + seconds * 1000;
+  while (Date.now() < until) {
+    const results = await Promise.allSettled(Array.from({ length: concurrency }, () => client.listWebhooks()));
+    ok += results.filter((r) => r.status === "fulfilled").length;
+    for (const r of results) if (r.status === "rejected") errors.push(`${r.reason?.kind}: ${r.reason?.message}`);
+    await sleep(200);
+  }
+  provider.close();
+  return {
+    ok,
+    errors,
+    statuses,
+    tokens: [...seen],
+    events: events.map((e) => (e.type === "storeUnavailable" ? `storeUnavailable:${e.operation}` : e.type === "grant" ? `grant:${e.grant}:${e.ok}` : e.type)),
+  };
+}
+
+process.on("message", async (message) => {
+  if (message.type === "tokens") process.send({ type: "tokens", result: await tokens(message) });
+  if (message.type === "stats") process.send({ type: "stats", stats });
+  if (message.type === "burst") process.send({ type: "burst", result: await burst(message) });
+  if (message.type === "stop") {
+    server.close();
+    server.closeAllConnections();
+    await Promise.race([redis.close().catch(() => {}), sleep(1_000)]);
+    process.exit(0);
+  }
+});
+process.send({ type: "ready", url: `http://127.0.0.1:${server.address().port}` });

@@ -1,0 +1,52 @@
+// Type tests of estatekit/store and where a store goes (the webhook receiver's dedupe, the
+// client's rate limit), with @ts-expect-error lines that must fail to compile. Checked by
+// `tsc --strict --noEmit` (make test-types); never run.
+import { isStore, memoryStore, redisStore, type IoRedisClient, type NodeRedisClient, type Store } from "estatekit/store";
+import { Client, type ClientEvent } from "estatekit";
+import { createWebhookHandler } from "estatekit/webhooks";
+
+declare const nodeRedis: NodeRedisClient;
+declare const ioredis: IoRedisClient;
+declare const unknownValue: unknown;
+
+export async function stores() {
+  const memory: Store = memoryStore();
+  memoryStore({ now: () => 0 });
+  const a: Store = redisStore(nodeRedis);
+  redisStore(ioredis, { prefix: "app:" });
+  // @ts-expect-error not a Redis client
+  redisStore({ get: () => null });
+  // @ts-expect-error the prefix is a string
+  redisStore(ioredis, { prefix: 1 });
+  const owner: string | null = await a.claim("k", 1000);
+  if (owner !== null) await a.release("k", owner);
+  const wait: number = await memory.take("k", 10, 60_000);
+  const value: string | null | undefined = await memory.get("k");
+  // @ts-expect-error values are strings
+  await memory.set("k", 1);
+  if (isStore(unknownValue)) await unknownValue.delete("k");
+  return [wait, value];
+}
+
+export function uses(store: Store) {
+  createWebhookHandler({ on: {}, dedupe: store, claimTtlMs: 60_000, doneTtlMs: 86_400_000, storeTimeoutMs: 500, retryAfterSeconds: 2 });
+  createWebhookHandler({ on: {}, dedupe: true });
+  createWebhookHandler({ on: {}, dedupe: { has: () => false, add: () => undefined } });
+  // @ts-expect-error a dedupe store is a Store or { has, add }
+  createWebhookHandler({ on: {}, dedupe: { claim: 1 } });
+
+  new Client({ baseUrl: "https://acme.example.com", token: "t", rateLimit: { perMinute: 280, store } });
+  new Client({ baseUrl: "https://acme.example.com", token: "t", rateLimit: { perMinute: 280, store, key: "acme" } });
+  // @ts-expect-error the rate budget needs a store with take
+  new Client({ baseUrl: "https://acme.example.com", token: "t", rateLimit: { perMinute: 280, store: { get: async () => null } } });
+}
+
+export function events(e: ClientEvent) {
+  if (e.type === "store") {
+    const purpose: "rate" | "token" = e.purpose;
+    const reason: "timeout" | "error" = e.reason;
+    const call: number = e.callId;
+    return [purpose, reason, call];
+  }
+  return [];
+}
