@@ -414,7 +414,11 @@ pub fn in_js_terms(message: &str) -> String {
         _ if given.starts_with("JsValue(Object(") => "is an object".to_owned(),
         _ if given.starts_with("JsValue(") => "is of the wrong kind".to_owned(),
         _ => match value("floating point ").or_else(|| value("integer ")) {
-            Some(n) => format!("is the number {n}"),
+            // JavaScript writes -1, not serde's -1.0.
+            Some(n) => match n.strip_suffix(".0`") {
+                Some(whole) => format!("is the number {whole}`"),
+                None => format!("is the number {n}"),
+            },
             None => format!("is the {given}"),
         },
     };
@@ -562,6 +566,10 @@ mod tests {
             (
                 "invalid value: floating point `-1`, expected u32",
                 "is the number `-1`, expected a non-negative integer",
+            ),
+            (
+                "invalid type: floating point `5.0`, expected a string",
+                "is the number `5`, expected a string",
             ),
             (
                 "invalid type: boolean `true`, expected f64",

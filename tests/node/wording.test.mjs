@@ -101,5 +101,5 @@ test.it("an unset baseUrl (an environment variable missing) is missing, and says
   const object = await client.messages(filter, { paging: "x" }).catch((error) => error);
   assert.equal(object.message, 'invalid options.paging: is the string "x", expected an object');
   const count = await client.messages(filter, { paging: { take: -1 } }).catch((error) => error);
-  assert.equal(count.message, "invalid options.paging.take: is the number `-1.0`, expected a non-negative integer");
+  assert.equal(count.message, "invalid options.paging.take: is the number `-1`, expected a non-negative integer");
 });
