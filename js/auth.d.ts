@@ -12,9 +12,9 @@ import type {
     TokenSet,
 } from "./estatekit_wasm_node.js";
 
+export { ApiError, isApiError } from "./estatekit.js";
 export type {
     AccessToken,
-    ApiError,
     ApiErrorKind,
     AuthorizationCode,
     GrantOptions,

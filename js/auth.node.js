@@ -14,6 +14,8 @@ import {
 import init from "./estatekit.node.js";
 import { apiError } from "./loader.js";
 
+export { ApiError, isApiError } from "./client.js";
+
 /** @typedef {import("./auth.js").TokenProvider} TokenProvider */
 /** @typedef {import("./auth.js").TokenProviderOptions} TokenProviderOptions */
 /** @typedef {import("./auth.js").GrantOptions} GrantOptions */

@@ -75,6 +75,24 @@ export const DOCUMENT_TYPES = Object.freeze(
   /** @type {const} */ (["DOCUMENT", "RENTAL_APPLICATION", "CONTRACT", "MOVE_IN", "MOVE_OUT", "PRE-MOVE_IN", "SELLING"]),
 );
 
+/**
+ * Whether `value` is an event type (a type guard: a `<select>`'s value, a query parameter).
+ * @param {unknown} value
+ * @returns {value is import("./estatekit_wasm.js").EventType}
+ */
+export function isEventType(value) {
+  return /** @type {readonly unknown[]} */ (EVENT_TYPES).includes(value);
+}
+
+/**
+ * Whether `value` is a document type (a type guard).
+ * @param {unknown} value
+ * @returns {value is import("./estatekit_wasm.js").DocumentType}
+ */
+export function isDocumentType(value) {
+  return /** @type {readonly unknown[]} */ (DOCUMENT_TYPES).includes(value);
+}
+
 /** The module is instantiated: clients can be built synchronously. */
 let ready = false;
 
@@ -86,6 +104,12 @@ let ready = false;
 export function isApiError(e) {
   return e instanceof Error && e.name === "ApiError" && typeof (/** @type {{ kind?: unknown }} */ (e).kind) === "string";
 }
+
+/**
+ * `e instanceof ApiError` is `isApiError(e)`: true for every estatekit error, whichever entry,
+ * module or realm made it (not a constructor).
+ */
+export const ApiError = Object.freeze({ [Symbol.hasInstance]: isApiError });
 
 /**
  * The glue of the module, and the loading of the module (see `entry`). Set before anything here
@@ -135,11 +159,49 @@ function initSync(module) {
 }
 
 /**
- * Per client: the wasm client once built, its options until then, whether it was freed.
- * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, freed: boolean }} State
+ * Per client: the wasm client once built, its options until then, the error its options gave,
+ * whether it was freed.
+ * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean }} State
  * @type {WeakMap<Client, State>}
  */
 const clients = new WeakMap();
+
+/** What a freed client's calls reject with: a kind of its own, and what to do. */
+const FREED =
+  "estatekit: this Client was freed (free() or the end of a `using` block) and cannot be used again: " +
+  "create a new Client, or keep one for as long as the app runs (module scope or a provider) instead of " +
+  "freeing it in an effect's cleanup";
+
+/**
+ * Builds the wasm client of `state`; invalid options give an ApiError (invalid_input) that is
+ * kept, so that every call rejects with it, whether the module was loaded before or after `new`.
+ * @param {State} state
+ */
+function build(state) {
+  try {
+    state.inner = new glue.Client(/** @type {ClientOptions} */ (state.options));
+  } catch (e) {
+    state.error = e;
+  }
+  state.options = undefined;
+}
+
+/**
+ * The base URL as the module normalises it (scheme, host, port, path without trailing slash), read
+ * before the module is loaded; the first call validates the options fully.
+ * @param {unknown} value
+ */
+function baseUrlOf(value) {
+  /** @type {URL | undefined} */
+  let url;
+  try {
+    url = new URL(/** @type {string} */ (value));
+  } catch {}
+  if (typeof value !== "string" || !url || !/^https?:$/.test(url.protocol) || !url.hostname) {
+    throw apiError("invalid_input", "invalid options.baseUrl: must be an absolute http(s) URL such as https://acme.example.com");
+  }
+  return `${url.protocol}//${url.hostname}${url.port && `:${url.port}`}${url.pathname.replace(/\/+$/, "")}`;
+}
 
 /** @param {string} what */
 function notUsable(what) {
@@ -157,11 +219,9 @@ function notUsable(what) {
 function innerNow(client) {
   const state = clients.get(client);
   if (!state) throw new TypeError("estatekit: not a Client");
-  if (state.freed) throw apiError("invalid_input", "estatekit: this Client was freed");
-  if (!state.inner && ready) {
-    state.inner = new glue.Client(/** @type {ClientOptions} */ (state.options)); // throws ApiError invalid_input
-    state.options = undefined;
-  }
+  if (state.freed) throw apiError("freed", FREED);
+  if (!state.inner && state.error === undefined && ready) build(state);
+  if (state.error !== undefined) throw state.error; // ApiError invalid_input
   return state.inner;
 }
 
@@ -216,8 +276,9 @@ async function* pages(fetchPage, pageSize = 100, limit = Infinity) {
 
 /**
  * A client for one account of the service. The WebAssembly client is built at once when the
- * module is initialised (invalid options then throw an ApiError of kind invalid_input), else at
- * the first method call, which initialises the module and rejects with that error instead.
+ * module is initialised, else at the first method call, which initialises the module. Never
+ * throws: invalid options make every call reject with an ApiError of kind invalid_input (and
+ * `baseUrl` throw it), whether the module was loaded before `new` or not.
  */
 class Client {
   /** @param {ClientOptions} options */
@@ -225,12 +286,17 @@ class Client {
     /** @type {State} */
     const state = { inner: undefined, options, freed: false };
     clients.set(this, state);
-    if (ready) {
-      state.inner = new glue.Client(options);
-      state.options = undefined;
-    } else if (options !== null && typeof options === "object" && Object.getPrototypeOf(options) === Object.prototype) {
+    if (ready) build(state);
+    else if (options !== null && typeof options === "object" && Object.getPrototypeOf(options) === Object.prototype) {
       state.options = { ...options }; // read as they are now, like the synchronous path
     }
+  }
+
+  /** The base URL the client talks to (normalised, without trailing slash), readable at once. */
+  get baseUrl() {
+    const wasm = innerNow(this);
+    if (wasm) return wasm.baseUrl;
+    return baseUrlOf(/** @type {State} */ (clients.get(this)).options?.baseUrl);
   }
 
   /** Frees the WebAssembly memory of this client; it is unusable afterwards. */

@@ -116,7 +116,8 @@ export async function instantiate(init, where) {
  */
 export function apiError(kind, message, { cause, ...extra } = {}) {
   const e = new Error(message, cause === undefined ? undefined : { cause });
-  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0 }, extra);
+  const retryable = kind === "network"; // a module that could not be loaded: a later call may load it
+  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0, retryable }, extra);
 }
 
 /**

@@ -20,6 +20,8 @@
 #    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
 #    estatekit_webhooks_wasm_embedded.js.
 # 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts).
+# 7. the `estatekit/query` entry (TanStack Query option factories): js/query.js and
+#    js/query.d.ts, copied; plain JavaScript with no module and no dependency.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -106,4 +108,9 @@ fi
 # 6. estatekit/store: plain JavaScript (what several processes share; no module of its own).
 if [ "$out" = pkg ]; then
   cp js/store.js js/store.d.ts "$out/"
+fi
+
+# 7. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).
+if [ "$out" = pkg ]; then
+  cp js/query.js js/query.d.ts "$out/"
 fi

@@ -40,6 +40,9 @@ pub enum ApiErrorKind {
     Aborted,
     /// A 2xx answer whose body is not what the interface describes.
     Decode,
+    /// The client was freed (`free()`, or the end of a `using` block) before this call: a
+    /// mistake in the app's code, not the user's; the message says what to do.
+    Freed,
 }
 
 /// Everything that can go wrong in a call; `Display` is the message JavaScript sees.
@@ -186,6 +189,18 @@ impl Error {
         }
     }
 
+    /// Whether a later identical call may succeed: no answer (network), a timeout, HTTP 429 or
+    /// a 5xx. Never for other 4xx, redirects, decode errors, aborted calls or invalid input.
+    pub fn retryable(&self) -> bool {
+        match self {
+            Error::Network { .. } | Error::Timeout { .. } => true,
+            Error::Status { status, .. } | Error::Graphql { status, .. } => {
+                *status == 429 || *status >= 500
+            }
+            _ => false,
+        }
+    }
+
     /// How long the service asked us to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
         match self {
@@ -298,6 +313,9 @@ pub struct ApiErrorInfo {
     pub retry_after_ms: Option<f64>,
     /// How many requests the call made.
     pub attempts: u32,
+    /// Whether a later identical call may succeed (network, timeout, 429, 5xx). When `attempts`
+    /// is over 1, estatekit already retried it.
+    pub retryable: bool,
 }
 
 #[cfg(test)]
@@ -323,6 +341,43 @@ mod tests {
         assert_eq!(status(500, None).kind(), ApiErrorKind::Http);
         assert_eq!(status(302, None).kind(), ApiErrorKind::Http);
         assert_eq!(status(500, None).status(), Some(500));
+    }
+
+    #[test]
+    fn retryable_where_a_later_identical_call_may_succeed() {
+        for code in [429, 500, 502, 503, 504] {
+            assert!(status(code, None).retryable(), "{code}");
+        }
+        for code in [400, 401, 403, 404, 409, 413, 422, 302] {
+            assert!(!status(code, None).retryable(), "{code}");
+        }
+        let operation = "list webhooks";
+        let network = Error::Network {
+            operation,
+            reason: "refused".into(),
+        };
+        assert!(network.retryable());
+        let timeout = Error::Timeout {
+            operation,
+            timeout_ms: 10,
+        };
+        assert!(timeout.retryable());
+        assert!(!Error::Aborted { operation }.retryable());
+        assert!(!Error::Redirected { operation }.retryable());
+        assert!(!Error::invalid("options.baseUrl", "must not be empty").retryable());
+        let decode = Error::Decode {
+            operation,
+            status: 200,
+            reason: "x".into(),
+        };
+        assert!(!decode.retryable());
+        let graphql = |status| Error::Graphql {
+            operation,
+            messages: vec![],
+            status,
+        };
+        assert!(!graphql(200).retryable());
+        assert!(graphql(503).retryable());
     }
 
     #[test]

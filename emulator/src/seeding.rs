@@ -28,15 +28,15 @@ pub struct SeedRequest {
     pub token: Option<String>,
     /// Documents to add (their content is `content`, as text).
     #[serde(default)]
-    #[cfg_attr(feature = "ts", tsify(optional))]
+    #[cfg_attr(feature = "ts", tsify(optional, type = "readonly SeedDocument[]"))]
     pub documents: Vec<SeedDocument>,
     /// Messages to add to the account's conversations.
     #[serde(default)]
-    #[cfg_attr(feature = "ts", tsify(optional))]
+    #[cfg_attr(feature = "ts", tsify(optional, type = "readonly SeedMessage[]"))]
     pub messages: Vec<SeedMessage>,
     /// Webhooks to register.
     #[serde(default)]
-    #[cfg_attr(feature = "ts", tsify(optional))]
+    #[cfg_attr(feature = "ts", tsify(optional, type = "readonly SeedWebhook[]"))]
     pub webhooks: Vec<SeedWebhook>,
 }
 
@@ -123,7 +123,7 @@ pub struct SeedMessage {
     pub reply_to_message_id: Option<String>,
     /// File names of attachments (each gets an id, a resource path, a type and a size).
     #[serde(default)]
-    #[cfg_attr(feature = "ts", tsify(optional))]
+    #[cfg_attr(feature = "ts", tsify(optional, type = "readonly string[]"))]
     pub attachments: Vec<String>,
 }
 

@@ -378,6 +378,65 @@ pub fn serde_message(error: &impl fmt::Display) -> String {
     }
 }
 
+/// A caller's input error in JavaScript terms rather than serde's: `invalid type: unit value,
+/// expected a string` reads `is missing, expected a string`; a sequence is an array, a map or a
+/// struct an object, `u32` a non-negative integer. (Prefix comparisons only: a substring search
+/// costs the module more than this whole function.)
+pub fn in_js_terms(message: &str) -> String {
+    // serde-wasm-bindgen reading an array from a value that is not an object.
+    if message == "TypeError: Reflect.get called on non-object" {
+        return "is not an array".to_owned();
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        return format!("is {rest}");
+    }
+    let Some(rest) = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+    else {
+        return message.to_owned();
+    };
+    const SEP: &[u8] = b", expected ";
+    let Some(at) = rest.as_bytes().windows(SEP.len()).position(|w| w == SEP) else {
+        return message.to_owned();
+    };
+    let (given, expected) = (
+        rest.get(..at).unwrap_or(rest),
+        rest.get(at + SEP.len()..).unwrap_or(""),
+    );
+    let value = |prefix: &str| given.strip_prefix(prefix);
+    let given = match given {
+        "unit value" => "is missing".to_owned(),
+        "sequence" => "is an array".to_owned(),
+        "map" => "is an object".to_owned(),
+        "unit variant" => "is a string".to_owned(),
+        _ if given.starts_with("JsValue([") => "is an array".to_owned(),
+        _ if given.starts_with("JsValue(Object(") => "is an object".to_owned(),
+        _ if given.starts_with("JsValue(") => "is of the wrong kind".to_owned(),
+        _ => match value("floating point ").or_else(|| value("integer ")) {
+            // JavaScript writes -1, not serde's -1.0.
+            Some(n) => match n.strip_suffix(".0`") {
+                Some(whole) => format!("is the number {whole}`"),
+                None => format!("is the number {n}"),
+            },
+            None => format!("is the {given}"),
+        },
+    };
+    let expected = match expected {
+        "a sequence" => "an array",
+        "a map" => "an object",
+        "unit" => "null",
+        "u8" | "u16" | "u32" | "u64" => "a non-negative integer",
+        "f32" | "f64" => "a number",
+        _ if expected.starts_with("struct ") => "an object",
+        _ => match expected.strip_prefix("enum ") {
+            Some(name) => return format!("{given}, expected a {name}"),
+            None => expected,
+        },
+    };
+    format!("{given}, expected {expected}")
+}
+
 /// Decodes a parsed body into `T`; a mismatch is a `decode` error naming the JSON path (e.g.
 /// `at items[3].id: invalid type: number, expected a string`). `prefix` is where `body` was
 /// found inside the answer (`data.messages`, `items`, or empty).
@@ -485,6 +544,68 @@ pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> 
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn input_errors_are_said_in_javascript_terms() {
+        let cases = [
+            (
+                "invalid type: unit value, expected a string",
+                "is missing, expected a string",
+            ),
+            (
+                "invalid type: sequence, expected struct ListDocumentsQuery",
+                "is an array, expected an object",
+            ),
+            (
+                "invalid type: map, expected a sequence",
+                "is an object, expected an array",
+            ),
+            (
+                "invalid type: string \"5\", expected u32",
+                "is the string \"5\", expected a non-negative integer",
+            ),
+            (
+                "invalid value: floating point `-1`, expected u32",
+                "is the number `-1`, expected a non-negative integer",
+            ),
+            (
+                "invalid type: floating point `5.0`, expected a string",
+                "is the number `5`, expected a string",
+            ),
+            (
+                "invalid type: boolean `true`, expected f64",
+                "is the boolean `true`, expected a number",
+            ),
+            (
+                "unknown variant `UP`, expected `ASC` or `DESC`",
+                "is `UP`, expected `ASC` or `DESC`",
+            ),
+            (
+                "invalid type: unit variant, expected a map",
+                "is a string, expected an object",
+            ),
+            (
+                "invalid type: JsValue([1, {}]), expected u32",
+                "is an array, expected a non-negative integer",
+            ),
+            (
+                "invalid type: JsValue(Object({\"a\":1})), expected a string",
+                "is an object, expected a string",
+            ),
+            (
+                "invalid type: floating point `5`, expected enum DocumentType",
+                "is the number `5`, expected a DocumentType",
+            ),
+            (
+                "TypeError: Reflect.get called on non-object",
+                "is not an array",
+            ),
+            ("must not be empty", "must not be empty"),
+        ];
+        for (serde, js) in cases {
+            assert_eq!(super::in_js_terms(serde), js, "{serde}");
+        }
+    }
+
     use super::*;
     use crate::model::webhooks::Webhook;
     use serde_json::{json, Value};

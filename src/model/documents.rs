@@ -137,7 +137,7 @@ pub struct ListDocumentsQuery {
     #[tsify(optional)]
     pub tenant_id: Option<String>,
     /// Only documents of these types.
-    #[tsify(optional)]
+    #[tsify(optional, type = "readonly DocumentType[]")]
     pub types: Option<Vec<DocumentType>>,
     /// Title filter.
     #[tsify(optional)]

@@ -128,10 +128,10 @@ pub struct GraphSorting {
 #[serde(rename_all = "camelCase")]
 pub struct MessagesOptions {
     /// `Message` fields to select; default: all of them except `user`.
-    #[tsify(optional)]
+    #[tsify(optional, type = "readonly MessageField[]")]
     pub fields: Option<Vec<MessageField>>,
     /// `User` fields to select; `user` is selected only when this is given.
-    #[tsify(optional)]
+    #[tsify(optional, type = "readonly string[]")]
     pub user_fields: Option<Vec<String>>,
     /// Paging.
     #[tsify(optional)]

@@ -62,8 +62,8 @@ fn secret_input<T: Input>(name: &str, value: JsValue) -> Result<T, Failure> {
                     .iter()
                     .any(|secret| field.ends_with(secret)) =>
         {
-            // serde's "invalid type: unit value" is an `undefined` or `null` given for it.
-            let missing = reason.contains("unit value");
+            // An `undefined` or `null` given for it (serde's "unit value", `js::input`'s words).
+            let missing = reason.starts_with("is missing");
             invalid(
                 &field,
                 if missing {

@@ -52,6 +52,7 @@ impl Failure {
             data: self.data.clone().unwrap_or(JsValue::UNDEFINED),
             retry_after_ms: self.error.retry_after_ms().map(|ms| ms as f64),
             attempts: self.attempts,
+            retryable: self.error.retryable(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! Small bindings and conversions at the JavaScript boundary. Globals are looked up where the
 //! code runs (window, worker or Node), never through `window`.
 
-use crate::api::response::serde_message;
+use crate::api::response::{in_js_terms, serde_message};
 use crate::error::Error;
 use crate::model::{fields_of, Input};
 use serde::Serialize;
@@ -101,26 +101,8 @@ pub fn is_nullish(value: &JsValue) -> bool {
 /// that `T` does not have are refused too (`invalid options.retries: is not a known option`).
 pub fn input<T: Input>(name: &str, value: JsValue) -> Result<T, Error> {
     let deserializer = serde_wasm_bindgen::Deserializer::from(value.clone());
-    let read: T = serde_path_to_error::deserialize(deserializer).map_err(|e| {
-        let mut field = match e.path().to_string().as_str() {
-            "." => name.to_owned(),
-            p if p.starts_with('[') => format!("{name}{p}"),
-            p => format!("{name}.{p}"),
-        };
-        let message = serde_message(e.inner());
-        // A missing key is named in the path rather than in the reason.
-        let reason = match message
-            .strip_prefix("missing field `")
-            .and_then(|m| m.strip_suffix('`'))
-        {
-            Some(key) => {
-                field = format!("{field}.{key}");
-                "is required".to_owned()
-            }
-            None => message,
-        };
-        Error::invalid(field, reason)
-    })?;
+    let read: T = serde_path_to_error::deserialize(deserializer)
+        .map_err(|e| input_error(name, &e.path().to_string(), &serde_message(e.inner())))?;
     // serde-wasm-bindgen reads only the fields a struct declares (so `deny_unknown_fields`
     // cannot work, its issue #39): the caller's keys are compared with serde's own list.
     if let Some(field) = unknown_key(&value, fields_of::<T>(), T::nested, name) {
@@ -130,6 +112,29 @@ pub fn input<T: Input>(name: &str, value: JsValue) -> Result<T, Error> {
         ));
     }
     Ok(read)
+}
+
+/// The error of an input that serde refused at `path` under `name`, in the caller's words. Not
+/// generic (nor inlined into `input`'s copies, one per input type): the module holds it once.
+#[inline(never)]
+fn input_error(name: &str, path: &str, serde: &str) -> Error {
+    let mut field = match path {
+        "." => name.to_owned(),
+        p if p.starts_with('[') => format!("{name}{p}"),
+        p => format!("{name}.{p}"),
+    };
+    // A missing key is named in the path rather than in the reason.
+    let reason = match serde
+        .strip_prefix("missing field `")
+        .and_then(|m| m.strip_suffix('`'))
+    {
+        Some(key) => {
+            field = format!("{field}.{key}");
+            "is required".to_owned()
+        }
+        None => in_js_terms(serde),
+    };
+    Error::invalid(field, reason)
 }
 
 /// Whether a value is a plain object (`{...}`), the only kind of input looked into for keys.

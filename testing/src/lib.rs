@@ -40,7 +40,7 @@ pub struct TestServiceOptions {
     /// Accepted tokens (default `["dev-token"]`; `readonly-token` is always accepted, and
     /// refused on webhook routes). `service.token` is the first.
     #[serde(default)]
-    #[tsify(optional)]
+    #[tsify(optional, type = "readonly string[]")]
     pub tokens: Option<Vec<String>>,
     /// Seed of the deterministic data (default 42).
     #[serde(default)]

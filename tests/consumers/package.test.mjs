@@ -17,6 +17,7 @@ const WRAPPER = [
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
   ...["auth.js", "auth.node.js"],
   "store.js",
+  "query.js",
 ];
 const SHIPPED = [
   ...WRAPPER,
@@ -49,6 +50,8 @@ const SHIPPED = [
   "auth.d.ts",
   // estatekit/store: plain JavaScript, no module (redis.test.mjs).
   "store.d.ts",
+  // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
+  "query.d.ts",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -84,6 +87,8 @@ test.it("has complete npm metadata", () => {
   assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
   // No dependency of any kind: redisStore adapts the app's own client (duck typing).
   for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
+  assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
+  assert.equal(manifest.engines.node, ">=20");
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });
@@ -111,6 +116,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["auth.js", "auth.d.ts"],
     ["auth.node.js", "auth.d.ts"],
     ["store.js", "store.d.ts"],
+    ["query.js", "query.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);
@@ -124,7 +130,7 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
   const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
   assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);

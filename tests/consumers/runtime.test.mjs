@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { root, startEmulator } from "./lib.mjs";
 
 const pkg = `${root}pkg/`;
-const { default: init, Client, isApiError } = await import(`${pkg}estatekit.js`);
+const { default: init, Client, isApiError, ApiError } = await import(`${pkg}estatekit.js`);
 const { Client: WasmClient } = await import(`${pkg}estatekit_wasm.js`);
 
 const DOCS = 7;
@@ -76,9 +76,11 @@ test.describe("before initialisation", () => {
     assert.equal(instantiations, 0);
   });
 
-  test.it("a synchronous member (baseUrl) throws an ApiError that says to initialise first", () => {
-    assert.throws(() => client().baseUrl, (e) => isApiError(e) && e.kind === "invalid_input");
-    assert.throws(() => client().baseUrl, /await init\(\)/);
+  test.it("baseUrl is readable at once, normalised as the module does; an unusable one throws", () => {
+    assert.equal(client().baseUrl, emulator.url);
+    assert.equal(new Client({ baseUrl: "HTTPS://Acme.Example.com:443/api//", token: "t" }).baseUrl, "https://acme.example.com/api");
+    assert.throws(() => builtBeforeInit.baseUrl, (e) => isApiError(e) && e.kind === "invalid_input" && /baseUrl/.test(e.message));
+    assert.equal(instantiations, 0);
   });
 
   test.it("concurrent first calls of several clients initialise the module once", async () => {
@@ -97,11 +99,12 @@ test.describe("before initialisation", () => {
 });
 
 test.describe("after initialisation", () => {
-  test.it("invalid options throw at once (ApiError invalid_input)", () => {
-    assert.throws(
-      () => new Client({ baseUrl: "ftp://nowhere", token: "t" }),
-      (e) => isApiError(e) && e.kind === "invalid_input",
-    );
+  test.it("invalid options do not throw: the calls reject with invalid_input, as before init", async () => {
+    const bad = new Client({ baseUrl: "ftp://nowhere", token: "t" });
+    const e = await rejection(bad.listWebhooks());
+    assert.ok(isApiError(e) && e.kind === "invalid_input" && e.retryable === false);
+    assert.match(e.message, /baseUrl/);
+    assert.throws(() => bad.baseUrl, (thrown) => thrown === e);
   });
 
   test.it("a client built with invalid options before init rejects its calls with invalid_input", async () => {
@@ -223,15 +226,25 @@ test.describe("messagesAll()", () => {
 });
 
 test.describe("free() and Symbol.dispose", () => {
-  test.it("a freed client rejects calls with invalid_input; free() twice is harmless", async () => {
+  test.it("a freed client rejects calls with kind freed, saying what to do; free() twice is harmless", async () => {
     const c = client();
     await c.listWebhooks();
     c.free();
     c.free();
     const e = await rejection(c.listWebhooks());
-    assert.equal(e.kind, "invalid_input");
-    assert.match(e.message, /freed/);
+    assert.equal(e.kind, "freed");
+    assert.equal(e.retryable, false);
+    assert.ok(e instanceof ApiError);
+    assert.match(e.message, /was freed .* create a new Client, or keep one for as long as the app runs/);
     assert.throws(() => c.baseUrl, /freed/);
+  });
+
+  test.it("instanceof ApiError: the module's errors, the wrapper's, and no others", async () => {
+    const e = await rejection(client().messages(undefined));
+    assert.ok(e instanceof ApiError);
+    assert.ok(isApiError(e));
+    assert.equal(new Error("x") instanceof ApiError, false);
+    assert.equal({ name: "ApiError", kind: "network" } instanceof ApiError, false);
   });
 
   test.it("Symbol.dispose is free", () => {

@@ -5,6 +5,8 @@ import init, {
   DOCUMENT_TYPES,
   EVENT_TYPES,
   initSync,
+  isDocumentType,
+  isEventType,
   isApiError,
   type ApiError,
   type ApiErrorKind,
@@ -19,6 +21,10 @@ import init, {
   type InitOutput,
   type ListDocumentsQuery,
   type Message,
+  type MessageField,
+  type SelectedMessage,
+  type SelectingMessagesAllOptions,
+  type SelectingMessagesOptions,
   type MessageFilter,
   type MessagesAllOptions,
   type MessagesOptions,
@@ -78,9 +84,16 @@ new Client({ ...base, fetch: async () => "text" });
 new Client({ ...base, fetch: (url: string) => fetch(url) });
 
 // --- messages ---
-expect<Equal<Params<"messages">, [filter: MessageFilter, options?: MessagesOptions | null]>>();
+// Without `fields`, every field but `user` (which only `userFields` selects).
+type PlainMessages = typeof client.messages<readonly MessageField[], undefined>;
+expect<Equal<Parameters<PlainMessages>, [filter: MessageFilter, options?: SelectingMessagesOptions<readonly MessageField[], undefined> | null]>>();
 // GraphQL list elements are nullable: the service may send null for a message.
-expect<Equal<Result<"messages">, (Message | null)[]>>();
+expect<Equal<Awaited<ReturnType<PlainMessages>>, (SelectedMessage | null)[]>>();
+expect<Equal<SelectedMessage, Pick<Message, MessageField>>>();
+async function plainMessages(): Promise<void> {
+  const plain = await client.messages({ candidateId: "c" }, { paging: { take: 5 } });
+  expect<Equal<typeof plain, (SelectedMessage | null)[]>>();
+}
 client.messages({ candidateId: "cand-1" }, { fields: ["id", "text", "attachments"], userFields: ["email"] });
 client.messages({ listingId: "l" }, { paging: { skip: 0, take: 10 }, sort: { fieldName: "id", direction: "DESC" }, ...call });
 // @ts-expect-error messages needs a filter object
@@ -186,14 +199,19 @@ async function readWebhooks(): Promise<void> {
 // --- pagination ---
 expect<Equal<Params<"documents">, [query?: DocumentsQuery, options?: DocumentsOptions]>>();
 expect<Equal<ReturnType<Client["documents"]>, AsyncGenerator<DocumentRecord, void, undefined>>>();
-expect<Equal<Params<"messagesAll">, [filter: MessageFilter, options?: MessagesAllOptions]>>();
-expect<Equal<ReturnType<Client["messagesAll"]>, AsyncGenerator<Message | null, void, undefined>>>();
+type PlainMessagesAll = typeof client.messagesAll<readonly MessageField[], undefined>;
+expect<Equal<Parameters<PlainMessagesAll>, [filter: MessageFilter, options?: SelectingMessagesAllOptions<readonly MessageField[], undefined>]>>();
+expect<Equal<ReturnType<PlainMessagesAll>, AsyncGenerator<SelectedMessage | null, void, undefined>>>();
+const allOptions: MessagesAllOptions = { pageSize: 5, fields: ["id"] };
+client.messagesAll({ candidateId: "c" }, allOptions);
 async function paginate(): Promise<void> {
   for await (const doc of client.documents({ propertyId: "p", types: ["SELLING"] }, { pageSize: 50, limit: 200, signal })) {
     expect<Equal<typeof doc, DocumentRecord>>();
   }
   for await (const message of client.messagesAll({ candidateId: "c" }, { pageSize: 20, fields: ["id"], sort: { fieldName: "id" } })) {
-    expect<Equal<typeof message, Message | null>>();
+    expect<Equal<typeof message, Pick<Message, "id"> | null>>();
+    // @ts-expect-error only `id` was selected
+    message?.text;
   }
   const it = client.documents();
   const first = await it.next();
@@ -292,4 +310,53 @@ client.free();
   void scoped.listWebhooks();
 }
 
-void [readMessage, readDocument, readWebhooks, paginate];
+// --- issue 34: readonly arrays, selected fields, guards ---
+const FIELDS = ["id", "text"] as const;
+const TYPES: readonly DocumentType[] = DOCUMENT_TYPES;
+client.listDocuments({ types: DOCUMENT_TYPES });
+client.listDocuments({ types: TYPES });
+client.documents({ types: ["CONTRACT", "MOVE_IN"] as const });
+client.messages({ candidateId: "c" }, { fields: FIELDS, userFields: ["email"] as const });
+async function selected(): Promise<void> {
+  const [m] = await client.messages({ candidateId: "c" }, { fields: FIELDS });
+  expect<Equal<typeof m, Pick<Message, "id" | "text"> | null>>();
+  const text: string | null | undefined = m?.text;
+  // @ts-expect-error `sentBy` was not selected
+  m?.sentBy;
+  // @ts-expect-error `user` needs userFields
+  m?.user;
+  // @ts-expect-error still nullable, as the interface says
+  m?.text.length;
+  const [literal] = await client.messages({ candidateId: "c" }, { fields: ["isRead"] });
+  const read: boolean | null | undefined = literal?.isRead;
+  // @ts-expect-error only isRead was selected
+  literal?.id;
+  const [withUser] = await client.messages({ candidateId: "c" }, { fields: ["id"], userFields: ["email", "name"] });
+  const email: unknown = withUser?.user?.email;
+  // @ts-expect-error "phone" was not selected
+  withUser?.user?.phone;
+  for await (const page of client.messagesAll({ candidateId: "c" }, { fields: ["id", "sentBy"] })) {
+    const by: string | null | undefined = page?.sentBy;
+    // @ts-expect-error text was not selected
+    page?.text;
+    void by;
+  }
+  void [text, read, email];
+}
+declare const picked: string;
+if (isEventType(picked)) {
+  const type: EventType = picked;
+  void type;
+}
+if (isDocumentType(picked)) {
+  const type: DocumentType = picked;
+  void type;
+}
+// @ts-expect-error a string is not an EventType without the guard
+const unguarded: EventType = picked;
+// @ts-expect-error the guards take one value
+isEventType();
+// @ts-expect-error "WRONG" is not a field even in a readonly array
+client.messages({ candidateId: "c" }, { fields: ["WRONG"] as const });
+
+void [readMessage, readDocument, readWebhooks, paginate, selected, unguarded, plainMessages];

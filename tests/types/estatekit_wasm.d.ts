@@ -275,7 +275,7 @@ export interface ListDocumentsQuery {
     /**
      * Only documents of these types.
      */
-    types?: DocumentType[];
+    types?: readonly DocumentType[];
     /**
      * Title filter.
      */
@@ -373,11 +373,11 @@ export interface MessagesOptions {
     /**
      * `Message` fields to select; default: all of them except `user`.
      */
-    fields?: MessageField[];
+    fields?: readonly MessageField[];
     /**
      * `User` fields to select; `user` is selected only when this is given.
      */
-    userFields?: string[];
+    userFields?: readonly string[];
     /**
      * Paging.
      */
@@ -625,12 +625,17 @@ export interface ApiErrorInfo {
      * How many requests the call made.
      */
     attempts: number;
+    /**
+     * Whether a later identical call may succeed (network, timeout, 429, 5xx). When `attempts`
+     * is over 1, estatekit already retried it.
+     */
+    retryable: boolean;
 }
 
 /**
  * What went wrong, in `ApiError.kind`.
  */
-export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode";
+export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode" | "freed";
 
 /**
  * Which conversation to read: give at least one of `candidateId`, `contactId`, `listingId`.

@@ -4,8 +4,8 @@
 // target/readme-types/example-NN.ts; the few names the examples use without declaring them
 // (the client of "First call", an access token, a file, ...) are declared, with their types, in
 // target/readme-types/globals.d.ts from GLOBALS below; `estatekit/testing` resolves to
-// pkg/testing.d.ts, the testing recipe's app module to tests/consumers/vitest/src/ and `vitest` to
-// the VITEST declarations below. Errors are reported at their README line.
+// pkg/testing.d.ts, the testing recipe's app module to tests/consumers/vitest/src/, `vitest` to
+// the VITEST declarations below and `@tanstack/react-query` to TANSTACK. Errors are reported at their README line.
 // Usage: node tests/types/readme.mjs    (make test-readme; needs `make pkg`)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -81,6 +81,18 @@ const VITEST = `declare module "vitest" {
 }
 `;
 
+/**
+ * TanStack Query for React, as far as the README's `estatekit/query` example uses it (the real
+ * one is checked against the factories in tests/consumers/query/, by make test-consumers).
+ */
+const TANSTACK = `declare module "@tanstack/react-query" {
+  export function useQuery<T>(options: {
+    queryKey: readonly unknown[];
+    queryFn: (context: { signal: AbortSignal }) => Promise<T>;
+  }): { data: T | undefined; error: Error | null };
+}
+`;
+
 /** The ```ts blocks of `text`: their code and the README line of their first code line. */
 export function examples(text) {
   const lines = text.split("\n");
@@ -125,6 +137,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(`${out}vitest.d.ts`, VITEST);
   writeFileSync(`${out}node-http.d.ts`, NODE_HTTP);
   writeFileSync(`${out}redis.d.ts`, REDIS);
+  writeFileSync(`${out}tanstack.d.ts`, TANSTACK);
   writeFileSync(
     `${out}tsconfig.json`,
     JSON.stringify(

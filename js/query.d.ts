@@ -1,0 +1,217 @@
+// The declarations of query.js (`estatekit/query`): option factories for TanStack Query v5, as
+// plain objects that every adapter takes (`useQuery`, `useInfiniteQuery`, `useMutation`,
+// `queryOptions`, `infiniteQueryOptions`, `mutationOptions`, `queryClient.fetchQuery`...). The
+// shapes are written out structurally: nothing here imports TanStack.
+import type {
+    ApiError,
+    CallOptions,
+    Client,
+    DocumentRecord,
+    DocumentsQuery,
+    ListDocumentsQuery,
+    Message,
+    MessageFilter,
+    MessagesOptions,
+    RegisterWebhookInput,
+    UploadDocumentInput,
+    UploadOptions,
+    Webhook,
+} from "./estatekit.js";
+
+/** What a `queryFn` uses of TanStack's `QueryFunctionContext`. */
+export interface QueryFnContext {
+    /** Aborted by TanStack when the query is cancelled or no longer observed. */
+    readonly signal: AbortSignal;
+}
+
+/** What an infinite query's `queryFn` uses of TanStack's context: the page's `skip`. */
+export interface PageFnContext extends QueryFnContext {
+    /** How many items come before this page (`skip`). */
+    readonly pageParam: number;
+}
+
+/** A key of estatekit's queries: `["estatekit", baseUrl, resource, operation, parameters?]`. */
+export type EstatekitKey = readonly ["estatekit", string, ...unknown[]];
+
+/** A query's options: key, `queryFn` (passing TanStack's `signal` on), `retry`, `retryDelay`. */
+export interface EstatekitQueryOptions<T> {
+    /** Stable and hierarchical: `estatekitKeys(client)` gives its prefixes. */
+    queryKey: EstatekitKey;
+    /** Runs the call with TanStack's `signal`. */
+    queryFn: (context: QueryFnContext) => Promise<T>;
+    /** The `retry` of this module. */
+    retry: (failureCount: number, error: ApiError) => boolean;
+    /** The `retryDelay` of this module. */
+    retryDelay: (failureCount: number, error: ApiError) => number;
+}
+
+/** An infinite query's options: `skip`/`take` paging, a short page is the last. */
+export interface EstatekitInfiniteQueryOptions<T> {
+    /** Stable and hierarchical, with the page size. */
+    queryKey: EstatekitKey;
+    /** Fetches the page at `pageParam` (`skip`) with TanStack's `signal`. */
+    queryFn: (context: PageFnContext) => Promise<T[]>;
+    /** The first page's `skip`: 0. */
+    initialPageParam: number;
+    /** The next page's `skip`, or `undefined` after a page shorter than the page size. */
+    getNextPageParam: (lastPage: T[], allPages: T[][], lastPageParam: number) => number | undefined;
+    /** The `retry` of this module. */
+    retry: (failureCount: number, error: ApiError) => boolean;
+    /** The `retryDelay` of this module. */
+    retryDelay: (failureCount: number, error: ApiError) => number;
+}
+
+/** The part of TanStack's `MutationFunctionContext` that the mutations use. */
+export interface MutationContext {
+    /** The QueryClient that runs the mutation (TanStack Query 5.80 and later pass it). */
+    readonly client?: {
+        /** Marks the queries under `queryKey` stale (and refetches the observed ones). */
+        invalidateQueries(filters: { queryKey: readonly unknown[] }): Promise<void>;
+    };
+}
+
+/** A mutation's options; on success it invalidates `meta.invalidates`. */
+export interface EstatekitMutationOptions<TData, TVariables> {
+    /** `[...estatekitKeys(client).<resource>.all, operation]`. */
+    mutationKey: EstatekitKey;
+    /** The call. */
+    mutationFn: (variables: TVariables) => Promise<TData>;
+    /** The query keys this mutation makes stale (its `onSuccess` invalidates them). */
+    meta: { invalidates: readonly EstatekitKey[] };
+    /** Invalidates `meta.invalidates` through the QueryClient TanStack passes. */
+    onSuccess: (data: TData, variables: TVariables, onMutateResult: unknown, context?: MutationContext) => Promise<void>;
+}
+
+/** The keys of one client's queries, from the widest to the narrowest. */
+export interface EstatekitKeys {
+    /** Every query of this client (`["estatekit", baseUrl]`). */
+    readonly all: EstatekitKey;
+    /** Messages. */
+    readonly messages: {
+        /** Every messages query. */
+        readonly all: EstatekitKey;
+        /** The key of `messagesQueryOptions(client, filter, options)`. */
+        list(filter: MessageFilter, options?: MessagesOptions): EstatekitKey;
+        /** The key of `messagesInfiniteQueryOptions(client, filter, options)`. */
+        infinite(filter: MessageFilter, options?: MessagesInfiniteOptions): EstatekitKey;
+    };
+    /** Documents. */
+    readonly documents: {
+        /** Every documents query (lists, pages and single documents). */
+        readonly all: EstatekitKey;
+        /** The key of `listDocumentsQueryOptions(client, query)`. */
+        list(query?: ListDocumentsQuery): EstatekitKey;
+        /** The key of `documentsInfiniteQueryOptions(client, query, { pageSize })`. */
+        infinite(query?: DocumentsQuery, pageSize?: number): EstatekitKey;
+        /** The key of `getDocumentQueryOptions(client, documentId)`. */
+        detail(documentId: string): EstatekitKey;
+    };
+    /** Webhooks. */
+    readonly webhooks: {
+        /** Every webhooks query. */
+        readonly all: EstatekitKey;
+        /** The key of `listWebhooksQueryOptions(client)`. */
+        list(): EstatekitKey;
+    };
+}
+
+/** The keys of `client`'s queries (`client.baseUrl` is part of each). */
+export function estatekitKeys(client: Client): EstatekitKeys;
+
+/**
+ * A `retry` for TanStack Query (the factories set it; also usable as
+ * `defaultOptions.queries.retry`): true only for an `ApiError` that is `retryable` and that
+ * estatekit did not retry itself (`attempts` at most 1), for at most 3 runs. Never for a 4xx,
+ * a decode error, an aborted call or an error that is not estatekit's.
+ */
+export function retry(failureCount: number, error: unknown): boolean;
+
+/** A `retryDelay` for TanStack Query: the service's `retryAfterMs`, else 1 s, 2 s, 4 s... (at most 30 s). */
+export function retryDelay(failureCount: number, error: unknown): number;
+
+/** `messages` as a query. */
+export function messagesQueryOptions(
+    client: Client,
+    filter: MessageFilter,
+    options?: MessagesOptions,
+): EstatekitQueryOptions<(Message | null)[]>;
+
+/** `listDocuments` as a query. */
+export function listDocumentsQueryOptions(
+    client: Client,
+    query?: ListDocumentsQuery,
+    options?: CallOptions,
+): EstatekitQueryOptions<DocumentRecord[]>;
+
+/** `getDocument` as a query. */
+export function getDocumentQueryOptions(
+    client: Client,
+    documentId: string,
+    options?: CallOptions,
+): EstatekitQueryOptions<DocumentRecord>;
+
+/** `listWebhooks` as a query. */
+export function listWebhooksQueryOptions(client: Client, options?: CallOptions): EstatekitQueryOptions<Webhook[]>;
+
+/** Page size of the infinite queries: `take`, a positive integer; default 50. */
+export interface InfinitePageOptions {
+    /** Items per page (`take`); a shorter page is the last. Default 50. */
+    pageSize?: number;
+}
+
+/** Options of `messagesInfiniteQueryOptions`: those of `messages` but `paging`, which the pages set. */
+export interface MessagesInfiniteOptions extends InfinitePageOptions, Omit<MessagesOptions, "paging" | "signal"> {}
+
+/** Options of `documentsInfiniteQueryOptions`: the page size and the call options but `signal`. */
+export interface DocumentsInfiniteOptions extends InfinitePageOptions, Omit<CallOptions, "signal"> {}
+
+/** `messages` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. */
+export function messagesInfiniteQueryOptions(
+    client: Client,
+    filter: MessageFilter,
+    options?: MessagesInfiniteOptions,
+): EstatekitInfiniteQueryOptions<Message | null>;
+
+/** `listDocuments` page by page (`skip`/`take`), for `useInfiniteQuery`. */
+export function documentsInfiniteQueryOptions(
+    client: Client,
+    query?: DocumentsQuery,
+    options?: DocumentsInfiniteOptions,
+): EstatekitInfiniteQueryOptions<DocumentRecord>;
+
+/** Settings of the upload mutation: `onProgress`, `timeoutMs`, `onEvent`, and what cancels it. */
+export interface UploadMutationSettings extends Omit<UploadOptions, "signal"> {
+    /**
+     * Cancels the upload (it then fails with kind `aborted`): an `AbortSignal`, or a function
+     * called at each upload that gives the signal of that upload (e.g. of an `AbortController`
+     * made when the upload starts).
+     */
+    signal?: AbortSignal | (() => AbortSignal | undefined);
+}
+
+/** `uploadDocument` as a mutation; invalidates every documents query. */
+export function uploadDocumentMutationOptions(
+    client: Client,
+    settings?: UploadMutationSettings,
+): EstatekitMutationOptions<DocumentRecord, UploadDocumentInput>;
+
+/** `deleteDocument` as a mutation (variables: the document id); invalidates every documents query. */
+export function deleteDocumentMutationOptions(
+    client: Client,
+    options?: CallOptions,
+): EstatekitMutationOptions<void, string>;
+
+/** `registerWebhook` as a mutation (resolves with the id); invalidates every webhooks query. */
+export function registerWebhookMutationOptions(
+    client: Client,
+    options?: CallOptions,
+): EstatekitMutationOptions<string, RegisterWebhookInput>;
+
+/** `ensureWebhook` as a mutation (resolves with the id); invalidates every webhooks query. */
+export function ensureWebhookMutationOptions(
+    client: Client,
+    options?: CallOptions,
+): EstatekitMutationOptions<string, RegisterWebhookInput>;
+
+/** `deleteWebhook` as a mutation (variables: the webhook id); invalidates every webhooks query. */
+export function deleteWebhookMutationOptions(client: Client, options?: CallOptions): EstatekitMutationOptions<void, string>;
