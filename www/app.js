@@ -103,6 +103,8 @@ async function connect() {
     const options = { baseUrl, token, onEvent: (event) => ctx.onEvent(event) };
     if (service.fetch) options.fetch = service.fetch;
     client = new Client(options);
+    // `new Client` never throws; its `baseUrl` gives an invalid base URL's error at once.
+    void client.baseUrl;
   } catch (error) {
     // Invalid options (kind invalid_input): shown next to the form, nothing was sent.
     connectButton.disabled = false;
