@@ -181,26 +181,14 @@ pub fn is_invalid_grant(error: &Error) -> bool {
 }
 
 /// The error of a refresh token the service refused when there is no password to fall back on.
-pub fn refresh_rejected(error: Error) -> Error {
-    match error {
-        Error::Status {
-            operation,
-            status,
-            code,
-            message,
-            retry_after_ms,
-        } => Error::Status {
-            operation,
-            status,
-            code,
-            message: Some(format!(
-                "{}the refresh token was rejected: a new sign-in is needed (give username and password, or a new refreshToken)",
-                message.map(|m| format!("{m}; ")).unwrap_or_default()
-            )),
-            retry_after_ms,
-        },
-        other => other,
+pub fn refresh_rejected(mut error: Error) -> Error {
+    if let Error::Status { message, .. } = &mut error {
+        let before = message.take().map(|m| format!("{m}; ")).unwrap_or_default();
+        *message = Some(format!(
+            "{before}the refresh token was rejected: a new sign-in is needed (give username and password, or a new refreshToken)"
+        ));
     }
+    error
 }
 
 /// A number of seconds: a JSON number, or a string holding one (some servers send
