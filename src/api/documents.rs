@@ -1,10 +1,12 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
+use super::check::check;
 use super::response::{decode, decode_large, Checked};
 use super::url::{check_id, encode_component, QueryString};
 use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
+use crate::model::Unread;
 use serde::Deserializer;
 
 const PATH: &str = "/api/file-storage/company/documents";
@@ -168,6 +170,17 @@ pub fn decode_list<'de, D: Deserializer<'de>>(
     array: impl Fn() -> D,
 ) -> Result<usize, Error> {
     decode_large::<Checked<DocumentRecord>, D>(LIST, status, prefix, array).map(|list| list.len)
+}
+
+/// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key), its records'
+/// strings checked and never copied; returns how many records it holds.
+pub fn check_list(status: u16, key: &str, body: &[u8]) -> Result<usize, Error> {
+    check::<Checked<DocumentRecord<Unread>>>(LIST, status, key, body).map(|list| list.len)
+}
+
+/// Checks a record answer's bytes (`getDocument`, `uploadDocument`).
+pub fn check_record(operation: &'static str, status: u16, body: &[u8]) -> Result<(), Error> {
+    check::<DocumentRecord<Unread>>(operation, status, "", body).map(drop)
 }
 
 #[cfg(test)]

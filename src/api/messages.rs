@@ -1,13 +1,15 @@
 //! The messages GraphQL query (4.1). Values always travel as variables; only field names
 //! (the schema's own, or checked to be GraphQL names) are written into the query text.
 
-use super::response::{decode_large, graphql_errors, Checked};
+use super::check::{check, read};
+use super::response::{decode_large, graphql_errors, Checked, GraphqlEnvelope, GraphqlErrors};
 use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::messages::{
     GraphPaging, GraphSorting, Message, MessageField, MessageFilter, MessagesOptions,
 };
+use crate::model::{Text, Unread};
 use serde::{Deserialize, Deserializer, Serialize};
 
 const PATH: &str = "/api/reporting/graphql";
@@ -192,17 +194,76 @@ pub fn decode_errors<'de, D: Deserializer<'de>>(status: u16, body: D) -> Result<
     }
 }
 
-/// The part of a GraphQL answer the client checks.
+/// The `graphql` error of an answer whose `errors` has messages.
+fn graphql(status: u16, messages: Option<Vec<String>>) -> Result<(), Error> {
+    match messages {
+        Some(messages) => Err(Error::Graphql {
+            operation: QUERY,
+            messages,
+            status,
+        }),
+        None => Ok(()),
+    }
+}
+
+/// The check of a non-2xx answer's bytes: a `graphql` error when it carries `errors`.
+pub fn check_errors(status: u16, body: &[u8]) -> Result<(), Error> {
+    graphql(
+        status,
+        read::<GraphqlEnvelope>(body).and_then(GraphqlEnvelope::messages),
+    )
+}
+
+/// The check of a 2xx answer's bytes, in one pass: a `graphql` error when it carries `errors`
+/// (whatever `data` holds), else `data.messages` must be a list of `Message`s (or nulls), their
+/// strings checked and never copied; returns how many there are.
+pub fn check_answer(status: u16, body: &[u8]) -> Result<usize, Error> {
+    match check::<Answer<Unread>>(QUERY, status, "", body) {
+        Ok(mut answer) => {
+            graphql(
+                status,
+                answer.errors.take().and_then(GraphqlErrors::messages),
+            )?;
+            answer.count(status)
+        }
+        // `errors` wins over a `data` that does not pass.
+        Err(error) => check_errors(status, body).and(Err(error)),
+    }
+}
+
+/// The part of a GraphQL answer the client checks (`S`: how the messages' strings are read).
 #[derive(Deserialize)]
-struct Answer {
+#[serde(remote = "Self")]
+struct Answer<S> {
     #[serde(default)]
-    data: Option<AnswerData>,
+    errors: Option<GraphqlErrors>,
+    #[serde(default)]
+    data: Option<AnswerData<S>>,
 }
 
 #[derive(Deserialize)]
-struct AnswerData {
+#[serde(remote = "Self")]
+struct AnswerData<S> {
     #[serde(default)]
-    messages: Option<Checked<Option<Message>>>,
+    messages: Option<Checked<Option<Message<S>>>>,
+}
+
+crate::objects_only!(Answer<S>, AnswerData<S>);
+
+impl<S> Answer<S> {
+    /// How many messages `data.messages` holds, or the `decode` error for a missing one.
+    fn count(self, status: u16) -> Result<usize, Error> {
+        let missing = |what: &str| Error::Decode {
+            operation: QUERY,
+            status,
+            reason: format!("{what} is missing or null"),
+        };
+        self.data
+            .ok_or_else(|| missing("data"))?
+            .messages
+            .map(|messages| messages.len)
+            .ok_or_else(|| missing("data.messages"))
+    }
 }
 
 /// Second check of a 2xx answer without errors: `data.messages` must be a list of `Message`s
@@ -211,18 +272,7 @@ pub fn decode_data<'de, D: Deserializer<'de>>(
     status: u16,
     body: impl Fn() -> D,
 ) -> Result<usize, Error> {
-    let missing = |what: &str| Error::Decode {
-        operation: QUERY,
-        status,
-        reason: format!("{what} is missing or null"),
-    };
-    let answer: Answer = decode_large(QUERY, status, "", body)?;
-    answer
-        .data
-        .ok_or_else(|| missing("data"))?
-        .messages
-        .map(|messages| messages.len)
-        .ok_or_else(|| missing("data.messages"))
+    decode_large::<Answer<Text>, D>(QUERY, status, "", body)?.count(status)
 }
 
 #[cfg(test)]

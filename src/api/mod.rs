@@ -8,6 +8,7 @@
 
 #[cfg(any(test, feature = "auth"))]
 pub mod auth;
+pub mod check;
 pub mod documents;
 pub mod messages;
 pub mod platform;

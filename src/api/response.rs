@@ -145,6 +145,7 @@ impl<'de> Deserialize<'de> for Lenient {
 
 /// The members of an error body the client looks at.
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 struct ErrorFields {
     #[serde(default)]
     code: Option<Lenient>,
@@ -166,12 +167,26 @@ pub struct ErrorBody {
     pub message: Option<String>,
 }
 
+crate::objects_only!(ErrorFields);
+
 impl ErrorBody {
     /// Reads the fields it knows from a parsed body of any shape.
     pub fn read<'de, D: Deserializer<'de>>(body: D) -> ErrorBody {
-        let Ok(f) = ErrorFields::deserialize(body) else {
-            return ErrorBody::default();
-        };
+        <ErrorFields as Deserialize>::deserialize(body)
+            .map(ErrorBody::from)
+            .unwrap_or_default()
+    }
+
+    /// Reads the fields it knows from an answer's bytes (JSON of any shape, or not JSON).
+    pub fn from_answer(body: &[u8]) -> ErrorBody {
+        super::check::read::<ErrorFields>(body)
+            .map(ErrorBody::from)
+            .unwrap_or_default()
+    }
+}
+
+impl From<ErrorFields> for ErrorBody {
+    fn from(f: ErrorFields) -> ErrorBody {
         let text = |v: Option<Lenient>| v.and_then(Lenient::text);
         ErrorBody {
             code: text(f.code).or_else(|| text(f.error)),
@@ -181,10 +196,10 @@ impl ErrorBody {
 }
 
 /// One GraphQL error: its message (a string, or an object's `message`), if it has one.
-struct GraphqlError(Option<String>);
+pub(crate) struct GraphqlError(Option<String>);
 
 /// A GraphQL `errors` entry: normally a list, but any non-null value counts as an error.
-enum GraphqlErrors {
+pub(crate) enum GraphqlErrors {
     List(Vec<GraphqlError>),
     One(GraphqlError),
 }
@@ -279,24 +294,43 @@ impl<'de> Deserialize<'de> for GraphqlErrors {
     }
 }
 
+/// The part of a GraphQL answer that carries its errors.
 #[derive(Deserialize)]
-struct GraphqlEnvelope {
+#[serde(remote = "Self")]
+pub(crate) struct GraphqlEnvelope {
     #[serde(default)]
     errors: Option<GraphqlErrors>,
 }
 
+crate::objects_only!(GraphqlEnvelope);
+
 /// The messages of a GraphQL answer's `errors` when present and not empty (at most five).
 pub fn graphql_errors<'de, D: Deserializer<'de>>(body: D) -> Option<Vec<String>> {
-    let errors = GraphqlEnvelope::deserialize(body).ok()?.errors?;
-    match errors {
-        GraphqlErrors::List(list) if list.is_empty() => None,
-        GraphqlErrors::List(list) => Some(
-            list.into_iter()
-                .map(|GraphqlError(m)| m.unwrap_or_else(|| "(error without message)".into()))
-                .collect(),
-        ),
-        GraphqlErrors::One(GraphqlError(m)) => {
-            Some(vec![m.unwrap_or_else(|| "(malformed errors entry)".into())])
+    <GraphqlEnvelope as Deserialize>::deserialize(body)
+        .ok()?
+        .messages()
+}
+
+impl GraphqlEnvelope {
+    /// The messages of `errors` when present and not empty (at most five).
+    pub(crate) fn messages(self) -> Option<Vec<String>> {
+        self.errors?.messages()
+    }
+}
+
+impl GraphqlErrors {
+    /// The errors' messages, or `None` for an empty list.
+    pub(crate) fn messages(self) -> Option<Vec<String>> {
+        match self {
+            GraphqlErrors::List(list) if list.is_empty() => None,
+            GraphqlErrors::List(list) => Some(
+                list.into_iter()
+                    .map(|GraphqlError(m)| m.unwrap_or_else(|| "(error without message)".into()))
+                    .collect(),
+            ),
+            GraphqlErrors::One(GraphqlError(m)) => {
+                Some(vec![m.unwrap_or_else(|| "(malformed errors entry)".into())])
+            }
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Webhooks (4.6-4.8): list, register (id from `Location`), delete.
 
+use super::check::{check, read};
 use super::response::{decode, LenientText};
 use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
@@ -37,6 +38,11 @@ pub fn decode_list<'de, D: Deserializer<'de>>(
     decode(LIST, status, prefix, array)
 }
 
+/// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key).
+pub fn check_list(status: u16, key: &str, body: &[u8]) -> Result<Vec<Webhook>, Error> {
+    check(LIST, status, key, body)
+}
+
 /// `POST /api/external-integrations/webhooks` with `{type, url}`.
 pub fn register_request(
     base: &BaseUrl,
@@ -69,6 +75,7 @@ pub fn id_from_location(location: &str) -> Option<String> {
 
 /// The part of a register answer's body that may name the new webhook.
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 struct WithId {
     #[serde(default)]
     id: Option<LenientText>,
@@ -76,12 +83,19 @@ struct WithId {
 
 /// The `id` in a register answer's JSON body (a string or an integer), if there is one.
 pub fn id_in_body<'de, D: Deserializer<'de>>(body: D) -> Option<String> {
-    WithId::deserialize(body)
+    <WithId as Deserialize>::deserialize(body)
         .ok()?
         .id?
         .0
         .filter(|id| !id.is_empty())
 }
+
+/// The `id` in a register answer's bytes (a string or an integer), if there is one.
+pub fn id_in_answer(body: &[u8]) -> Option<String> {
+    read::<WithId>(body)?.id?.0.filter(|id| !id.is_empty())
+}
+
+crate::objects_only!(WithId);
 
 /// The id of the newest webhook in a decoded list with this type and URL, if any.
 pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option<String> {

@@ -2,6 +2,7 @@
 //! inputs, and the stored record.
 
 use super::{fields_of, BlobHandle, Callback, Input, Signal, Text};
+use crate::objects_only;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -154,47 +155,50 @@ impl Input for ListDocumentsQuery {}
 
 /// A stored document's metadata, as the service returns it. Only `id` is required; the
 /// documented fields are checked for type, and every other field the service sends is kept in
-/// the object the caller receives.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+/// the object the caller receives. `S` is how its strings are read ([`super::Unread`] when
+/// only checked).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
-#[serde(rename_all = "camelCase")]
-pub struct DocumentRecord {
+#[serde(rename_all = "camelCase", remote = "Self")]
+pub struct DocumentRecord<S = Text> {
     /// Document id.
     #[tsify(type = "string")]
-    pub id: Text,
+    pub id: S,
     /// `<subdomain>/<companyId>/<given resourcePath>/<id>`.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub resource_path: Option<Text>,
+    pub resource_path: Option<S>,
     /// File name (the upload's `name`).
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub title: Option<Text>,
+    pub title: Option<S>,
     /// Owning company.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub company_id: Option<Text>,
+    pub company_id: Option<S>,
     /// A `DocumentType`; values added later by the service are passed through.
     #[serde(default, rename = "type")]
     #[tsify(optional, type = "DocumentType | (string & {}) | null")]
-    pub document_type: Option<Text>,
+    pub document_type: Option<S>,
     /// Linked tenant.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub tenant_id: Option<Text>,
+    pub tenant_id: Option<S>,
     /// Linked unit.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub unit_id: Option<Text>,
+    pub unit_id: Option<S>,
     /// Linked property.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub property_id: Option<Text>,
+    pub property_id: Option<S>,
     /// Linked property group.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub property_group_id: Option<Text>,
+    pub property_group_id: Option<S>,
     /// Size in bytes.
     #[serde(default)]
     pub size: Option<f64>,
 }
+
+objects_only!(DocumentRecord<S>);

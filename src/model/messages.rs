@@ -2,6 +2,7 @@
 //! `MessageAttachment` as the service returns them.
 
 use super::{fields_of, AnyObject, Callback, Input, Signal, Text};
+use crate::objects_only;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -161,56 +162,58 @@ impl Input for MessagesOptions {
 }
 
 /// A file attached to a message (all fields nullable).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
-#[serde(rename_all = "camelCase")]
-pub struct MessageAttachment {
+#[serde(rename_all = "camelCase", remote = "Self")]
+pub struct MessageAttachment<S = Text> {
     /// Attachment id.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub id: Option<Text>,
+    pub id: Option<S>,
     /// File name.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub name: Option<Text>,
+    pub name: Option<S>,
     /// Where the file is stored.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub resource_path: Option<Text>,
+    pub resource_path: Option<S>,
     /// Media type.
     #[serde(rename = "type", default)]
     #[tsify(optional, type = "string | null")]
-    pub media_type: Option<Text>,
+    pub media_type: Option<S>,
     /// Size in bytes.
     #[serde(default)]
     pub size: Option<f64>,
 }
 
+objects_only!(MessageAttachment<S>);
+
 /// A message (all fields nullable; only selected fields are present).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
-#[serde(rename_all = "camelCase")]
-pub struct Message {
+#[serde(rename_all = "camelCase", remote = "Self")]
+pub struct Message<S = Text> {
     /// Message id.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub id: Option<Text>,
+    pub id: Option<S>,
     /// The candidate the message belongs to.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub candidate_id: Option<Text>,
+    pub candidate_id: Option<S>,
     /// `ADMIN` or `CANDIDATE`; values added later by the service are passed through.
     #[serde(default)]
     #[tsify(optional, type = "MessageSentBy | (string & {}) | null")]
-    pub sent_by: Option<Text>,
+    pub sent_by: Option<S>,
     /// The sending user.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub user_id: Option<Text>,
+    pub user_id: Option<S>,
     /// The message body.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub text: Option<Text>,
+    pub text: Option<S>,
     /// The sending user (selected with `userFields`; its fields are not documented).
     #[serde(default)]
     #[tsify(optional, type = "Record<string, unknown> | null")]
@@ -218,11 +221,14 @@ pub struct Message {
     /// The message this one replies to.
     #[serde(default)]
     #[tsify(optional, type = "string | null")]
-    pub reply_to_message_id: Option<Text>,
+    pub reply_to_message_id: Option<S>,
     /// Read flag.
     #[serde(default)]
     pub is_read: Option<bool>,
     /// Attached files.
     #[serde(default)]
-    pub attachments: Option<Vec<Option<MessageAttachment>>>,
+    #[tsify(optional, type = "(MessageAttachment | null)[] | null")]
+    pub attachments: Option<Vec<Option<MessageAttachment<S>>>>,
 }
+
+objects_only!(Message<S>);

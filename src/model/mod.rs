@@ -4,10 +4,10 @@
 //!
 //! Inputs refuse keys they do not have (a misspelt option is an error, not silently ignored; the
 //! browser layer compares the caller's object with the keys serde reads, [`Input`]).
-//! Responses are the other way round: decoding checks the documented fields and the caller gets
-//! the browser's own parsed object, so every field the service sends, known or not, is kept.
-//! Their strings are [`Text`]s: decoding checks that they are strings without copying them into
-//! WebAssembly memory (only a `Text` the client compares or reads as a Rust string is copied).
+//! Responses are the other way round: the answer's bytes are checked against the documented
+//! fields by serde_json, and the caller gets the browser's own parsed object, so every field the
+//! service sends, known or not, is kept. A record's strings are a type parameter: [`Unread`]
+//! where the client only checks them (nothing is copied), [`Text`] where it reads them.
 
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
 use serde::{Deserialize, Serialize, Serializer};
@@ -159,85 +159,133 @@ impl<K> Serialize for JsHandle<K> {
 }
 
 /// Any JSON object, checked to be one (a message's `user`, whose fields are not documented).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+/// An array is not one (serde would read it as a struct's fields in order).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct AnyObject {}
 
-/// A string the service sent, in a response record. In the browser, read through
-/// serde-wasm-bindgen, it stays the JavaScript string: decoding checks that it is one (through
-/// serde-wasm-bindgen's `preserve`) without copying its text into WebAssembly memory. Read by any
-/// other deserializer (serde_json in the tests), it is read as a Rust string.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Text(TextInner);
+impl<'de> Deserialize<'de> for AnyObject {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = AnyObject;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("struct AnyObject")
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<AnyObject, A::Error> {
+                while map
+                    .next_entry::<de::IgnoredAny, de::IgnoredAny>()?
+                    .is_some()
+                {}
+                Ok(AnyObject {})
+            }
+        }
+        deserializer.deserialize_map(V)
+    }
+}
 
-#[cfg(target_arch = "wasm32")]
-type TextInner = js_sys::JsString;
-#[cfg(not(target_arch = "wasm32"))]
-type TextInner = String;
+/// A string the service sent, in a response record, read as a Rust string: the representation
+/// of a record's strings where the client reads them (a webhook's `type`, `url` and `id`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Text(String);
 
 impl Text {
-    /// The text as a Rust string (copied, in the browser).
+    /// The text as a Rust string.
     pub fn to_rust(&self) -> String {
-        String::from(&self.0)
+        self.0.clone()
     }
 
     /// Whether the text is `other`.
     pub fn is(&self, other: &str) -> bool {
-        self.0 == *other
+        self.0 == other
     }
 }
 
 impl From<&str> for Text {
     fn from(text: &str) -> Self {
-        Text(TextInner::from(text))
+        Text(text.to_owned())
     }
-}
-
-/// Whether `D` is serde-wasm-bindgen's deserializer (also behind serde_path_to_error's
-/// wrapper): the only one that can hand over a JavaScript value as it is. Serde offers no way to
-/// ask a deserializer what it is, so its type's name is looked at.
-#[cfg(target_arch = "wasm32")]
-fn reads_javascript<D>() -> bool {
-    // Two fixed-length comparisons (a substring search here costs more than the check it saves).
-    let name = std::any::type_name::<D>();
-    name.ends_with("serde_wasm_bindgen::de::Deserializer")
-        || name.ends_with("serde_wasm_bindgen::de::Deserializer>")
 }
 
 impl<'de> Deserialize<'de> for Text {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        #[cfg(target_arch = "wasm32")]
-        if reads_javascript::<D>() {
-            let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-            return match value.dyn_into::<js_sys::JsString>() {
-                Ok(text) => Ok(Text(text)),
-                Err(other) => Err(de::Error::invalid_type(unexpected(&other), &"a string")),
-            };
+        String::deserialize(deserializer).map(Text)
+    }
+}
+
+/// A string the service sent, in a response record, only checked: the representation of a
+/// record's strings where the client only checks the answer (document lists and records,
+/// messages). Reading it checks that the value is a string and keeps nothing: serde_json hands
+/// over a slice of the body (or of its buffer, for a string with escapes), never a copy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unread;
+
+impl<'de> Deserialize<'de> for Unread {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Unread;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_str<E: de::Error>(self, _: &str) -> Result<Unread, E> {
+                Ok(Unread)
+            }
         }
-        String::deserialize(deserializer).map(|text| Text::from(text.as_str()))
+        deserializer.deserialize_str(V)
     }
 }
 
-/// What a JavaScript value that is not a string is, for a decoding error (serde-wasm-bindgen's
-/// own words: `invalid type: floating point `5`, expected a string`).
-#[cfg(target_arch = "wasm32")]
-fn unexpected(value: &JsValue) -> de::Unexpected<'_> {
-    if value.is_null() || value.is_undefined() {
-        de::Unexpected::Unit
-    } else if let Some(b) = value.as_bool() {
-        de::Unexpected::Bool(b)
-    } else if let Some(n) = value.as_f64() {
-        de::Unexpected::Float(n)
-    } else if js_sys::Array::is_array(value) {
-        de::Unexpected::Seq
-    } else {
-        de::Unexpected::Map
+/// A deserializer that reads a struct only from an object: serde's derive also reads one from
+/// an array (its fields in order), which would let `[["d1"]]` pass as a list of records. Used
+/// by [`objects_only!`] for every struct of an answer.
+pub struct MapOnly<D>(pub D);
+
+impl<'de, D: Deserializer<'de>> Deserializer<'de> for MapOnly<D> {
+    type Error = D::Error;
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+        self.0.deserialize_any(visitor)
+    }
+    fn deserialize_struct<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        fields: &'static [&'static str],
+        visitor: V,
+    ) -> Result<V::Value, D::Error> {
+        self.0.deserialize_struct(name, fields, NoSeq(visitor))
+    }
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map enum identifier
+        ignored_any
     }
 }
 
-impl Serialize for Text {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&self.to_rust())
+/// A struct's visitor that takes a map only (an array is refused as `sequence`).
+struct NoSeq<V>(V);
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for NoSeq<V> {
+    type Value = V::Value;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.expecting(f)
     }
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.0.visit_map(map)
+    }
+}
+
+/// `Deserialize` for structs declared `#[serde(remote = "Self")]` (whose derive writes an
+/// inherent `deserialize` instead): the derived code, read through [`MapOnly`].
+#[macro_export]
+macro_rules! objects_only {
+    ($($name:ident $(<$param:ident>)?),* $(,)?) => {$(
+        impl<'de $(, $param: serde::Deserialize<'de> + Default)?> serde::Deserialize<'de>
+            for $name $(<$param>)?
+        {
+            fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+                $name::deserialize($crate::model::MapOnly(deserializer))
+            }
+        }
+    )*};
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Webhooks: the 28 event types (section 6), the register input and the record (section 2.5).
 
 use super::Text;
+use crate::objects_only;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -55,9 +56,9 @@ impl super::Input for RegisterWebhookInput {}
 
 /// A registered webhook (section 2.5), as the service returns it. `id`, `type` and `url` are
 /// required; every other field the service sends is kept in the object the caller receives.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Webhook {
     /// Webhook id.
     #[tsify(type = "string")]
@@ -94,3 +95,5 @@ pub struct Webhook {
     #[tsify(optional, type = "string | null")]
     pub deleted_at: Option<Text>,
 }
+
+objects_only!(Webhook);

@@ -41,6 +41,8 @@ pub struct Answer {
     pub(super) token: Rc<str>,
     /// The body as the browser's string, as sent; `None` when it is not UTF-8.
     pub body: Option<JsString>,
+    /// The body's `ArrayBuffer`, as sent.
+    pub(super) bytes: JsValue,
     /// Requests made to get this answer.
     pub attempts: u32,
 }
@@ -87,6 +89,12 @@ impl Answer {
         })
     }
 
+    /// The body's bytes, copied into WebAssembly memory for the check (the copy is the
+    /// caller's to drop as soon as it is read).
+    pub fn bytes(&self) -> Vec<u8> {
+        js_sys::Uint8Array::new(&self.bytes).to_vec()
+    }
+
     /// How long the answer asks to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
         self.with_head(|head| response::retry_after_ms(head, js::now_ms()))
@@ -109,9 +117,7 @@ impl Answer {
         let (body, details) = match &self.body {
             Some(text) if text.length() > 0 => match js::parse_json(text) {
                 Ok(value) => (
-                    Some(ErrorBody::read(serde_wasm_bindgen::Deserializer::from(
-                        value.clone(),
-                    ))),
+                    Some(ErrorBody::from_answer(&self.bytes())),
                     Some(self.for_error(value)),
                 ),
                 Err(_) => (

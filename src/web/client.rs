@@ -17,7 +17,6 @@ use crate::model::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOpt
 use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
 use js_sys::{Function, Promise};
-use serde_wasm_bindgen::Deserializer;
 use std::cell::{Cell, RefCell};
 use std::fmt;
 use std::future::Future;
@@ -145,8 +144,8 @@ fn list_array(answer: &Answer, body: JsValue) -> Result<(&'static str, JsValue),
 /// The decoded webhook list of a 2xx answer, and the browser's own array.
 fn webhooks_of(answer: &Answer, body: JsValue) -> Result<(Vec<Webhook>, JsValue), Failure> {
     let (at, array) = list_array(answer, body)?;
-    let list = webhooks::decode_list(answer.status, at, Deserializer::from(array.clone()))
-        .map_err(|e| answer.fail(e))?;
+    let list =
+        webhooks::check_list(answer.status, at, &answer.bytes()).map_err(|e| answer.fail(e))?;
     Ok((list, array))
 }
 
@@ -158,8 +157,7 @@ fn webhook_list(answer: &Answer) -> Result<JsValue, Failure> {
 /// The checked document list of a 2xx answer.
 fn document_list(answer: &Answer) -> Result<JsValue, Failure> {
     let (at, array) = list_array(answer, ok_json(answer)?)?;
-    documents::decode_list(answer.status, at, || Deserializer::from(array.clone()))
-        .map_err(|e| answer.fail(e))?;
+    documents::check_list(answer.status, at, &answer.bytes()).map_err(|e| answer.fail(e))?;
     Ok(array)
 }
 
@@ -175,7 +173,7 @@ fn uploaded_record(answer: &Answer) -> Result<JsValue, Failure> {
 
 fn record(operation: &'static str, answer: &Answer) -> Result<JsValue, Failure> {
     let body = ok_json(answer)?;
-    documents::decode_record(operation, answer.status, Deserializer::from(body.clone()))
+    documents::check_record(operation, answer.status, &answer.bytes())
         .map_err(|e| answer.fail(e))?;
     Ok(body)
 }
@@ -183,24 +181,23 @@ fn record(operation: &'static str, answer: &Answer) -> Result<JsValue, Failure> 
 /// The checked `data.messages` of a GraphQL answer. GraphQL errors win, with HTTP 200 or not.
 fn messages_of(answer: &Answer) -> Result<JsValue, Failure> {
     let parsed = answer.json();
-    if let Ok(value) = &parsed {
-        if let Err(error) =
-            messages::decode_errors(answer.status, Deserializer::from(value.clone()))
-        {
-            let data = js::get(value, "data");
-            let errors = answer.for_error(js::get(value, "errors"));
+    let checked = match &parsed {
+        Ok(_) if answer.ok() => messages::check_answer(answer.status, &answer.bytes()).map(drop),
+        Ok(_) => messages::check_errors(answer.status, &answer.bytes()),
+        Err(_) => Ok(()),
+    };
+    match (checked, parsed) {
+        (Err(error @ Error::Graphql { .. }), Ok(value)) => {
+            let data = js::get(&value, "data");
+            let errors = answer.for_error(js::get(&value, "errors"));
             let mut failure = answer.fail(error).with_details(Some(errors));
             failure.data = (!js::is_nullish(&data)).then(|| answer.for_error(data));
-            return Err(failure);
+            Err(failure)
         }
+        (Err(error), _) => Err(answer.fail(error)),
+        (Ok(()), _) if !answer.ok() => Err(answer.status_failure()),
+        (Ok(()), parsed) => Ok(js::get(&js::get(&parsed?, "data"), "messages")),
     }
-    if !answer.ok() {
-        return Err(answer.status_failure());
-    }
-    let value = parsed?;
-    messages::decode_data(answer.status, || Deserializer::from(value.clone()))
-        .map_err(|e| answer.fail(e))?;
-    Ok(js::get(&js::get(&value, "data"), "messages"))
 }
 
 /// Per-call settings taken from an options object.
@@ -592,11 +589,7 @@ impl Inner {
         {
             return Ok(id);
         }
-        if let Some(id) = answer
-            .json()
-            .ok()
-            .and_then(|v| webhooks::id_in_body(Deserializer::from(v)))
-        {
+        if let Some(id) = webhooks::id_in_answer(&answer.bytes()) {
             return Ok(id);
         }
         // Location not readable (e.g. not CORS-exposed) and no id in the body: look it up.

@@ -167,6 +167,8 @@ struct Reply {
     status: u16,
     headers: Headers,
     body: Option<JsString>,
+    /// The body's `ArrayBuffer`.
+    bytes: JsValue,
 }
 
 /// Why a request got no HTTP answer.
@@ -229,6 +231,7 @@ async fn via_fetch(
         status: raw.status(),
         headers: Headers::Fetch(headers),
         body: js::utf8_text(&buffer),
+        bytes: buffer,
     })
 }
 
@@ -347,6 +350,7 @@ async fn via_xhr(
         status,
         headers: Headers::Xhr(xhr),
         body: js::utf8_text(&buffer),
+        bytes: buffer,
     })
 }
 
@@ -415,6 +419,7 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             status: reply.status,
             headers: reply.headers,
             body: reply.body,
+            bytes: reply.bytes,
             token,
             attempts: 1,
         }),

@@ -1,0 +1,481 @@
+//! The one check of every answer: the body's bytes, as sent, read by serde_json into the model's
+//! types (the caller receives the browser's own `JSON.parse` value; this only says whether it
+//! is what the interface documents, and where it is not).
+//!
+//! A plain pass first; only when it fails, a second pass through serde_path_to_error for the
+//! JSON path of the first mismatch. Where serde_json and `JSON.parse` read the same text
+//! differently, the text is first resolved the way `JSON.parse` resolves it ([`resolved`]):
+//! a key given twice keeps its last value, a number beyond f64's range is a number
+//! (`JSON.parse` makes it `Infinity`).
+
+use super::response::limit;
+use crate::error::Error;
+use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde::Deserialize;
+use serde_json::value::RawValue;
+use std::borrow::Cow;
+use std::fmt;
+use std::marker::PhantomData;
+
+/// An answer's bytes without the UTF-8 byte order mark a body may start with (`Response.text()`
+/// drops it too).
+fn without_bom(body: &[u8]) -> &[u8] {
+    body.strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(body)
+}
+
+/// Reads `T` from the answer's value itself (`key` empty) or from the value under `key` of the
+/// answer's object (a wrapped list: [`super::response::LIST_KEYS`]).
+struct At<'k, T> {
+    key: &'k str,
+    value: PhantomData<T>,
+}
+
+impl<'k, T> At<'k, T> {
+    fn new(key: &'k str) -> Self {
+        At {
+            key,
+            value: PhantomData,
+        }
+    }
+}
+
+impl<'de, T: Deserialize<'de>> DeserializeSeed<'de> for At<'_, T> {
+    type Value = T;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<T, D::Error> {
+        if self.key.is_empty() {
+            return T::deserialize(deserializer);
+        }
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Visitor<'de> for At<'_, T> {
+    type Value = T;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "an object holding {}", self.key)
+    }
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<T, A::Error> {
+        let mut found = None;
+        while let Some(wanted) = map.next_key_seed(KeyIs(self.key))? {
+            if !wanted {
+                map.next_value::<IgnoredAny>()?;
+            } else if found.is_some() {
+                // As serde's derive says it, so that the text is resolved (the last one wins).
+                return Err(de::Error::custom(format_args!(
+                    "duplicate field `{}`",
+                    self.key
+                )));
+            } else {
+                found = Some(map.next_value::<T>()?);
+            }
+        }
+        found.ok_or_else(|| de::Error::custom(format_args!("{} is missing", self.key)))
+    }
+}
+
+/// Whether a key is the one wanted, read without copying it.
+struct KeyIs<'k>(&'k str);
+
+impl<'de> DeserializeSeed<'de> for KeyIs<'_> {
+    type Value = bool;
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<bool, D::Error> {
+        deserializer.deserialize_str(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyIs<'_> {
+    type Value = bool;
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a key")
+    }
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<bool, E> {
+        Ok(key == self.0)
+    }
+}
+
+/// Checks an answer's bytes as `T` (at `key`, see [`At`]); a mismatch is a `decode` error naming
+/// the JSON path (`at items[3].id: invalid type: floating point `5.0`, expected a string`).
+pub fn check<T: for<'de> Deserialize<'de>>(
+    operation: &'static str,
+    status: u16,
+    key: &str,
+    body: &[u8],
+) -> Result<T, Error> {
+    let mut text = Cow::Borrowed(without_bom(body));
+    let mut refused = None;
+    // Each round resolves one difference (a key's name, or the numbers): a few at most.
+    for _ in 0..16 {
+        let error = match plain::<T>(key, &text) {
+            Ok(value) => return Ok(value),
+            Err(error) => error,
+        };
+        let what = match ReadDifferently::of(&error) {
+            Some(what) => what,
+            None => {
+                // A mismatch: at a key that may have been given twice, the last value counts.
+                let (at, reason) = refusal::<T>(key, &text);
+                let what = at.map(ReadDifferently::Duplicate);
+                refused = Some(reason);
+                match what {
+                    Some(what) => what,
+                    None => break,
+                }
+            }
+        };
+        match resolved(&text, &what) {
+            Some(next) => text = Cow::Owned(next),
+            None => break,
+        }
+        refused = None;
+    }
+    let reason = refused.unwrap_or_else(|| refusal::<T>(key, &text).1);
+    Err(Error::Decode {
+        operation,
+        status,
+        reason: limit(&reason, 300),
+    })
+}
+
+/// The plain pass: `T` read from `body` at `key`.
+fn plain<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Result<T, serde_json::Error> {
+    At::<T>::new(key).deserialize(&mut serde_json::Deserializer::from_slice(body))
+}
+
+/// Reads what an answer may carry (an error body, GraphQL `errors`, a new webhook's `id`) from
+/// its bytes, or `None` when they are not of `T`'s shape.
+pub fn read<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Option<T> {
+    let mut text = Cow::Borrowed(without_bom(body));
+    for _ in 0..16 {
+        let error = match plain::<T>("", &text) {
+            Ok(value) => return Some(value),
+            Err(error) => error,
+        };
+        text = Cow::Owned(resolved(&text, &ReadDifferently::of(&error)?)?);
+    }
+    None
+}
+
+/// Why a body failed the plain pass, from the same read again through serde_path_to_error:
+/// the key the mismatch is at (if at a key), and the reason with its path.
+fn refusal<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> (Option<String>, String) {
+    let mut track = serde_path_to_error::Track::new();
+    let mut json = serde_json::Deserializer::from_slice(body);
+    let result: Result<T, _> = At::<T>::new(key).deserialize(
+        serde_path_to_error::Deserializer::new(&mut json, &mut track),
+    );
+    let Err(error) = result else {
+        return (None, "the answer could not be read".to_owned());
+    };
+    let path = track.path();
+    let at = match path.iter().next_back() {
+        Some(serde_path_to_error::Segment::Map { key }) => Some(key.clone()),
+        _ => None,
+    };
+    let reason = match path.to_string().as_str() {
+        "." => words(&error),
+        path => format!("at {path}: {}", words(&error)),
+    };
+    (at, reason)
+}
+
+/// A serde_json error in the words the client uses for every answer: without serde_json's
+/// position (the path says where), and a number said as JavaScript has it (serde_json's
+/// `integer `5`` is `floating point `5.0``, as for any other number).
+fn words(error: &serde_json::Error) -> String {
+    let text = error.to_string();
+    let position = format!(" at line {} column {}", error.line(), error.column());
+    let text = text.strip_suffix(position.as_str()).unwrap_or(&text);
+    for lead in ["invalid type: integer `", "invalid value: integer `"] {
+        let Some(rest) = text.strip_prefix(lead) else {
+            continue;
+        };
+        let Some((digits, tail)) = rest.split_once('`') else {
+            break;
+        };
+        // Integers only (serde_json says `integer` of an i64 or a u64): no float parser needed.
+        let number = match digits.parse::<i64>() {
+            Ok(n) => n as f64,
+            Err(_) => match digits.parse::<u64>() {
+                Ok(n) => n as f64,
+                Err(_) => break,
+            },
+        };
+        let kind = lead.trim_end_matches("integer `");
+        return format!("{kind}{}{tail}", de::Unexpected::Float(number));
+    }
+    text.to_owned()
+}
+
+/// How deep [`resolved`] looks: below this, no value is one the check reads (records lie at
+/// most six levels down, in a message's attachments).
+const RESOLVE_DEPTH: u32 = 8;
+
+/// What serde_json refused that `JSON.parse` resolves, from the plain pass's error: a key given
+/// twice (its name, as serde's derive and [`At`] say it: ``duplicate field `id` ``), or a
+/// number beyond f64's range.
+enum ReadDifferently {
+    Duplicate(String),
+    OutOfRange,
+}
+
+impl ReadDifferently {
+    fn of(error: &serde_json::Error) -> Option<Self> {
+        let text = error.to_string();
+        if text.starts_with("number out of range") {
+            return Some(ReadDifferently::OutOfRange);
+        }
+        let name = text.strip_prefix("duplicate field `")?.split('`').next()?;
+        Some(ReadDifferently::Duplicate(name.to_owned()))
+    }
+}
+
+/// The body as `JSON.parse` resolves what the plain pass refused (`what`), patched in a copy of
+/// its bytes, each patch keeping the text's length: in each object down to [`RESOLVE_DEPTH`],
+/// an earlier occurrence of the key given twice is renamed to one no type reads (`"~~"`), so
+/// that its last value is the one checked; a number beyond f64's range is written `0` (a
+/// number to the check, as the `Infinity` the caller gets). `None` when there is nothing to
+/// resolve.
+fn resolved(body: &[u8], what: &ReadDifferently) -> Option<Vec<u8>> {
+    let raw: &RawValue = serde_json::from_slice(body).ok()?;
+    let mut out = body.to_vec();
+    let mut patched = false;
+    resolve(body, raw, what, 0, &mut out, &mut patched).ok()?;
+    patched.then_some(out)
+}
+
+/// Where `raw` (a part of `body`) starts in it.
+fn offset(body: &[u8], raw: &RawValue) -> usize {
+    (raw.get().as_ptr() as usize).saturating_sub(body.as_ptr() as usize)
+}
+
+/// Fills `out[range]` with `byte`, if the range is in it.
+fn fill(out: &mut [u8], range: std::ops::Range<usize>, byte: u8) -> bool {
+    match out.get_mut(range) {
+        Some(span) => {
+            span.fill(byte);
+            true
+        }
+        None => false,
+    }
+}
+
+fn resolve(
+    body: &[u8],
+    raw: &RawValue,
+    what: &ReadDifferently,
+    depth: u32,
+    out: &mut [u8],
+    patched: &mut bool,
+) -> Result<(), serde_json::Error> {
+    let text = raw.get().as_bytes();
+    let start = offset(body, raw);
+    match text.first() {
+        Some(b'{') if depth < RESOLVE_DEPTH => {
+            let name = match what {
+                ReadDifferently::Duplicate(name) => name.as_str(),
+                ReadDifferently::OutOfRange => "",
+            };
+            let Entries(entries) =
+                Entries::read(&mut serde_json::Deserializer::from_slice(text), name)?;
+            let last = entries.iter().rposition(|(is_name, _)| *is_name);
+            // Where the text between two values starts: after `{`, then after each value.
+            let mut after = start + 1;
+            for (at, (is_name, value)) in entries.iter().enumerate() {
+                let value_at = offset(body, value);
+                if *is_name && Some(at) != last {
+                    // The key is the one string in `, "key" :` before the value.
+                    let between = body.get(after..value_at).unwrap_or_default();
+                    let open = between.iter().position(|b| *b == b'"');
+                    let close = between.iter().rposition(|b| *b == b'"');
+                    if let (Some(open), Some(close)) = (open, close) {
+                        *patched |= fill(out, after + open + 1..after + close, b'~');
+                    }
+                }
+                resolve(body, value, what, depth + 1, out, patched)?;
+                after = value_at + value.get().len();
+            }
+        }
+        Some(b'[') if depth < RESOLVE_DEPTH => {
+            let Items(items) = serde_json::from_slice(text)?;
+            for item in items {
+                resolve(body, item, what, depth + 1, out, patched)?;
+            }
+        }
+        // serde_json refuses exactly the numbers beyond f64's range.
+        Some(b'-' | b'0'..=b'9')
+            if matches!(what, ReadDifferently::OutOfRange)
+                && serde_json::from_slice::<f64>(text).is_err()
+                && fill(out, start..start + text.len(), b' ') =>
+        {
+            *patched |= fill(out, start..start + 1, b'0');
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// An object's entries in order: whether the key is the one looked for, and the value unread.
+struct Entries<'a>(Vec<(bool, &'a RawValue)>);
+
+impl<'de> Entries<'de> {
+    fn read<D: Deserializer<'de>>(deserializer: D, name: &str) -> Result<Self, D::Error> {
+        struct V<'n>(&'n str);
+        impl<'de> Visitor<'de> for V<'_> {
+            type Value = Entries<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries<'de>, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(is_name) = map.next_key_seed(KeyIs(self.0))? {
+                    entries.push((is_name, map.next_value()?));
+                }
+                Ok(Entries(entries))
+            }
+        }
+        deserializer.deserialize_map(V(name))
+    }
+}
+/// An array's items, unread.
+struct Items<'a>(Vec<&'a RawValue>);
+
+impl<'de> Deserialize<'de> for Items<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Items<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an array")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Items<'de>, A::Error> {
+                let mut items = Vec::new();
+                while let Some(item) = seq.next_element()? {
+                    items.push(item);
+                }
+                Ok(Items(items))
+            }
+        }
+        deserializer.deserialize_seq(V)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::api::response::Checked;
+    use crate::error::ApiErrorKind;
+    use crate::model::documents::DocumentRecord;
+    use crate::model::webhooks::Webhook;
+    use crate::model::Unread;
+
+    type Records = Checked<DocumentRecord<Unread>>;
+
+    fn records(key: &str, body: &str) -> Result<usize, String> {
+        check::<Records>("list documents", 200, key, body.as_bytes())
+            .map(|list| list.len)
+            .map_err(|e| {
+                assert_eq!(e.kind(), ApiErrorKind::Decode);
+                e.to_string()
+            })
+    }
+
+    #[test]
+    fn a_key_given_twice_keeps_its_last_value_as_json_parse_does() {
+        assert_eq!(
+            records("", r#"[{"id":5,"title":1,"id":"a","title":"t"}]"#),
+            Ok(1)
+        );
+        let e = records("", r#"[{"id":"a","id":5}]"#).unwrap_err();
+        assert!(
+            e.contains("at [0].id: invalid type: floating point `5.0`, expected a string"),
+            "{e}"
+        );
+        // Escaped keys, keys inside strings, nested records and the list's own key.
+        assert_eq!(
+            records("", r#"[{"i\u0064":5,"x":"\"id\":","id":"a"}]"#),
+            Ok(1)
+        );
+        assert_eq!(
+            records("items", r#"{"items":5,"items":[{"id":"a"}]}"#),
+            Ok(1)
+        );
+        let e = records("items", r#"{"items":[{"id":"a"}],"items":[{"id":1}]}"#).unwrap_err();
+        assert!(e.contains("at items[0].id"), "{e}");
+        // Duplicates the check does not read are no matter; several names are each resolved.
+        assert_eq!(
+            records(
+                "",
+                r#"[{"id":"a","x":1,"x":[],"size":"s","size":2,"type":1,"type":"T"}]"#
+            ),
+            Ok(1)
+        );
+    }
+
+    #[test]
+    fn a_number_beyond_f64_is_a_number_as_json_parse_makes_it_infinity() {
+        assert_eq!(
+            records("", r#"[{"id":"a","size":1e400},{"id":"b","size":-1e999}]"#),
+            Ok(2)
+        );
+        let big = format!(r#"[{{"id":"a","size":{}}}]"#, "9".repeat(400));
+        assert_eq!(records("", &big), Ok(1));
+        assert!(records("", r#"[{"id":1e400}]"#)
+            .unwrap_err()
+            .contains("at [0].id"));
+    }
+
+    #[test]
+    fn a_record_is_an_object_never_an_array() {
+        let e = records("", r#"[["d1"]]"#).unwrap_err();
+        assert!(
+            e.contains("at [0]: invalid type: sequence, expected struct DocumentRecord"),
+            "{e}"
+        );
+        let e = check::<Vec<Webhook>>("list webhooks", 200, "", br#"[["w","UNIT_CREATED","u"]]"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("at [0]"), "{e}");
+    }
+
+    #[test]
+    fn the_words_are_the_clients() {
+        let e = records("data", r#"{"data":[{"id":"a"},{"id":-3}]}"#).unwrap_err();
+        assert!(
+            e.ends_with("at data[1].id: invalid type: floating point `-3.0`, expected a string"),
+            "{e}"
+        );
+        let e = records("", r#"[{"id":"a","size":"big"}]"#).unwrap_err();
+        assert!(
+            e.ends_with(r#"at [0].size: invalid type: string "big", expected f64"#),
+            "{e}"
+        );
+        let e = records("", r#"[{"title":"no id"}]"#).unwrap_err();
+        assert!(e.ends_with("at [0]: missing field `id`"), "{e}");
+        assert!(!e.contains("line"), "{e}");
+        let e = records("", r#"{"id":"a"}"#).unwrap_err();
+        assert!(e.ends_with("invalid type: map, expected a sequence"), "{e}");
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_skipped_and_any_shape_is_read_leniently() {
+        assert_eq!(records("", "\u{feff}[{\"id\":\"a\"}]"), Ok(1));
+        assert!(read::<Webhook>(b"not json").is_none());
+        assert!(
+            read::<Webhook>(br#"{"id":"w","type":"T","url":"u","id":"v"}"#)
+                .is_some_and(|w| w.id.is("v"))
+        );
+    }
+
+    #[test]
+    fn what_is_resolved_is_bounded_and_never_grows_the_text() {
+        // 10,000 keys given twice: resolved in linear passes, each keeping the text's length.
+        let mut body = String::from(r#"[{"id":"a""#);
+        for _ in 0..10_000 {
+            body.push_str(r#","size":1"#);
+        }
+        body.push_str("}]");
+        assert_eq!(records("", &body), Ok(1));
+        let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(records("", &deep).is_err());
+    }
+}
