@@ -114,7 +114,7 @@ pub fn check<T: for<'de> Deserialize<'de>>(
             Some(what) => what,
             None => {
                 // A mismatch: at a key that may have been given twice, the last value counts.
-                let (at, reason) = refusal::<T>(key, &text);
+                let (at, reason) = refusal(&text, &error);
                 let what = at.map(ReadDifferently::Duplicate);
                 refused = Some(reason);
                 match what {
@@ -129,7 +129,13 @@ pub fn check<T: for<'de> Deserialize<'de>>(
         }
         refused = None;
     }
-    let reason = refused.unwrap_or_else(|| refusal::<T>(key, &text).1);
+    let reason = match refused {
+        Some(reason) => reason,
+        None => match plain::<T>(key, &text) {
+            Err(error) => refusal(&text, &error).1,
+            Ok(_) => "the answer could not be read".to_owned(),
+        },
+    };
     Err(Error::Decode {
         operation,
         status,
@@ -156,27 +162,102 @@ pub fn read<T: for<'de> Deserialize<'de>>(body: &[u8]) -> Option<T> {
     None
 }
 
-/// Why a body failed the plain pass, from the same read again through serde_path_to_error:
-/// the key the mismatch is at (if at a key), and the reason with its path.
-fn refusal<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> (Option<String>, String) {
-    let mut track = serde_path_to_error::Track::new();
-    let mut json = serde_json::Deserializer::from_slice(body);
-    let result: Result<T, _> = At::<T>::new(key).deserialize(
-        serde_path_to_error::Deserializer::new(&mut json, &mut track),
-    );
-    let Err(error) = result else {
-        return (None, "the answer could not be read".to_owned());
-    };
-    let path = track.path();
-    let at = match path.iter().next_back() {
-        Some(serde_path_to_error::Segment::Map { key }) => Some(key.clone()),
+/// Why a body failed the plain pass (`error`): the key the mismatch is at (if at a key), and the
+/// reason with the JSON path of where serde_json stopped.
+fn refusal(body: &[u8], error: &serde_json::Error) -> (Option<String>, String) {
+    let steps = path_at(body, error_offset(body, error));
+    let at = match steps.last() {
+        Some(Step::Key(key)) => Some(key.clone()),
         _ => None,
     };
-    let reason = match path.to_string().as_str() {
-        "." => words(&error),
-        path => format!("at {path}: {}", words(&error)),
+    let reason = if steps.is_empty() {
+        words(error)
+    } else {
+        let mut path = String::new();
+        for step in &steps {
+            match step {
+                Step::Key(key) if path.is_empty() => path.push_str(key),
+                Step::Key(key) => {
+                    path.push('.');
+                    path.push_str(key);
+                }
+                Step::Index(index) => path.push_str(&format!("[{index}]")),
+            }
+        }
+        format!("at {path}: {}", words(error))
     };
     (at, reason)
+}
+
+/// Where in `body` serde_json stopped with `error`: its line and column as a byte offset.
+fn error_offset(body: &[u8], error: &serde_json::Error) -> usize {
+    let line_start = match error.line() {
+        0 | 1 => 0,
+        line => body
+            .iter()
+            .enumerate()
+            .filter(|(_, byte)| **byte == b'\n')
+            .nth(line - 2)
+            .map_or(body.len(), |(at, _)| at + 1),
+    };
+    let at = line_start + error.column();
+    // A record given as an array is refused after its `[` (and the space after it) was read:
+    // the array is where.
+    let open = body
+        .get(..at)
+        .and_then(|before| before.iter().rposition(|b| !b" \t\r\n".contains(b)));
+    match open {
+        Some(open)
+            if body.get(open) == Some(&b'[')
+                && error.to_string().starts_with("invalid type: sequence") =>
+        {
+            open
+        }
+        _ => at,
+    }
+}
+
+/// A step of a JSON path: an object's key, an array's index.
+enum Step {
+    Key(String),
+    Index(usize),
+}
+
+/// The JSON path of the innermost value of `body` around byte `at`: the one that starts there
+/// (serde_json stops at an array or object of the wrong kind before reading it) or ends there
+/// (it stops after any other value, and after an object's `}` when a field is missing). The
+/// steps the serde_path_to_error crate would record, found in one walk of the text instead of
+/// a second, tracked read of every type (which would double the module's decoding code).
+fn path_at(body: &[u8], at: usize) -> Vec<Step> {
+    let mut steps = Vec::new();
+    let Ok(mut value) = serde_json::from_slice::<&RawValue>(body) else {
+        return steps;
+    };
+    let around = |raw: &&RawValue| {
+        let start = offset(body, raw);
+        (start..=start + raw.get().len()).contains(&at)
+    };
+    loop {
+        let text = value.get().as_bytes();
+        let next = match text.first() {
+            Some(b'{') => serde_json::from_slice(text)
+                .ok()
+                .and_then(|Entries(entries)| {
+                    let (key, child) = entries.into_iter().find(|(_, child)| around(child))?;
+                    Some((Step::Key(key), child))
+                }),
+            Some(b'[') => serde_json::from_slice(text).ok().and_then(|Items(items)| {
+                let (index, child) = items.into_iter().enumerate().find(|(_, c)| around(c))?;
+                Some((Step::Index(index), child))
+            }),
+            _ => None,
+        };
+        let Some((step, child)) = next else {
+            return steps;
+        };
+        steps.push(step);
+        value = child;
+    }
 }
 
 /// A serde_json error in the words the client uses for every answer: without serde_json's
@@ -186,8 +267,11 @@ fn words(error: &serde_json::Error) -> String {
     let text = error.to_string();
     let position = format!(" at line {} column {}", error.line(), error.column());
     let text = text.strip_suffix(position.as_str()).unwrap_or(&text);
-    for lead in ["invalid type: integer `", "invalid value: integer `"] {
-        let Some(rest) = text.strip_prefix(lead) else {
+    for kind in ["invalid type: ", "invalid value: "] {
+        let Some(rest) = text
+            .strip_prefix(kind)
+            .and_then(|r| r.strip_prefix("integer `"))
+        else {
             continue;
         };
         let Some((digits, tail)) = rest.split_once('`') else {
@@ -201,7 +285,6 @@ fn words(error: &serde_json::Error) -> String {
                 Err(_) => break,
             },
         };
-        let kind = lead.trim_end_matches("integer `");
         return format!("{kind}{}{tail}", de::Unexpected::Float(number));
     }
     text.to_owned()
@@ -276,14 +359,13 @@ fn resolve(
                 ReadDifferently::Duplicate(name) => name.as_str(),
                 ReadDifferently::OutOfRange => "",
             };
-            let Entries(entries) =
-                Entries::read(&mut serde_json::Deserializer::from_slice(text), name)?;
-            let last = entries.iter().rposition(|(is_name, _)| *is_name);
+            let Entries(entries) = serde_json::from_slice(text)?;
+            let last = entries.iter().rposition(|(key, _)| key == name);
             // Where the text between two values starts: after `{`, then after each value.
             let mut after = start + 1;
-            for (at, (is_name, value)) in entries.iter().enumerate() {
+            for (at, (key, value)) in entries.iter().enumerate() {
                 let value_at = offset(body, value);
-                if *is_name && Some(at) != last {
+                if key == name && Some(at) != last {
                     // The key is the one string in `, "key" :` before the value.
                     let between = body.get(after..value_at).unwrap_or_default();
                     let open = between.iter().position(|b| *b == b'"');
@@ -315,28 +397,29 @@ fn resolve(
     Ok(())
 }
 
-/// An object's entries in order: whether the key is the one looked for, and the value unread.
-struct Entries<'a>(Vec<(bool, &'a RawValue)>);
+/// An object's entries in order, their values unread.
+struct Entries<'a>(Vec<(String, &'a RawValue)>);
 
-impl<'de> Entries<'de> {
-    fn read<D: Deserializer<'de>>(deserializer: D, name: &str) -> Result<Self, D::Error> {
-        struct V<'n>(&'n str);
-        impl<'de> Visitor<'de> for V<'_> {
+impl<'de> Deserialize<'de> for Entries<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
             type Value = Entries<'de>;
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("an object")
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Entries<'de>, A::Error> {
                 let mut entries = Vec::new();
-                while let Some(is_name) = map.next_key_seed(KeyIs(self.0))? {
-                    entries.push((is_name, map.next_value()?));
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
                 }
                 Ok(Entries(entries))
             }
         }
-        deserializer.deserialize_map(V(name))
+        deserializer.deserialize_map(V)
     }
 }
+
 /// An array's items, unread.
 struct Items<'a>(Vec<&'a RawValue>);
 
@@ -477,5 +560,130 @@ mod tests {
         assert_eq!(records("", &body), Ok(1));
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(records("", &deep).is_err());
+    }
+
+    /// The path serde_path_to_error finds in a second, tracked read: what [`path_at`] must agree
+    /// with.
+    fn tracked<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Option<String> {
+        let mut track = serde_path_to_error::Track::new();
+        let mut json = serde_json::Deserializer::from_slice(body);
+        let result: Result<T, _> = At::<T>::new(key).deserialize(
+            serde_path_to_error::Deserializer::new(&mut json, &mut track),
+        );
+        let error = result.err()?;
+        Some(match track.path().to_string().as_str() {
+            "." => words(&error),
+            path => format!("at {path}: {}", words(&error)),
+        })
+    }
+
+    fn agree<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Result<(), String> {
+        let ours = plain::<T>(key, body).err().map(|e| refusal(body, &e).1);
+        let theirs = tracked::<T>(key, body);
+        if ours == theirs {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}\n ours:   {ours:?}\n theirs: {theirs:?}",
+                String::from_utf8_lossy(body)
+            ))
+        }
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    mod paths {
+        use super::*;
+        use crate::model::messages::Message;
+        use proptest::prelude::*;
+        use serde_json::Value;
+
+        const KEYS: [&str; 14] = [
+            "id",
+            "type",
+            "url",
+            "size",
+            "title",
+            "isRead",
+            "attachments",
+            "user",
+            "sentBy",
+            "text",
+            "resourcePath",
+            "name",
+            "x",
+            "deletedAt",
+        ];
+
+        /// A value of one of JSON's kinds, records among them (valid ones more often).
+        fn value() -> impl Strategy<Value = Value> {
+            let leaf = prop_oneof![
+                Just(Value::Null),
+                any::<bool>().prop_map(Value::Bool),
+                (-1000i64..1000).prop_map(Value::from),
+                Just(Value::from(1.5)),
+                "[a-z]{0,3}".prop_map(Value::String),
+                prop::sample::select(&["UNIT_CREATED", "ADMIN", "\"", "\n"][..])
+                    .prop_map(Value::from),
+            ];
+            leaf.prop_recursive(4, 48, 6, |inner| {
+                prop_oneof![
+                    prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+                    prop::collection::vec((prop::sample::select(&KEYS[..]), inner), 0..7).prop_map(
+                        |kv| Value::Object(
+                            kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect()
+                        )
+                    ),
+                ]
+            })
+        }
+
+        /// A record whose keys are mostly strings, some of any kind.
+        fn record() -> impl Strategy<Value = Value> {
+            prop::collection::vec(
+                (
+                    prop::sample::select(&KEYS[..]),
+                    prop_oneof![4 => "[a-z]{1,3}".prop_map(Value::String), 1 => value()],
+                ),
+                0..8,
+            )
+            .prop_map(|kv| {
+                let mut record = serde_json::Map::new();
+                record.insert("id".into(), Value::from("i"));
+                record.insert("type".into(), Value::from("T"));
+                record.insert("url".into(), Value::from("u"));
+                for (k, v) in kv {
+                    record.insert(k.to_string(), v);
+                }
+                Value::Object(record)
+            })
+        }
+
+        fn body() -> impl Strategy<Value = (Vec<u8>, Vec<u8>)> {
+            prop_oneof![
+                3 => prop::collection::vec(record(), 0..5).prop_map(Value::Array),
+                1 => value(),
+            ]
+            .prop_map(|v| {
+                (
+                    serde_json::to_vec(&v).unwrap_or_default(),
+                    serde_json::to_vec_pretty(&v).unwrap_or_default(),
+                )
+            })
+        }
+
+        proptest! {
+            #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+            #[test]
+            fn one_walk_finds_the_path_serde_path_to_error_tracks((compact, pretty) in body()) {
+                for body in [&compact, &pretty] {
+                    agree::<Records>("", body).map_err(TestCaseError::fail)?;
+                    agree::<Vec<Webhook>>("", body).map_err(TestCaseError::fail)?;
+                    agree::<Checked<Option<Message<Unread>>>>("", body).map_err(TestCaseError::fail)?;
+                    agree::<DocumentRecord<Unread>>("", body).map_err(TestCaseError::fail)?;
+                    let wrapped = [&b"{\"x\":1,\"items\":"[..], body, b"}"].concat();
+                    agree::<Records>("items", &wrapped).map_err(TestCaseError::fail)?;
+                }
+            }
+        }
     }
 }
