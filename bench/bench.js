@@ -86,6 +86,10 @@ const scenarios = {
   },
 
   listDocuments: {
+    prepare() {
+      this.memBefore = wasmMemory.buffer.byteLength;
+      return { memoryBefore: this.memBefore };
+    },
     async baseline() {
       const r = await fetch(`${base}${DOCUMENTS}/metadata?propertyId=prop-bulk&take=10000`, { headers: auth });
       if (!r.ok) throw new Error(`HTTP ${r.status}`);
@@ -96,6 +100,15 @@ const scenarios = {
     peer: () => peer.listDocuments({ propertyId: "prop-bulk", take: 10000 }),
     estatekit: () => client.listDocuments({ propertyId: "prop-bulk", take: 10000 }),
     verify: (v) => v.length === 10000 || `expected 10000 documents, got ${v.length}`,
+    // Untimed, after the samples: 100 more consecutive estatekit calls, then the module's memory
+    // against where it was before the first call (each answer's bytes are copied into it to be
+    // checked; the copy must be released or reused).
+    async extra() {
+      for (let i = 0; i < 100; i++) await this.estatekit();
+      const r = await fetch(`${base}${DOCUMENTS}/metadata?propertyId=prop-bulk&take=10000`, { headers: auth });
+      const bodyBytes = (await r.arrayBuffer()).byteLength;
+      return { memoryBefore: this.memBefore, memoryAfter: wasmMemory.buffer.byteLength, bodyBytes };
+    },
   },
 
   messages: {
@@ -242,7 +255,7 @@ async function run(scenario, { warmup = 2, runs = 10 } = {}) {
       if (i >= warmup) out[mode].push(ms);
     }
   }
-  out.extra = s.extra ? s.extra() : {};
+  out.extra = s.extra ? await s.extra() : {};
   log(`${scenario}: ${runs} rounds done`);
   return out;
 }

@@ -191,6 +191,12 @@ function rowsOf(results) {
       const g = r.extra.memoryGrowth;
       rows.push(["  wasm memory growth during upload", "", "", fmtBytes(g), "", "", "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
     }
+    if (r.id === "listDocuments" && r.extra.bodyBytes) {
+      const { memoryBefore, memoryAfter, bodyBytes } = r.extra;
+      const growth = memoryAfter - memoryBefore;
+      rows.push([`  wasm memory growth: the samples + 100 calls (body ${fmtBytes(bodyBytes)})`, "", "", fmtBytes(growth), "", "", "",
+        "<= 2 x body", growth <= 2 * bodyBytes ? "pass" : "MISS"]);
+    }
     if (r.id === "getDocument") {
       const f = r.extra.failures;
       rows.push(["  failures (all samples)", String(f.baseline), String(f.peer), String(f.estatekit), "", "", "", "0", f.estatekit === 0 ? "pass" : "MISS"]);

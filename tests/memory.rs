@@ -120,3 +120,74 @@ async fn five_thousand_calls_keep_memory_flat() {
         "wasm memory grew from {after_warmup} to {end} bytes"
     );
 }
+
+/// Schedules, in JavaScript (so that the test's own strings take no WebAssembly memory), `times`
+/// answers to `GET /documents/metadata` made with `token`: 10,000 records like the service's.
+/// Resolves to the body's length in bytes.
+async fn large_list_fault(token: &str, times: u32) -> f64 {
+    let schedule = js_sys::Function::new_with_args(
+        "url, token, times",
+        "const records = [];
+         for (let i = 0; i < 10000; i++) {
+           const id = `doc-${String(i).padStart(5, '0')}`;
+           records.push({ id, resourcePath: `acme/company-1/properties/prop-bulk/${id}`,
+             title: `lease-${i}.pdf`, companyId: 'company-1', type: 'CONTRACT', tenantId: null,
+             unitId: `unit-${i % 97}`, propertyId: 'prop-bulk', propertyGroupId: null,
+             size: 20000 + i, mimeType: 'application/pdf', createdAt: '2026-11-24T10:00:00.000Z' });
+         }
+         const body = JSON.stringify(records);
+         const spec = { method: 'GET', path: '/api/file-storage/company/documents/metadata', token,
+           status: 200, body, contentType: 'application/json', times };
+         return fetch(`${url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(spec),
+           headers: { 'Content-Type': 'application/json' } })
+           .then((r) => { if (!r.ok) throw new Error(`fault: HTTP ${r.status}`); return new TextEncoder().encode(body).length; });",
+    );
+    let promise: js_sys::Promise = schedule
+        .call3(
+            &JsValue::NULL,
+            &emulator().into(),
+            &token.into(),
+            &f64::from(times).into(),
+        )
+        .unwrap()
+        .unchecked_into();
+    JsFuture::from(promise).await.unwrap().as_f64().unwrap()
+}
+
+/// Each answer is checked from a copy of its bytes in WebAssembly memory: the copy is released
+/// (or its space reused), so 100 consecutive 10,000-record answers leave the memory no more than
+/// twice the largest body above where it was.
+#[wasm_bindgen_test]
+async fn a_hundred_large_answers_leave_memory_within_twice_the_body() {
+    if in_process() {
+        return;
+    }
+    let token = new_account().await;
+    let c = client_with(&format!(
+        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"limit":0}}}}"#,
+        emulator()
+    ));
+    let body_bytes = large_list_fault(&token, 100).await;
+    let before = memory_bytes();
+    for _ in 0..100 {
+        let list =
+            JsFuture::from(c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)))
+                .await
+                .unwrap_or_else(|e| panic!("listDocuments failed: {}", message(&e)));
+        assert_eq!(js_sys::Array::from(&list).length(), 10_000);
+    }
+    let after = memory_bytes();
+    web_sys::console::log_1(
+        &format!(
+            "memory: {before} B before, {after} B after 100 answers of {body_bytes} B (growth {} B, at most {} B)",
+            after - before,
+            2.0 * body_bytes
+        )
+        .into(),
+    );
+    assert!(
+        after - before <= 2.0 * body_bytes,
+        "memory grew by {} B over 100 answers of {body_bytes} B",
+        after - before
+    );
+}

@@ -284,6 +284,7 @@ impl<'de> Deserialize<'de> for AccessToken {
 
 /// A token answer as RFC 6749 §5.1 describes it; members not listed are ignored.
 #[derive(Deserialize)]
+#[serde(remote = "Self")]
 struct TokenAnswer {
     access_token: AccessToken,
     #[serde(default)]
@@ -292,6 +293,17 @@ struct TokenAnswer {
     expires_in: Option<Seconds>,
     #[serde(default)]
     token_type: Option<String>,
+}
+
+crate::objects_only!(TokenAnswer);
+
+/// What a grant is called in errors.
+fn operation(grant: GrantType) -> &'static str {
+    match grant {
+        GrantType::Password => "password grant",
+        GrantType::RefreshToken => "refresh grant",
+        GrantType::AuthorizationCode => "authorization code grant",
+    }
 }
 
 /// Checks a 2xx token answer. `sent_at` is when the request was sent (ms since the Unix epoch):
@@ -304,19 +316,31 @@ pub fn decode_token_set<'de, D: Deserializer<'de>>(
     sent_at: f64,
     used_refresh_token: Option<&str>,
 ) -> Result<TokenSet, Error> {
-    let operation = match grant {
-        GrantType::Password => "password grant",
-        GrantType::RefreshToken => "refresh grant",
-        GrantType::AuthorizationCode => "authorization code grant",
-    };
-    let answer: TokenAnswer = decode(operation, status, "", body)?;
+    let answer: TokenAnswer = decode(operation(grant), status, "", body)?;
+    Ok(token_set(answer, sent_at, used_refresh_token))
+}
+
+/// [`decode_token_set`] of a 2xx token answer's bytes (the check of every answer,
+/// [`super::check`]).
+pub fn check_token_set(
+    grant: GrantType,
+    status: u16,
+    body: &[u8],
+    sent_at: f64,
+    used_refresh_token: Option<&str>,
+) -> Result<TokenSet, Error> {
+    let answer: TokenAnswer = super::check::check(operation(grant), status, "", body)?;
+    Ok(token_set(answer, sent_at, used_refresh_token))
+}
+
+fn token_set(answer: TokenAnswer, sent_at: f64, used_refresh_token: Option<&str>) -> TokenSet {
     let seconds = answer.expires_in.map_or(DEFAULT_EXPIRES_IN_S, |s| s.0);
     let refresh_token = answer
         .refresh_token
         .map(|SecretText(t)| t)
         .filter(|t| !t.is_empty())
         .or_else(|| used_refresh_token.map(str::to_owned));
-    Ok(TokenSet {
+    TokenSet {
         access_token: answer.access_token.0,
         refresh_token,
         expires_at: sent_at + seconds * 1000.0,
@@ -324,7 +348,7 @@ pub fn decode_token_set<'de, D: Deserializer<'de>>(
             .token_type
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| "Bearer".into()),
-    })
+    }
 }
 
 /// The error body's `error` code, read leniently (for tests and messages).

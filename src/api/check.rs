@@ -562,40 +562,40 @@ mod tests {
         assert!(records("", &deep).is_err());
     }
 
-    /// The path serde_path_to_error finds in a second, tracked read: what [`path_at`] must agree
-    /// with.
-    fn tracked<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Option<String> {
-        let mut track = serde_path_to_error::Track::new();
-        let mut json = serde_json::Deserializer::from_slice(body);
-        let result: Result<T, _> = At::<T>::new(key).deserialize(
-            serde_path_to_error::Deserializer::new(&mut json, &mut track),
-        );
-        let error = result.err()?;
-        Some(match track.path().to_string().as_str() {
-            "." => words(&error),
-            path => format!("at {path}: {}", words(&error)),
-        })
-    }
-
-    fn agree<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Result<(), String> {
-        let ours = plain::<T>(key, body).err().map(|e| refusal(body, &e).1);
-        let theirs = tracked::<T>(key, body);
-        if ours == theirs {
-            Ok(())
-        } else {
-            Err(format!(
-                "{}\n ours:   {ours:?}\n theirs: {theirs:?}",
-                String::from_utf8_lossy(body)
-            ))
-        }
-    }
-
     #[cfg(not(target_arch = "wasm32"))]
     mod paths {
         use super::*;
         use crate::model::messages::Message;
         use proptest::prelude::*;
         use serde_json::Value;
+
+        /// The path serde_path_to_error finds in a second, tracked read: what [`path_at`] must agree
+        /// with.
+        fn tracked<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Option<String> {
+            let mut track = serde_path_to_error::Track::new();
+            let mut json = serde_json::Deserializer::from_slice(body);
+            let result: Result<T, _> = At::<T>::new(key).deserialize(
+                serde_path_to_error::Deserializer::new(&mut json, &mut track),
+            );
+            let error = result.err()?;
+            Some(match track.path().to_string().as_str() {
+                "." => words(&error),
+                path => format!("at {path}: {}", words(&error)),
+            })
+        }
+
+        fn agree<T: for<'de> Deserialize<'de>>(key: &str, body: &[u8]) -> Result<(), String> {
+            let ours = plain::<T>(key, body).err().map(|e| refusal(body, &e).1);
+            let theirs = tracked::<T>(key, body);
+            if ours == theirs {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{}\n ours:   {ours:?}\n theirs: {theirs:?}",
+                    String::from_utf8_lossy(body)
+                ))
+            }
+        }
 
         const KEYS: [&str; 14] = [
             "id",

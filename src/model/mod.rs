@@ -230,8 +230,14 @@ impl<'de> Deserialize<'de> for Unread {
             fn visit_str<E: de::Error>(self, _: &str) -> Result<Unread, E> {
                 Ok(Unread)
             }
+            fn visit_bytes<E: de::Error>(self, _: &[u8]) -> Result<Unread, E> {
+                Ok(Unread)
+            }
         }
-        deserializer.deserialize_str(V)
+        // serde_json hands a string's bytes over as they are, escapes resolved, without checking
+        // that they are UTF-8 (the browser's fatal decoder already did) or that an escaped
+        // surrogate has its pair (`JSON.parse` takes a lone one too).
+        deserializer.deserialize_bytes(V)
     }
 }
 

@@ -13,7 +13,7 @@ use super::events::Events;
 use super::js::{self, required};
 use super::transport::{self, Outgoing, Waited};
 use crate::api::auth::{
-    decode_token_set, grant_request, grant_retryable, is_invalid_grant, refresh_rejected, Grant,
+    check_token_set, grant_request, grant_retryable, is_invalid_grant, refresh_rejected, Grant,
     DEFAULT_SCOPE,
 };
 use crate::api::response::limit;
@@ -228,11 +228,11 @@ fn checked(
     if !answer.ok() {
         return Err(answer.status_failure());
     }
-    let body = answer.json()?;
-    decode_token_set(
+    answer.json()?;
+    check_token_set(
         kind,
         answer.status,
-        serde_wasm_bindgen::Deserializer::from(body),
+        &answer.bytes(),
         sent_at,
         used_refresh_token,
     )
