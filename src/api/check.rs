@@ -674,6 +674,28 @@ mod tests {
         proptest! {
             #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
             #[test]
+            fn every_check_survives_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..256), dup in any::<bool>()) {
+                // Often JSON with a key given twice or a huge number, so that resolving runs too.
+                let text = if dup {
+                    let mut t = br#"[{"id":1e999,"id":"a","title":"#.to_vec();
+                    t.extend_from_slice(&bytes);
+                    t.extend_from_slice(b"}]");
+                    t
+                } else {
+                    bytes
+                };
+                let _ = check::<Records>("list documents", 200, "", &text);
+                let _ = check::<Records>("list documents", 200, "items", &text);
+                let _ = check::<Vec<Webhook>>("list webhooks", 200, "data", &text);
+                let _ = crate::api::messages::check_answer(200, &text);
+                let _ = crate::api::messages::check_errors(500, &text);
+                let _ = crate::api::response::ErrorBody::from_answer(&text);
+                let _ = crate::api::webhooks::id_in_answer(&text);
+                let _ = resolved(&text, &ReadDifferently::Duplicate("id".into()));
+                let _ = resolved(&text, &ReadDifferently::OutOfRange);
+            }
+
+            #[test]
             fn one_walk_finds_the_path_serde_path_to_error_tracks((compact, pretty) in body()) {
                 for body in [&compact, &pretty] {
                     agree::<Records>("", body).map_err(TestCaseError::fail)?;

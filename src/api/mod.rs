@@ -1,10 +1,11 @@
 //! Pure request building and response checking, one file per resource. No I/O here: every
-//! function is unit-tested natively (decoders through serde_json, the same `Deserialize` impls
-//! the browser feeds through serde-wasm-bindgen).
+//! function is unit-tested natively.
 //!
 //! A call goes: `<resource>::*_request(...)` validates the input and describes an
-//! [`HttpRequest`]; the browser layer sends it; `<resource>::decode_*` (or
-//! [`response::status_error`] for a non-2xx answer) turns the answer into a result.
+//! [`HttpRequest`]; the browser layer sends it; `<resource>::check_*` reads the answer's bytes
+//! ([`check`], serde_json) into the model's types, or [`response::status_error`] turns a non-2xx
+//! answer into an error. The `decode_*` functions read the same types from any deserializer (the
+//! tests' `serde_json::Value`s, serde-wasm-bindgen in the parity test).
 
 #[cfg(any(test, feature = "auth"))]
 pub mod auth;

@@ -155,46 +155,51 @@ impl Input for ListDocumentsQuery {}
 
 /// A stored document's metadata, as the service returns it. Only `id` is required; the
 /// documented fields are checked for type, and every other field the service sends is kept in
-/// the object the caller receives. `S` is how its strings are read ([`super::Unread`] when
-/// only checked).
+/// the object the caller receives.
+// `S` is how its strings are read (`Unread` where the client only checks them); its
+// `type_params = ""` keep it out of the TypeScript declaration, which has strings.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase", remote = "Self")]
 pub struct DocumentRecord<S = Text> {
     /// Document id.
-    #[tsify(type = "string")]
+    #[tsify(type = "string", type_params = "")]
     pub id: S,
     /// `<subdomain>/<companyId>/<given resourcePath>/<id>`.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub resource_path: Option<S>,
     /// File name (the upload's `name`).
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub title: Option<S>,
     /// Owning company.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub company_id: Option<S>,
     /// A `DocumentType`; values added later by the service are passed through.
     #[serde(default, rename = "type")]
-    #[tsify(optional, type = "DocumentType | (string & {}) | null")]
+    #[tsify(
+        optional,
+        type = "DocumentType | (string & {}) | null",
+        type_params = ""
+    )]
     pub document_type: Option<S>,
     /// Linked tenant.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub tenant_id: Option<S>,
     /// Linked unit.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub unit_id: Option<S>,
     /// Linked property.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub property_id: Option<S>,
     /// Linked property group.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub property_group_id: Option<S>,
     /// Size in bytes.
     #[serde(default)]

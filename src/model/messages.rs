@@ -162,25 +162,26 @@ impl Input for MessagesOptions {
 }
 
 /// A file attached to a message (all fields nullable).
+// `S`: how its strings are read, as in `DocumentRecord`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase", remote = "Self")]
 pub struct MessageAttachment<S = Text> {
     /// Attachment id.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub id: Option<S>,
     /// File name.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub name: Option<S>,
     /// Where the file is stored.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub resource_path: Option<S>,
     /// Media type.
     #[serde(rename = "type", default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub media_type: Option<S>,
     /// Size in bytes.
     #[serde(default)]
@@ -190,44 +191,53 @@ pub struct MessageAttachment<S = Text> {
 objects_only!(MessageAttachment<S>);
 
 /// A message (all fields nullable; only selected fields are present).
+// `S`: how its strings are read, as in `DocumentRecord`.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
 #[tsify(missing_as_null)]
 #[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Message<S = Text> {
     /// Message id.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub id: Option<S>,
     /// The candidate the message belongs to.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub candidate_id: Option<S>,
     /// `ADMIN` or `CANDIDATE`; values added later by the service are passed through.
     #[serde(default)]
-    #[tsify(optional, type = "MessageSentBy | (string & {}) | null")]
+    #[tsify(
+        optional,
+        type = "MessageSentBy | (string & {}) | null",
+        type_params = ""
+    )]
     pub sent_by: Option<S>,
     /// The sending user.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub user_id: Option<S>,
     /// The message body.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub text: Option<S>,
     /// The sending user (selected with `userFields`; its fields are not documented).
     #[serde(default)]
-    #[tsify(optional, type = "Record<string, unknown> | null")]
+    #[tsify(optional, type = "Record<string, unknown> | null", type_params = "")]
     pub user: Option<AnyObject>,
     /// The message this one replies to.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[tsify(optional, type = "string | null", type_params = "")]
     pub reply_to_message_id: Option<S>,
     /// Read flag.
     #[serde(default)]
     pub is_read: Option<bool>,
     /// Attached files.
     #[serde(default)]
-    #[tsify(optional, type = "(MessageAttachment | null)[] | null")]
+    #[tsify(
+        optional,
+        type = "(MessageAttachment | null)[] | null",
+        type_params = ""
+    )]
     pub attachments: Option<Vec<Option<MessageAttachment<S>>>>,
 }
 
