@@ -362,6 +362,8 @@ test("network: a call and a retried call (the emulator's 503, then success) appe
   assert.equal(await rows.count(), 0);
   await page.click("#network-simulate");
   await page.locator("#network-status", { hasText: "retried" }).waitFor();
+  // The tab renders its events at the next animation frame, which may come after the status.
+  await rows.filter({ hasText: "done" }).first().waitFor();
   const texts = await rows.allTextContents();
   const kinds = await page.$$eval("#network-rows tr td:nth-child(4)", (cells) => cells.map((c) => c.textContent));
   assert.deepEqual(kinds, ["done", "response", "request", "retry", "response", "request"], texts.join("\n"));
