@@ -2,11 +2,12 @@
 //! types (the caller receives the browser's own `JSON.parse` value; this only says whether it
 //! is what the interface documents, and where it is not).
 //!
-//! A plain pass first; only when it fails, a second pass through serde_path_to_error for the
-//! JSON path of the first mismatch. Where serde_json and `JSON.parse` read the same text
-//! differently, the text is first resolved the way `JSON.parse` resolves it ([`resolved`]):
-//! a key given twice keeps its last value, a number beyond f64's range is a number
-//! (`JSON.parse` makes it `Infinity`).
+//! One plain pass over the bytes; only when it fails, one walk of the text finds the JSON path of
+//! where serde_json stopped ([`path_at`]: the path serde_path_to_error would track, without a
+//! second, tracked copy of every type's decoder in the module). Where serde_json and `JSON.parse`
+//! read the same text differently, the text is resolved the way `JSON.parse` resolves it
+//! ([`resolved`]) and read again: a key given twice keeps its last value, a number beyond f64's
+//! range is a number (`JSON.parse` makes it `Infinity`).
 
 use super::response::limit;
 use crate::error::Error;
@@ -132,8 +133,8 @@ pub fn check<T: for<'de> Deserialize<'de>>(
     let reason = match refused {
         Some(reason) => reason,
         None => match plain::<T>(key, &text) {
+            Ok(value) => return Ok(value),
             Err(error) => refusal(&text, &error).1,
-            Ok(_) => "the answer could not be read".to_owned(),
         },
     };
     Err(Error::Decode {
@@ -356,16 +357,18 @@ fn resolve(
     match text.first() {
         Some(b'{') if depth < RESOLVE_DEPTH => {
             let name = match what {
-                ReadDifferently::Duplicate(name) => name.as_str(),
-                ReadDifferently::OutOfRange => "",
+                ReadDifferently::Duplicate(name) => Some(name.as_str()),
+                ReadDifferently::OutOfRange => None,
             };
             let Entries(entries) = serde_json::from_slice(text)?;
-            let last = entries.iter().rposition(|(key, _)| key == name);
+            let last = entries
+                .iter()
+                .rposition(|(key, _)| Some(key.as_str()) == name);
             // Where the text between two values starts: after `{`, then after each value.
             let mut after = start + 1;
             for (at, (key, value)) in entries.iter().enumerate() {
                 let value_at = offset(body, value);
-                if key == name && Some(at) != last {
+                if Some(key.as_str()) == name && Some(at) != last {
                     // The key is the one string in `, "key" :` before the value.
                     let between = body.get(after..value_at).unwrap_or_default();
                     let open = between.iter().position(|b| *b == b'"');
