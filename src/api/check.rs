@@ -104,44 +104,48 @@ pub fn check<T: for<'de> Deserialize<'de>>(
     body: &[u8],
 ) -> Result<T, Error> {
     let mut text = Cow::Borrowed(without_bom(body));
-    let mut refused = None;
     // Each round resolves one difference (a key's name, or the numbers): a few at most.
     for _ in 0..16 {
         let error = match plain::<T>(key, &text) {
             Ok(value) => return Ok(value),
             Err(error) => error,
         };
-        let what = match ReadDifferently::of(&error) {
-            Some(what) => what,
-            None => {
-                // A mismatch: at a key that may have been given twice, the last value counts.
-                let (at, reason) = refusal(&text, &error);
-                let what = at.map(ReadDifferently::Duplicate);
-                refused = Some(reason);
-                match what {
-                    Some(what) => what,
-                    None => break,
-                }
-            }
-        };
-        match resolved(&text, &what) {
-            Some(next) => text = Cow::Owned(next),
-            None => break,
+        match resolved_or_refused(&text, &error) {
+            Ok(next) => text = Cow::Owned(next),
+            Err(reason) => return Err(decode_error(operation, status, &reason)),
         }
-        refused = None;
     }
-    let reason = match refused {
-        Some(reason) => reason,
-        None => match plain::<T>(key, &text) {
-            Ok(value) => return Ok(value),
-            Err(error) => refusal(&text, &error).1,
-        },
+    plain::<T>(key, &text)
+        .map_err(|error| decode_error(operation, status, &refusal(&text, &error).1))
+}
+
+/// After a plain pass failed with `error`: the text resolved the way `JSON.parse` resolves what
+/// serde_json refused, or, for a mismatch at a key, that key (given twice, its last value is the
+/// one that counts); else the reason the answer is refused. Never inlined: one copy serves every
+/// answer type (at opt-level 3 it would be copied into each).
+#[inline(never)]
+fn resolved_or_refused(text: &[u8], error: &serde_json::Error) -> Result<Vec<u8>, String> {
+    let (what, reason) = match ReadDifferently::of(error) {
+        Some(what) => (Some(what), None),
+        None => {
+            let (at, reason) = refusal(text, error);
+            (at.map(ReadDifferently::Duplicate), Some(reason))
+        }
     };
-    Err(Error::Decode {
+    match what.and_then(|what| resolved(text, &what)) {
+        Some(next) => Ok(next),
+        None => Err(reason.unwrap_or_else(|| refusal(text, error).1)),
+    }
+}
+
+/// The `decode` error of a refused answer.
+#[inline(never)]
+fn decode_error(operation: &'static str, status: u16, reason: &str) -> Error {
+    Error::Decode {
         operation,
         status,
-        reason: limit(&reason, 300),
-    })
+        reason: limit(reason, 300),
+    }
 }
 
 /// The plain pass: `T` read from `body` at `key`.

@@ -1,5 +1,6 @@
-//! Reading answers: non-2xx statuses into [`Error`]s, `Retry-After`, and decoding bodies into
-//! the model's types with the JSON path of the first mismatch in the message.
+//! Reading answers: non-2xx statuses into [`Error`]s, `Retry-After`, error bodies and GraphQL
+//! `errors` read leniently, and [`decode`]: the model's types read from any deserializer with the
+//! JSON path of the first mismatch (the client reads answers from their bytes: [`super::check`]).
 
 use super::platform::{decimal, http_date_ms};
 use crate::error::Error;
@@ -503,9 +504,8 @@ pub fn decode<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
 
 /// [`decode`] for the large answers (document lists, messages): `read` gives a deserializer of
 /// the body, read first with plain serde and, only when that fails, again through [`decode`] for
-/// the error's path. Path tracking costs about a fifth of the decoding time of a 10,000-record
-/// list; it is not used everywhere because each fast path adds its own copy of the type's
-/// decoder to the module (about 2 KB gzip per answer type).
+/// the error's path. For any deserializer (the tests' `serde_json::Value`s); the client reads
+/// answers from their bytes, [`super::check::check`].
 pub fn decode_large<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
     operation: &'static str,
     status: u16,
