@@ -251,11 +251,19 @@ impl Error {
     }
 }
 
+/// `s` cut to at most `max` characters (with an ellipsis when cut).
+pub fn limit(s: &str, max: usize) -> String {
+    match s.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", s.get(..i).unwrap_or("")),
+        None => s.to_owned(),
+    }
+}
+
 /// What replaces the token in what estatekit writes about a call.
 pub const REDACTED: &str = "[redacted]";
 
 /// `text` with every occurrence of `token` replaced by [`REDACTED`], and so is the start of the
-/// token where a text was cut short within it (`response::limit` ends a cut with `…`).
+/// token where a text was cut short within it ([`limit`] ends a cut with `…`).
 pub fn redact(text: String, token: &str) -> String {
     if token.is_empty() {
         return text;
@@ -440,7 +448,7 @@ mod tests {
         assert_eq!(redact("abc".into(), ""), "abc");
         // A text cut within the token keeps no part of it.
         let token = "eyJhbGciOiJSUzI1NiJ9.SECRET";
-        // (as `response::limit(&format!("body: {token}"), 20)` cuts it)
+        // (as `limit(&format!("body: {token}"), 20)` cuts it)
         let cut = "body: eyJhbGciOiJSUz…".to_owned();
         assert_eq!(redact(cut, token), "body: [redacted]…");
         assert_eq!(

@@ -1,6 +1,6 @@
-//! Property tests: every response decoder and input type, fed arbitrary bytes and arbitrary
-//! JSON (biased towards the interface's field names), returns `Ok` or a typed error and never
-//! panics. Natively the same `Deserialize` impls the browser uses are fed through serde_json.
+//! Property tests: every answer check and input type, fed arbitrary bytes and arbitrary JSON
+//! (biased towards the interface's field names), returns `Ok` or a typed error and never panics.
+//! The checks are the module's own (`check_*`, from an answer's bytes), run natively.
 //! Bounded: `PROPTEST_CASES` (default 2,000 per property here) keeps `make test` short.
 #![cfg(not(target_arch = "wasm32"))]
 #![allow(clippy::expect_used)]
@@ -69,29 +69,34 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// Runs every decoder over one JSON value; each must return Ok or a decode/graphql error.
-fn decode_all(v: &Value) {
+/// Runs every check over one answer's bytes; each must return Ok or a decode/graphql error.
+fn check_all(body: &[u8]) {
     let kinds = [ApiErrorKind::Decode, ApiErrorKind::Graphql];
     for r in [
-        webhooks::decode_list(200, "items", v).map(|_| ()),
-        documents::decode_list(200, "", || v).map(|_| ()),
-        documents::decode_record(documents::GET, 200, v).map(|_| ()),
-        messages::decode_errors(200, v),
-        messages::decode_data(200, || v).map(|_| ()),
+        webhooks::check_list(200, "items", body).map(|_| ()),
+        documents::check_list(200, "", body).map(|_| ()),
+        documents::check_record(documents::GET, 200, body),
+        messages::check_errors(200, body),
+        messages::check_answer(200, body).map(|_| ()),
     ] {
         if let Err(e) = r {
             assert!(kinds.contains(&e.kind()), "{e:?}");
             assert!(e.to_string().len() < 2_000);
         }
     }
-    if let Ok(list) = webhooks::decode_list(200, "", v) {
+    if let Ok(list) = webhooks::check_list(200, "", body) {
         let input: model::webhooks::RegisterWebhookInput =
             serde_json::from_value(serde_json::json!({"type": "UNIT_CREATED", "url": "u"}))
                 .expect("valid input");
         let _ = webhooks::find_registered(&list, &input);
     }
-    let _ = ErrorBody::read(v);
-    let _ = webhooks::id_in_body(v);
+    let _ = ErrorBody::from_answer(body);
+    let _ = webhooks::id_in_answer(body);
+}
+
+/// [`check_all`] over a JSON value's text.
+fn check_value(v: &Value) {
+    check_all(&serde_json::to_vec(v).expect("JSON"));
 }
 
 fn proptest_config() -> ProptestConfig {
@@ -109,10 +114,8 @@ proptest! {
     #![proptest_config(proptest_config())]
 
     #[test]
-    fn decoders_survive_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
-        if let Ok(v) = serde_json::from_slice::<Value>(&bytes) {
-            decode_all(&v);
-        }
+    fn checks_survive_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..256)) {
+        check_all(&bytes);
         let text = String::from_utf8_lossy(&bytes);
         let _ = webhooks::id_from_location(&text);
         let _ = http_date_ms(&text);
@@ -125,11 +128,11 @@ proptest! {
     }
 
     #[test]
-    fn decoders_survive_arbitrary_json(v in json_value()) {
-        decode_all(&v);
-        decode_all(&serde_json::json!({ "data": { "messages": [v.clone()] } }));
-        decode_all(&serde_json::json!({ "items": [v.clone()] }));
-        decode_all(&serde_json::json!([{ "id": "x", "type": "T", "url": "u", "extra": v }]));
+    fn checks_survive_arbitrary_json(v in json_value()) {
+        check_value(&v);
+        check_value(&serde_json::json!({ "data": { "messages": [v.clone()] } }));
+        check_value(&serde_json::json!({ "items": [v.clone()] }));
+        check_value(&serde_json::json!([{ "id": "x", "type": "T", "url": "u", "extra": v }]));
     }
 
     #[test]

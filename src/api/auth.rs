@@ -2,7 +2,6 @@
 //! takes them): the request of each grant, and the check of its answer into a [`TokenSet`].
 //! Compiled with the `auth` feature (the server entry's module) and in the unit tests.
 
-use super::response::{decode, ErrorBody};
 use super::url::QueryString;
 use super::{check_token, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
@@ -306,22 +305,10 @@ fn operation(grant: GrantType) -> &'static str {
     }
 }
 
-/// Checks a 2xx token answer. `sent_at` is when the request was sent (ms since the Unix epoch):
-/// the access token expires `expires_in` seconds after it, never later (the JWT itself is not
-/// read). `used_refresh_token` is kept when a refresh answer carries none.
-pub fn decode_token_set<'de, D: Deserializer<'de>>(
-    grant: GrantType,
-    status: u16,
-    body: D,
-    sent_at: f64,
-    used_refresh_token: Option<&str>,
-) -> Result<TokenSet, Error> {
-    let answer: TokenAnswer = decode(operation(grant), status, "", body)?;
-    Ok(token_set(answer, sent_at, used_refresh_token))
-}
-
-/// [`decode_token_set`] of a 2xx token answer's bytes (the check of every answer,
-/// [`super::check`]).
+/// Checks a 2xx token answer's bytes (the check of every answer, [`super::check`]). `sent_at` is
+/// when the request was sent (ms since the Unix epoch): the access token expires `expires_in`
+/// seconds after it, never later (the JWT itself is not read). `used_refresh_token` is kept when
+/// a refresh answer carries none.
 pub fn check_token_set(
     grant: GrantType,
     status: u16,
@@ -349,11 +336,6 @@ fn token_set(answer: TokenAnswer, sent_at: f64, used_refresh_token: Option<&str>
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| "Bearer".into()),
     }
-}
-
-/// The error body's `error` code, read leniently (for tests and messages).
-pub fn error_code<'de, D: Deserializer<'de>>(body: D) -> Option<String> {
-    ErrorBody::read(body).code
 }
 
 #[cfg(test)]
@@ -436,7 +418,8 @@ mod tests {
     }
 
     fn decode_json(value: serde_json::Value, used: Option<&str>) -> Result<TokenSet, Error> {
-        decode_token_set(GrantType::RefreshToken, 200, value, 1_000_000.0, used)
+        let bytes = serde_json::to_vec(&value).unwrap();
+        check_token_set(GrantType::RefreshToken, 200, &bytes, 1_000_000.0, used)
     }
 
     #[test]
@@ -510,8 +493,9 @@ mod tests {
     fn invalid_grant_is_recognised_and_explained() {
         let body =
             json!({"error": "invalid_grant", "error_description": "refresh token not found"});
-        assert_eq!(error_code(body.clone()).as_deref(), Some("invalid_grant"));
-        let read = ErrorBody::read(body);
+        let read =
+            super::super::response::ErrorBody::from_answer(&serde_json::to_vec(&body).unwrap());
+        assert_eq!(read.code.as_deref(), Some("invalid_grant"));
         let error = Error::Status {
             operation: "refresh grant",
             status: 403,

@@ -9,8 +9,7 @@
 //! ([`resolved`]) and read again: a key given twice keeps its last value, a number beyond f64's
 //! range is a number (`JSON.parse` makes it `Infinity`).
 
-use super::response::limit;
-use crate::error::Error;
+use crate::error::{limit, Error};
 use serde::de::{self, DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
 use serde_json::value::RawValue;

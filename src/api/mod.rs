@@ -4,8 +4,8 @@
 //! A call goes: `<resource>::*_request(...)` validates the input and describes an
 //! [`HttpRequest`]; the browser layer sends it; `<resource>::check_*` reads the answer's bytes
 //! ([`check`], serde_json) into the model's types, or [`response::status_error`] turns a non-2xx
-//! answer into an error. The `decode_*` functions read the same types from any deserializer (the
-//! tests' `serde_json::Value`s, serde-wasm-bindgen in the parity test).
+//! answer into an error. The tests drive the same `check_*` functions, from bytes: each answer
+//! type has one reader.
 
 #[cfg(any(test, feature = "auth"))]
 pub mod auth;

@@ -1,9 +1,9 @@
 //! Reading answers: non-2xx statuses into [`Error`]s, `Retry-After`, error bodies and GraphQL
-//! `errors` read leniently, and [`decode`]: the model's types read from any deserializer with the
-//! JSON path of the first mismatch (the client reads answers from their bytes: [`super::check`]).
+//! `errors` read leniently (from the answer's bytes, by [`super::check::read`]), and the shapes
+//! the checks share ([`Checked`], [`LIST_KEYS`]).
 
 use super::platform::{decimal, http_date_ms};
-use crate::error::Error;
+use crate::error::{limit, Error};
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::fmt;
@@ -171,13 +171,6 @@ pub struct ErrorBody {
 crate::objects_only!(ErrorFields);
 
 impl ErrorBody {
-    /// Reads the fields it knows from a parsed body of any shape.
-    pub fn read<'de, D: Deserializer<'de>>(body: D) -> ErrorBody {
-        <ErrorFields as Deserialize>::deserialize(body)
-            .map(ErrorBody::from)
-            .unwrap_or_default()
-    }
-
     /// Reads the fields it knows from an answer's bytes (JSON of any shape, or not JSON).
     pub fn from_answer(body: &[u8]) -> ErrorBody {
         super::check::read::<ErrorFields>(body)
@@ -305,13 +298,6 @@ pub(crate) struct GraphqlEnvelope {
 
 crate::objects_only!(GraphqlEnvelope);
 
-/// The messages of a GraphQL answer's `errors` when present and not empty (at most five).
-pub fn graphql_errors<'de, D: Deserializer<'de>>(body: D) -> Option<Vec<String>> {
-    <GraphqlEnvelope as Deserialize>::deserialize(body)
-        .ok()?
-        .messages()
-}
-
 impl GraphqlEnvelope {
     /// The messages of `errors` when present and not empty (at most five).
     pub(crate) fn messages(self) -> Option<Vec<String>> {
@@ -343,14 +329,6 @@ pub struct LenientText(pub Option<String>);
 impl<'de> Deserialize<'de> for LenientText {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Lenient::deserialize(deserializer).map(|l| LenientText(l.text()))
-    }
-}
-
-/// `s` cut to at most `max` characters (with an ellipsis when cut).
-pub fn limit(s: &str, max: usize) -> String {
-    match s.char_indices().nth(max) {
-        Some((i, _)) => format!("{}…", s.get(..i).unwrap_or("")),
-        None => s.to_owned(),
     }
 }
 
@@ -470,49 +448,6 @@ pub fn in_js_terms(message: &str) -> String {
         },
     };
     format!("{given}, expected {expected}")
-}
-
-/// Decodes a parsed body into `T`; a mismatch is a `decode` error naming the JSON path (e.g.
-/// `at items[3].id: invalid type: number, expected a string`). `prefix` is where `body` was
-/// found inside the answer (`data.messages`, `items`, or empty).
-pub fn decode<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-    operation: &'static str,
-    status: u16,
-    prefix: &str,
-    body: D,
-) -> Result<T, Error> {
-    serde_path_to_error::deserialize(body).map_err(|e| {
-        let path = e.path().to_string();
-        let at = match path.as_str() {
-            "." => prefix.to_owned(),
-            p if prefix.is_empty() => p.to_owned(),
-            p if p.starts_with('[') => format!("{prefix}{p}"),
-            p => format!("{prefix}.{p}"),
-        };
-        let reason = if at.is_empty() {
-            serde_message(e.inner())
-        } else {
-            format!("at {at}: {}", serde_message(e.inner()))
-        };
-        Error::Decode {
-            operation,
-            status,
-            reason: limit(&reason, 300),
-        }
-    })
-}
-
-/// [`decode`] for the large answers (document lists, messages): `read` gives a deserializer of
-/// the body, read first with plain serde and, only when that fails, again through [`decode`] for
-/// the error's path. For any deserializer (the tests' `serde_json::Value`s); the client reads
-/// answers from their bytes, [`super::check::check`].
-pub fn decode_large<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
-    operation: &'static str,
-    status: u16,
-    prefix: &str,
-    read: impl Fn() -> D,
-) -> Result<T, Error> {
-    T::deserialize(read()).or_else(|_| decode(operation, status, prefix, read()))
 }
 
 /// A list checked element by element: each element is decoded into `T` (serde) and dropped at
@@ -641,12 +576,9 @@ mod tests {
     }
 
     use super::*;
-    use crate::model::webhooks::Webhook;
-    use serde_json::{json, Value};
 
     fn body(text: &str) -> ErrorBody {
-        let v: Value = serde_json::from_str(text).unwrap();
-        ErrorBody::read(v)
+        ErrorBody::from_answer(text.as_bytes())
     }
 
     #[test]
@@ -687,7 +619,10 @@ mod tests {
 
     #[test]
     fn graphql_errors_are_read_leniently() {
-        let errors = |t: &str| graphql_errors(serde_json::from_str::<Value>(t).unwrap());
+        let errors = |t: &str| {
+            super::super::check::read::<GraphqlEnvelope>(t.as_bytes())
+                .and_then(GraphqlEnvelope::messages)
+        };
         assert_eq!(errors(r#"{"data":{}}"#), None);
         assert_eq!(errors(r#"{"errors":null}"#), None);
         assert_eq!(errors(r#"{"errors":[]}"#), None);
@@ -749,14 +684,7 @@ mod tests {
     }
 
     #[test]
-    fn decode_errors_name_the_path() {
-        let v = json!([{"id":"a","type":"T","url":"u"}, {"id":5}]);
-        let e = decode::<Vec<Webhook>, _>("list webhooks", 200, "items", v).unwrap_err();
-        assert_eq!(e.kind(), crate::error::ApiErrorKind::Decode);
-        assert!(
-            e.to_string().contains("at items[1].id: invalid type"),
-            "{e}"
-        );
+    fn not_json_says_what_the_body_is() {
         let e = not_json("list webhooks", 200, Some("<html>"));
         assert!(e.to_string().contains("not valid JSON"), "{e}");
         assert!(not_json("x", 200, None).to_string().contains("UTF-8"));

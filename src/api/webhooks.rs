@@ -1,13 +1,13 @@
 //! Webhooks (4.6-4.8): list, register (id from `Location`), delete.
 
 use super::check::{check, read};
-use super::response::{decode, LenientText};
+use super::response::LenientText;
 use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
 use percent_encoding::percent_decode_str;
-use serde::{Deserialize, Deserializer};
+use serde::Deserialize;
 
 const PATH: &str = "/api/external-integrations/webhooks";
 
@@ -27,15 +27,6 @@ pub fn list_request(base: &BaseUrl) -> HttpRequest {
         body: RequestBody::None,
         retry_safe: true,
     }
-}
-
-/// Checks the array of a list answer (found at `prefix`: empty, or the wrapping key).
-pub fn decode_list<'de, D: Deserializer<'de>>(
-    status: u16,
-    prefix: &str,
-    array: D,
-) -> Result<Vec<Webhook>, Error> {
-    decode(LIST, status, prefix, array)
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key).
@@ -81,15 +72,6 @@ struct WithId {
     id: Option<LenientText>,
 }
 
-/// The `id` in a register answer's JSON body (a string or an integer), if there is one.
-pub fn id_in_body<'de, D: Deserializer<'de>>(body: D) -> Option<String> {
-    <WithId as Deserialize>::deserialize(body)
-        .ok()?
-        .id?
-        .0
-        .filter(|id| !id.is_empty())
-}
-
 /// The `id` in a register answer's bytes (a string or an integer), if there is one.
 pub fn id_in_answer(body: &[u8]) -> Option<String> {
     read::<WithId>(body)?.id?.0.filter(|id| !id.is_empty())
@@ -125,7 +107,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
 mod tests {
     use super::*;
     use crate::error::ApiErrorKind;
-    use serde_json::{json, Value};
+    use serde_json::json;
 
     fn base() -> BaseUrl {
         BaseUrl::parse("https://acme.example.com/").unwrap()
@@ -209,8 +191,8 @@ mod tests {
     }
 
     #[test]
-    fn id_in_body_is_lenient() {
-        let id = |s: &str| id_in_body(serde_json::from_str::<Value>(s).unwrap());
+    fn id_in_answer_is_lenient() {
+        let id = |s: &str| id_in_answer(s.as_bytes());
         assert_eq!(id(r#"{"id":"w1","x":[1]}"#).as_deref(), Some("w1"));
         assert_eq!(id(r#"{"id":7}"#).as_deref(), Some("7"));
         assert_eq!(id(r#"{"id":""}"#), None);
@@ -226,7 +208,7 @@ mod tests {
           {"id":"2","type":"SOMETHING_NEW","url":"https://h/2","extra":{"x":1}},
           {"id":"3","type":"UNIT_CREATED","url":"https://h/1"}
         ]);
-        let list = decode_list(200, "", &body).unwrap();
+        let list = check_list(200, "", &serde_json::to_vec(&body).unwrap()).unwrap();
         assert_eq!(list.len(), 3);
         assert_eq!(
             find_registered(&list, &input("UNIT_CREATED", "https://h/1")).as_deref(),
@@ -247,10 +229,15 @@ mod tests {
             r#"[null]"#,
             r#""hello""#,
         ] {
-            let v: Value = serde_json::from_str(body).unwrap();
-            let e = decode_list(200, "", &v).unwrap_err();
+            let e = check_list(200, "", body.as_bytes()).unwrap_err();
             assert_eq!(e.kind(), ApiErrorKind::Decode, "{body}");
         }
+        let body = r#"{"items":[{"id":"a","type":"T","url":"u"}, {"id":5}]}"#;
+        let e = check_list(200, "items", body.as_bytes()).unwrap_err();
+        assert!(
+            e.to_string().contains("at items[1].id: invalid type"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -45,6 +45,9 @@ pub struct Answer {
     pub(super) bytes: JsValue,
     /// Requests made to get this answer.
     pub attempts: u32,
+    /// When the request was sent (`Date.now()` ms): a token set's expiry counts from it.
+    #[cfg(feature = "auth")]
+    pub sent_at: f64,
 }
 
 impl Answer {
@@ -138,5 +141,5 @@ impl Answer {
 fn excerpt(text: &JsString, max: u32) -> String {
     // A character is at most two UTF-16 units: 2 * max + 1 units always hold `max` of them.
     let head: String = text.slice(0, 2 * max + 1).into();
-    response::limit(&head, max as usize)
+    crate::error::limit(&head, max as usize)
 }

@@ -11,14 +11,14 @@ use super::answer::Answer;
 use super::errors::Failure;
 use super::events::Events;
 use super::js::{self, required};
-use super::transport::{self, Outgoing, Waited};
+use super::pipeline::{self, Call, Pipeline, Retry};
+use super::transport::{self, Waited};
 use crate::api::auth::{
-    check_token_set, grant_request, grant_retryable, is_invalid_grant, refresh_rejected, Grant,
-    DEFAULT_SCOPE,
+    check_token_set, grant_request, is_invalid_grant, refresh_rejected, Grant, DEFAULT_SCOPE,
 };
-use crate::api::response::limit;
+use crate::api::retry::RetryPolicy;
 use crate::api::BaseUrl;
-use crate::error::{redact, ApiErrorKind, Error};
+use crate::error::{limit, redact, Error};
 use crate::model::auth::{
     AuthorizationCode, GrantOptions, GrantType, PasswordCredentials, StoreOperation, TokenEvent,
     TokenProviderOptions, TokenSet,
@@ -156,28 +156,29 @@ impl Target {
             Grant::Refresh { refresh_token } => Some(refresh_token),
             _ => None,
         };
-        // The transport's own request events are the client's; a grant reports `TokenEvent`s.
-        let events = Events::new(Operation::Messages, None);
-        let mut retries = 0;
-        loop {
-            let (started, sent_at) = (js::now_precise(), js::now_ms());
-            let out = Outgoing {
-                request: &request,
-                events: &events,
-                file: None,
-                signal,
-                timeout_ms: self.timeout_ms,
-                progress: None,
-                fetch: self.fetch.as_ref(),
-            };
-            // An empty token: no `Authorization` header (the credentials are in the body).
-            let result = match transport::send(Rc::from(""), &out, self.base.origin()).await {
-                Ok(answer) => checked(&answer, kind, sent_at, used_refresh_token),
-                Err(failure) => Err(failure),
-            }
-            .map_err(|f| hide(f, &secrets));
+        // A grant's pipeline: no token (the credentials are in the body), no rate limit, the
+        // grant type's own repeats, a timeout per request.
+        let pipeline = Pipeline {
+            origin: self.base.origin().to_owned(),
+            tokens: None,
+            policy: RetryPolicy {
+                limit: GRANT_RETRIES,
+                base_delay_ms: 250,
+                max_delay_ms: 5_000,
+            },
+            on_retry: None,
+            fetch: self.fetch.clone(),
+            rate: None,
+        };
+        let set = RefCell::new(None);
+        let check = |answer: &Answer| {
+            let tokens = checked(answer, kind, answer.sent_at, used_refresh_token)?;
+            set.replace(Some(tokens));
+            Ok(JsValue::UNDEFINED)
+        };
+        let told = |result: &Result<JsValue, Failure>, started: f64| {
             if let Some(listener) = on_event {
-                let (kind_failed, status) = match &result {
+                let (kind_failed, status) = match result {
                     Ok(_) => (None, None),
                     Err(f) => (Some(f.error.kind()), f.error.status()),
                 };
@@ -190,31 +191,29 @@ impl Target {
                 };
                 js::notify(listener, &js::to_js(&event));
             }
-            let Err(failure) = &result else {
-                return result;
-            };
-            let repeat = match failure.error.kind() {
-                ApiErrorKind::Network => grant_retryable(kind, None),
-                _ => failure
-                    .error
-                    .status()
-                    .is_some_and(|status| grant_retryable(kind, Some(status))),
-            };
-            if !repeat || retries >= GRANT_RETRIES {
-                return result;
+        };
+        let call = Call {
+            per_attempt: true,
+            attempted: Some(&told),
+            ..Call::new(signal.cloned(), self.timeout_ms)
+        };
+        let operation = pipeline::Operation {
+            request: &request,
+            retry: Retry::Grant(kind),
+            check: &check,
+        };
+        // The client's request events are not a grant's: it reports `TokenEvent`s.
+        let events = Events::new(Operation::Messages, None);
+        let result = pipeline.run(&operation, &call, &events).await;
+        result.map_err(|f| hide(f, &secrets))?;
+        set.take().ok_or_else(|| {
+            Error::Decode {
+                operation: grant.operation(),
+                status: 200,
+                reason: "the answer was not checked".into(),
             }
-            let wait = failure
-                .error
-                .retry_after_ms()
-                .map_or(250 << retries, |ms| ms.min(5_000) as u32);
-            retries += 1;
-            if !transport::delay(wait, signal).await {
-                return Err(Error::Aborted {
-                    operation: grant.operation(),
-                }
-                .into());
-            }
-        }
+            .into()
+        })
     }
 }
 

@@ -5,13 +5,16 @@
 mod answer;
 #[cfg(feature = "auth")]
 mod auth;
+mod checks;
 mod client;
 mod errors;
 mod events;
 #[cfg(feature = "dom-emulation")]
 mod form;
 mod js;
+mod pipeline;
 mod rate;
+mod token;
 mod transport;
 
 use wasm_bindgen::prelude::*;

@@ -9,11 +9,9 @@
 
 use super::answer::{Answer, Headers};
 use super::errors::Failure;
-use super::events::Events;
 use super::js;
-use crate::api::response;
 use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
-use crate::error::{redact, Error};
+use crate::error::{limit, redact, Error};
 use crate::model::documents::UploadProgress;
 use js_sys::JsString;
 use std::cell::Cell;
@@ -31,13 +29,11 @@ use web_sys::{
 pub struct Outgoing<'a> {
     /// The described request.
     pub request: &'a HttpRequest,
-    /// Where the call's events go.
-    pub events: &'a Events,
     /// The file part of a multipart upload and its file name.
     pub file: Option<(&'a Blob, &'a str)>,
     /// The caller's abort signal.
     pub signal: Option<&'a AbortSignal>,
-    /// Timeout of the whole call in milliseconds (all attempts and waits); 0 = none.
+    /// Timeout of this attempt in milliseconds (what is left of the call's); 0 = none.
     pub timeout_ms: u32,
     /// Upload progress callback; when set, the request goes through `XMLHttpRequest` (unless
     /// `fetch` is set).
@@ -123,7 +119,7 @@ fn describe(err: &JsValue) -> String {
         .as_string()
         .or_else(|| err.as_string())
         .unwrap_or_else(|| "the request failed".into());
-    response::limit(&text, 200)
+    limit(&text, 200)
 }
 
 /// A JSON document as text, serialised by serde-wasm-bindgen and the browser's `JSON`.
@@ -195,7 +191,7 @@ async fn via_fetch(
     signal: &AbortSignal,
     platform: PlatformForm,
 ) -> Result<Reply, NoAnswer> {
-    let failed = |e: gloo_net::Error| NoAnswer::Failed(response::limit(&e.to_string(), 200));
+    let failed = |e: gloo_net::Error| NoAnswer::Failed(limit(&e.to_string(), 200));
     let (body, json) = body_of(out, platform).map_err(|e| NoAnswer::Failed(describe(&e)))?;
     let mut builder = gloo_net::http::RequestBuilder::new(&out.request.url)
         .method(gloo_method(out.request.method))
@@ -375,6 +371,8 @@ fn bearer(token: &str) -> bool {
 /// one an answer may come from.
 pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<Answer, Failure> {
     let operation = out.request.operation;
+    #[cfg(feature = "auth")]
+    let sent_at = js::now_ms();
     if out.signal.is_some_and(AbortSignal::aborted) {
         return Err(Error::Aborted { operation }.into());
     }
@@ -422,6 +420,8 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             bytes: reply.bytes,
             token,
             attempts: 1,
+            #[cfg(feature = "auth")]
+            sent_at,
         }),
         Err(NoAnswer::Redirected) => Err(Failure::from(Error::Redirected { operation }).after(1)),
         Err(NoAnswer::NotResponse) => Err(Failure::from(Error::invalid(

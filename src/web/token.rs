@@ -1,0 +1,168 @@
+//! A client's access token: the `token` option, or what `getToken` gives (asked the first time,
+//! again when it is due for renewal, and after a 401), one `getToken` call shared by every
+//! request waiting for it.
+
+use super::errors::Failure;
+use super::js;
+use super::transport::{self, Waited};
+use crate::api;
+use crate::error::{limit, Error};
+use crate::model::client::TokenReason;
+use js_sys::{Function, Promise};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::JsValue;
+use web_sys::AbortSignal;
+
+/// What bounds a wait for `getToken`: the call's name, signal, timeout and deadline.
+#[derive(Clone, Copy)]
+pub struct Bounds<'a> {
+    /// What the call does (`list webhooks`), for the errors.
+    pub operation: &'static str,
+    /// The call's abort signal.
+    pub signal: Option<&'a AbortSignal>,
+    /// The call's timeout, for the error.
+    pub timeout_ms: u32,
+    /// When the call times out (`Date.now()` ms), if it does.
+    pub deadline: Option<f64>,
+}
+
+/// The access token of a client.
+pub struct Tokens {
+    token: RefCell<Option<Rc<str>>>,
+    /// When to ask `getToken` again (`Date.now()` ms), and when the token expires: set from an
+    /// `expiresAt` that `getToken` gave, else never.
+    renew_at: Cell<f64>,
+    expires_at: Cell<f64>,
+    get_token: Option<Function>,
+    /// A `getToken` call in progress, shared by every request waiting for it.
+    pending: RefCell<Option<Promise>>,
+}
+
+fn invalid(field: &str, reason: &str) -> Failure {
+    Error::invalid(field, reason).into()
+}
+
+impl Tokens {
+    /// The `token` option (already checked), or none and `getToken`.
+    pub fn new(token: Option<String>, get_token: Option<Function>) -> Tokens {
+        Tokens {
+            token: RefCell::new(token.map(Rc::from)),
+            renew_at: Cell::new(f64::INFINITY),
+            expires_at: Cell::new(f64::INFINITY),
+            get_token,
+            pending: RefCell::new(None),
+        }
+    }
+
+    /// The current token, asking `getToken("initial")` the first time, and `getToken("expiring")`
+    /// once it is due for renewal (a token that is still valid is used if that fails).
+    pub async fn current(&self, bounds: Bounds<'_>) -> Result<Rc<str>, Failure> {
+        let current = self.token.borrow().clone();
+        let reason = match &current {
+            Some(token) if js::now_ms() < self.renew_at.get() => return Ok(token.clone()),
+            Some(_) => TokenReason::Expiring,
+            None => TokenReason::Initial,
+        };
+        match (self.fetch(reason, bounds).await, current) {
+            (Err(_), Some(token)) if js::now_ms() < self.expires_at.get() => Ok(token),
+            (result, _) => result,
+        }
+    }
+
+    /// Whether a 401 can be answered with a new token (there is a `getToken`).
+    pub fn renewable(&self) -> bool {
+        self.get_token.is_some()
+    }
+
+    /// After a 401 to a request that carried `used`: asks `getToken("unauthorized")`, unless
+    /// another call already replaced that token.
+    pub async fn renew(&self, used: &str, bounds: Bounds<'_>) -> Result<(), Failure> {
+        let current = self.token.borrow().clone();
+        if current.as_deref().is_none_or(|t| t == used) {
+            self.fetch(TokenReason::Unauthorized, bounds).await?;
+        }
+        Ok(())
+    }
+
+    /// Calls `getToken(reason)`, or joins a call already in progress; gives up when the
+    /// call's signal aborts or its deadline passes (the shared call goes on for others).
+    async fn fetch(&self, reason: TokenReason, bounds: Bounds<'_>) -> Result<Rc<str>, Failure> {
+        let operation = bounds.operation;
+        let Some(get_token) = &self.get_token else {
+            return Err(invalid("options.token", "no token and no getToken"));
+        };
+        let pending = self.pending.borrow().clone();
+        let promise = match pending {
+            Some(p) => p,
+            None => {
+                let result = get_token.call1(&JsValue::NULL, &js::to_js(&reason));
+                let p = match result {
+                    Ok(v) => Promise::resolve(&v),
+                    Err(e) => Promise::reject(&e),
+                };
+                self.pending.replace(Some(p.clone()));
+                p
+            }
+        };
+        let remaining = bounds
+            .deadline
+            .map(|d| (d - js::now_ms()).max(0.0).ceil() as u32);
+        let outcome = match transport::wait(Some(&promise), remaining, bounds.signal).await {
+            Waited::Done(outcome) => outcome,
+            Waited::Aborted => return Err(Error::Aborted { operation }.into()),
+            Waited::Elapsed => {
+                return Err(Error::Timeout {
+                    operation,
+                    timeout_ms: bounds.timeout_ms,
+                }
+                .into())
+            }
+        };
+        self.pending.replace(None);
+        let value = outcome.map_err(|e| {
+            let why = js::get(&e, "message")
+                .as_string()
+                .or_else(|| e.as_string())
+                .unwrap_or_default();
+            invalid("options.getToken", &format!("failed: {}", limit(&why, 200)))
+        })?;
+        // A string, or `{ token, expiresAt }` (expiresAt optional).
+        let (text, expires) = match value.as_string() {
+            Some(t) => (Some(t), JsValue::UNDEFINED),
+            None => (
+                js::get(&value, "token").as_string(),
+                js::get(&value, "expiresAt"),
+            ),
+        };
+        let at = match expires.as_f64() {
+            None if expires.is_undefined() => Some(f64::INFINITY),
+            at => at,
+        };
+        let (Some(text), Some(at)) = (text, at) else {
+            return Err(invalid(
+                "options.getToken",
+                "must return a token or { token, expiresAt }",
+            ));
+        };
+        api::check_token(&text).map_err(|_| {
+            invalid(
+                "options.getToken",
+                "must return a non-empty token of visible ASCII characters",
+            )
+        })?;
+        let token: Rc<str> = text.into();
+        let now = js::now_ms();
+        // Asked again a quarter of its remaining life (at most 30 s) before it expires; an
+        // expiry already past by this clock (clock skew) is ignored: then a 401 renews it.
+        let (renew, at) = if at > now {
+            (at - ((at - now) / 4.0).min(30_000.0), at)
+        } else {
+            (f64::INFINITY, f64::INFINITY)
+        };
+        self.renew_at.set(renew);
+        self.expires_at.set(at);
+        self.token.replace(Some(token.clone()));
+        Ok(token)
+    }
+}
