@@ -100,9 +100,15 @@ pub fn is_nullish(value: &JsValue) -> bool {
 /// under `name` (`invalid options.paging.take: ...`, `invalid input.file: is required`). Keys
 /// that `T` does not have are refused too (`invalid options.retries: is not a known option`).
 pub fn input<T: Input>(name: &str, value: JsValue) -> Result<T, Error> {
-    let deserializer = serde_wasm_bindgen::Deserializer::from(value.clone());
-    let read: T = serde_path_to_error::deserialize(deserializer)
-        .map_err(|e| input_error(name, &e.path().to_string(), &serde_message(e.inner())))?;
+    let read: T = match read(&value) {
+        Ok(read) => read,
+        Err(message) => {
+            let path = refused_at(&value, fields_of::<T>(), T::nested, &message, &|v| {
+                read::<T>(v).err()
+            });
+            return Err(input_error(name, &path, &message));
+        }
+    };
     // serde-wasm-bindgen reads only the fields a struct declares (so `deny_unknown_fields`
     // cannot work, its issue #39): the caller's keys are compared with serde's own list.
     if let Some(field) = unknown_key(&value, fields_of::<T>(), T::nested, name) {
@@ -112,6 +118,157 @@ pub fn input<T: Input>(name: &str, value: JsValue) -> Result<T, Error> {
         ));
     }
     Ok(read)
+}
+
+/// `T` read from a JavaScript value by serde-wasm-bindgen, or the text of serde's refusal.
+fn read<T: Input>(value: &JsValue) -> Result<T, String> {
+    T::deserialize(serde_wasm_bindgen::Deserializer::from(value.clone()))
+        .map_err(|e| serde_message(&e))
+}
+
+/// A step of the path to a value inside an input.
+enum Step {
+    Key(String),
+    Index(u32),
+}
+
+/// The value `leaf` at `path` inside objects and arrays that hold nothing else.
+fn alone_at(path: &[Step], leaf: JsValue) -> JsValue {
+    path.iter().rev().fold(leaf, |inner, step| match step {
+        Step::Key(key) => {
+            let object = js_sys::Object::new();
+            let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), &inner);
+            object.into()
+        }
+        Step::Index(_) => js_sys::Array::of1(&inner).into(),
+    })
+}
+
+/// Where in `given` serde refused it with `message` (`paging.take`, `fields[1]`, `.` for the
+/// input itself), as serde_path_to_error would have tracked it: found after the refusal, without
+/// a second, path-tracking decoder, by reading again (`refuses`: serde's own reading of the whole
+/// input type) the parts of `given` one at a time, each alone at its place; the one refused with
+/// the same message is where, and its own parts are looked into the same way, unless the same
+/// kind of container, empty, is refused alike (then it is refused as a whole). A missing field is
+/// the object's that lacks it. `known` and `nested` give the declared order of the keys (serde
+/// reads them in that order, so the first of two refused parts is the one it named).
+#[inline(never)]
+fn refused_at(
+    given: &JsValue,
+    known: &[&str],
+    nested: fn(&str) -> Option<&'static [&'static str]>,
+    message: &str,
+    refuses: &dyn Fn(&JsValue) -> Option<String>,
+) -> String {
+    let has = |object: &JsValue, key: &str| {
+        object.is_object() && js_sys::Reflect::has(object, &JsValue::from_str(key)).unwrap_or(false)
+    };
+    let mut path: Vec<Step> = Vec::new();
+    if let Some(field) = message
+        .strip_prefix("missing field `")
+        .and_then(|m| m.strip_suffix('`'))
+    {
+        // The input itself, or the first of its nested inputs that declares the field and
+        // lacks it.
+        let lacks_it = known.contains(&field) && !has(given, field);
+        if !lacks_it {
+            let lacking = known.iter().find(|key| {
+                let inner = get(given, key);
+                nested(key).is_some_and(|keys| keys.contains(&field))
+                    && is_plain_object(&inner)
+                    && !has(&inner, field)
+            });
+            if let Some(key) = lacking {
+                path.push(Step::Key((*key).to_owned()));
+            }
+        }
+        return path_text(&path);
+    }
+    // What serde expected where it refused (`a string` in `..., expected a string`).
+    let expected = |message: &str| {
+        message
+            .rsplit_once(", expected ")
+            .map(|(_, e)| e.to_owned())
+    };
+    let mut here = given.clone();
+    let mut keys: Option<&[&str]> = Some(known);
+    loop {
+        let array = js_sys::Array::is_array(&here);
+        if !array && !is_plain_object(&here) {
+            break;
+        }
+        // Refused as a whole (a string expected, a `Store` that is not one) when the same kind
+        // of container, empty, is refused alike: then this is where.
+        let empty: JsValue = if array {
+            js_sys::Array::new().into()
+        } else {
+            js_sys::Object::new().into()
+        };
+        if let Some(alike) = refuses(&alone_at(&path, empty)) {
+            if alike == message || expected(&alike).is_some_and(|e| Some(e) == expected(message)) {
+                break;
+            }
+        }
+        let parts: Vec<(Step, JsValue)> = if array {
+            let array: &js_sys::Array = here.unchecked_ref();
+            (0..array.length())
+                .map(|i| (Step::Index(i), array.get(i)))
+                .collect()
+        } else {
+            let names: Vec<String> = match keys {
+                Some(keys) => keys.iter().map(|key| (*key).to_owned()).collect(),
+                None => js_sys::Object::keys(here.unchecked_ref::<js_sys::Object>())
+                    .iter()
+                    .filter_map(|key| key.as_string())
+                    .collect(),
+            };
+            names
+                .into_iter()
+                .filter(|key| has(&here, key))
+                .map(|key| {
+                    let value = get(&here, &key);
+                    (Step::Key(key), value)
+                })
+                .collect()
+        };
+        let mut found = None;
+        for (step, part) in parts {
+            path.push(step);
+            if refuses(&alone_at(&path, part.clone())).as_deref() == Some(message) {
+                found = Some(part);
+                break;
+            }
+            path.pop();
+        }
+        let Some(part) = found else {
+            break;
+        };
+        keys = match path.as_slice() {
+            [Step::Key(key)] => nested(key),
+            _ => None,
+        };
+        here = part;
+    }
+    path_text(&path)
+}
+
+/// A path as serde_path_to_error writes it: `paging.take`, `fields[1]`, `.` for none.
+fn path_text(path: &[Step]) -> String {
+    if path.is_empty() {
+        return ".".to_owned();
+    }
+    let mut text = String::new();
+    for step in path {
+        match step {
+            Step::Key(key) if text.is_empty() => text.push_str(key),
+            Step::Key(key) => {
+                text.push('.');
+                text.push_str(key);
+            }
+            Step::Index(index) => text.push_str(&format!("[{index}]")),
+        }
+    }
+    text
 }
 
 /// The error of an input that serde refused at `path` under `name`, in the caller's words. Not
