@@ -126,13 +126,16 @@ fn read<T: Input>(value: &JsValue) -> Result<T, String> {
         .map_err(|e| serde_message(&e))
 }
 
-/// A step of the path to a value inside an input.
+/// A step of the path to a value inside an input: a key, or an index in an array (with the
+/// array, whose elements before it are read first).
 enum Step {
     Key(String),
-    Index(u32),
+    Index(u32, js_sys::Array),
 }
 
-/// The value `leaf` at `path` inside objects and arrays that hold nothing else.
+/// The value `leaf` at `path` inside objects that hold nothing else and arrays that hold only
+/// the elements before it (serde reads an array's elements in order, and a struct's fields from
+/// an array by their position).
 fn alone_at(path: &[Step], leaf: JsValue) -> JsValue {
     path.iter().rev().fold(leaf, |inner, step| match step {
         Step::Key(key) => {
@@ -140,18 +143,23 @@ fn alone_at(path: &[Step], leaf: JsValue) -> JsValue {
             let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), &inner);
             object.into()
         }
-        Step::Index(_) => js_sys::Array::of1(&inner).into(),
+        Step::Index(index, array) => {
+            let before = array.slice(0, *index);
+            before.push(&inner);
+            before.into()
+        }
     })
 }
 
 /// Where in `given` serde refused it with `message` (`paging.take`, `fields[1]`, `.` for the
 /// input itself), as serde_path_to_error would have tracked it: found after the refusal, without
 /// a second, path-tracking decoder, by reading again (`refuses`: serde's own reading of the whole
-/// input type) the parts of `given` one at a time, each alone at its place; the one refused with
-/// the same message is where, and its own parts are looked into the same way, unless the same
-/// kind of container, empty, is refused alike (then it is refused as a whole). A missing field is
-/// the object's that lacks it. `known` and `nested` give the declared order of the keys (serde
-/// reads them in that order, so the first of two refused parts is the one it named).
+/// input type) the parts of `given` one at a time, each alone at its place ([`alone_at`]); the one
+/// refused with the same message is where, and its own parts are looked into the same way, unless
+/// the same kind of container, empty, is refused alike (then it is refused as a whole), or the
+/// part is refused whatever it holds (an enum's unknown variant is the key of the object it is
+/// read from: then the object is where). A missing field is the object's that lacks it. `known` and `nested` give the declared order of the keys
+/// (serde reads them in that order, so the first of two refused parts is the one it named).
 #[inline(never)]
 fn refused_at(
     given: &JsValue,
@@ -175,7 +183,7 @@ fn refused_at(
             let lacking = known.iter().find(|key| {
                 let inner = get(given, key);
                 nested(key).is_some_and(|keys| keys.contains(&field))
-                    && is_plain_object(&inner)
+                    && inner.is_object()
                     && !has(&inner, field)
             });
             if let Some(key) = lacking {
@@ -185,34 +193,42 @@ fn refused_at(
         return path_text(&path);
     }
     // What serde expected where it refused (`a string` in `..., expected a string`).
+    // (A comparison of bytes: a substring search costs the module more than this function.)
     let expected = |message: &str| {
-        message
-            .rsplit_once(", expected ")
-            .map(|(_, e)| e.to_owned())
+        const SEP: &[u8] = b", expected ";
+        let bytes = message.as_bytes();
+        let at = bytes.windows(SEP.len()).rposition(|w| w == SEP)?;
+        bytes.get(at + SEP.len()..).map(<[u8]>::to_vec)
     };
     let mut here = given.clone();
     let mut keys: Option<&[&str]> = Some(known);
     loop {
-        let array = js_sys::Array::is_array(&here);
-        if !array && !is_plain_object(&here) {
+        // Where a struct is read (its keys known), serde-wasm-bindgen reads any object by its
+        // keys, an array too (`"sort" in []`: `Array.prototype.sort`); elsewhere an array is a
+        // sequence, and a plain object a map of its own keys.
+        let as_object = match keys {
+            Some(_) => here.is_object(),
+            None => is_plain_object(&here),
+        };
+        if !as_object && !js_sys::Array::is_array(&here) {
             break;
         }
         // Refused as a whole (a string expected, a `Store` that is not one) when the same kind
         // of container, empty, is refused alike: then this is where.
-        let empty: JsValue = if array {
-            js_sys::Array::new().into()
-        } else {
+        let empty: JsValue = if as_object {
             js_sys::Object::new().into()
+        } else {
+            js_sys::Array::new().into()
         };
         if let Some(alike) = refuses(&alone_at(&path, empty)) {
             if alike == message || expected(&alike).is_some_and(|e| Some(e) == expected(message)) {
                 break;
             }
         }
-        let parts: Vec<(Step, JsValue)> = if array {
+        let parts: Vec<(Step, JsValue)> = if !as_object {
             let array: &js_sys::Array = here.unchecked_ref();
             (0..array.length())
-                .map(|i| (Step::Index(i), array.get(i)))
+                .map(|i| (Step::Index(i, array.clone()), array.get(i)))
                 .collect()
         } else {
             let names: Vec<String> = match keys {
@@ -235,7 +251,18 @@ fn refused_at(
         for (step, part) in parts {
             path.push(step);
             if refuses(&alone_at(&path, part.clone())).as_deref() == Some(message) {
-                found = Some(part);
+                // Refused alike whatever it holds (an enum's unknown variant, which is the key
+                // of the object it is read from): then the container is where.
+                let other = if is_nullish(&part) {
+                    JsValue::TRUE
+                } else {
+                    JsValue::NULL
+                };
+                if refuses(&alone_at(&path, other)).as_deref() == Some(message) {
+                    path.pop();
+                } else {
+                    found = Some(part);
+                }
                 break;
             }
             path.pop();
@@ -265,7 +292,7 @@ fn path_text(path: &[Step]) -> String {
                 text.push('.');
                 text.push_str(key);
             }
-            Step::Index(index) => text.push_str(&format!("[{index}]")),
+            Step::Index(index, _) => text.push_str(&format!("[{index}]")),
         }
     }
     text
