@@ -30,7 +30,7 @@ const FIX =
  * The bytes of a module embedded as gzip + base64: gunzipped by Node's zlib where there is one,
  * else by the platform's `DecompressionStream`.
  * @param {string} base64
- * @returns {Promise<Uint8Array>}
+ * @returns {Promise<BufferSource>}
  */
 async function unpack(base64) {
   const zlib = builtin("node:zlib");
