@@ -76,8 +76,8 @@ export async function instantiate(init, where) {
   /**
    * What to do where compiling is refused: in Next.js's edge runtime (which compiles no
    * WebAssembly from bytes or URLs, and has no copy tried), under a page's CSP (no copy tried
-   * either), or what the embedded copy's refusal says (a Worker bundled without the `workerd`
-   * condition: ./embedded.js).
+   * either), or what an embedded copy's refusal says (./embedded.js: a Worker bundled without the
+   * `workerd` condition; the fallback's refusal here, a server entry's in `cause`).
    * @type {string | false | undefined}
    */
   // @ts-expect-error: Next.js's edge runtime's global, which TypeScript does not declare
@@ -113,7 +113,7 @@ export async function instantiate(init, where) {
     }
   }
   const from = url ? ` from ${url}` : "";
-  const message = `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${fix || advice(where, url)}.`;
+  const message = `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${fix || /** @type {{ fix?: string } | undefined} */ (cause)?.fix || advice(where, url)}.`;
   throw apiError("network", message, { cause, details: reason });
 }
 

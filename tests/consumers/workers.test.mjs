@@ -4,7 +4,8 @@
 // workerd, worker and browser, `.wasm` imports kept as modules; and run by workerd, Cloudflare's
 // runtime (from npm), which compiles no WebAssembly from bytes or URLs, against the native
 // emulator on a free loopback port. A second Worker (webhooks/plain-worker.js), bundled without
-// the `workerd` condition, checks what the browser entries say there.
+// the `workerd` condition (once with the browser's conditions, once with `node`), checks what the
+// entries it gets say there.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -66,9 +67,12 @@ test.describe("estatekit in a Cloudflare Worker (workerd, built as wrangler buil
   let emulator;
   let child;
   let api;
-  let plain;
+  /** The Workers bundled without `workerd`: their URLs and bundles, by the conditions they had. */
+  const plain = {
+    browser: { conditions: ["worker", "browser"] },
+    node: { conditions: ["node"] },
+  };
   let built;
-  let plainBuilt;
   /** What workerd wrote to stderr (shown when a check fails). */
   let log = "";
 
@@ -78,13 +82,17 @@ test.describe("estatekit in a Cloudflare Worker (workerd, built as wrangler buil
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
     built = bundle("api-worker.js", "api-worker.js", ["workerd", "worker", "browser"]);
-    plainBuilt = bundle("plain-worker.js", "plain-worker.js", ["worker", "browser"]);
+    for (const [name, worker] of Object.entries(plain)) worker.built = bundle("plain-worker.js", `plain-${name}.js`, worker.conditions);
     // (capnp embeds files relative to the config.) Each .wasm the bundle imports, under the name
     // it imports it by, as wrangler uploads a module: a CompiledWasm module.
     for (const path of built.wasm) copyFileSync(`${pkg}/${path.replace(/^\.\//, "")}`, `${out}/${path.replace(/^\.\//, "")}`);
-    const [apiPort, plainPort] = [await freePort(), await freePort()];
+    const apiPort = await freePort();
     api = `http://127.0.0.1:${apiPort}`;
-    plain = `http://127.0.0.1:${plainPort}`;
+    for (const worker of Object.values(plain)) {
+      worker.port = await freePort();
+      worker.url = `http://127.0.0.1:${worker.port}`;
+    }
+    const names = Object.keys(plain);
     const text = (bindings) => Object.entries(bindings).map(([name, value]) => `(name = "${name}", text = "${value}")`);
     writeFileSync(
       `${out}/config.capnp`,
@@ -92,13 +100,13 @@ test.describe("estatekit in a Cloudflare Worker (workerd, built as wrangler buil
 const config :Workerd.Config = (
   services = [
     (name = "api", worker = .api),
-    (name = "plain", worker = .plain),
+${names.map((n) => `    (name = "plain-${n}", worker = .plain${n}),`).join("\n")}
     # The Workers' fetch reaches the emulator on this machine's loopback only.
     (name = "internet", network = (allow = ["local"])),
   ],
   sockets = [
     (name = "api", address = "127.0.0.1:${apiPort}", http = (), service = "api"),
-    (name = "plain", address = "127.0.0.1:${plainPort}", http = (), service = "plain"),
+${names.map((n) => `    (name = "plain-${n}", address = "127.0.0.1:${plain[n].port}", http = (), service = "plain-${n}"),`).join("\n")}
   ],
 );
 const api :Workerd.Worker = (
@@ -109,11 +117,15 @@ ${built.wasm.map((p) => `    (name = "${p.replace(/^\.\//, "")}", wasm = embed "
   bindings = [${text({ BASE_URL: emulator.url, ...OAUTH }).join(", ")}],
   compatibilityDate = "2026-11-01",
 );
-const plain :Workerd.Worker = (
-  modules = [(name = "plain-worker.js", esModule = embed "plain-worker.js")],
+${names
+  .map(
+    (n) => `const plain${n} :Workerd.Worker = (
+  modules = [(name = "plain-${n}.js", esModule = embed "plain-${n}.js")],
   bindings = [${text({ BASE_URL: emulator.url }).join(", ")}],
   compatibilityDate = "2026-11-01",
-);
+);`,
+  )
+  .join("\n")}
 `,
     );
     // The binary itself (node_modules/.bin/workerd is a Node wrapper that would leave it running
@@ -214,19 +226,28 @@ const plain :Workerd.Worker = (
   });
 
   test.it("bundled without the `workerd` condition: each entry's error names the runtime and the fix", async () => {
-    console.log(`# plain Worker bundle (conditions worker, browser): ${plainBuilt.bytes} bytes, .wasm imports: ${JSON.stringify(plainBuilt.wasm)}`);
-    const response = await fetch(plain);
-    const result = await response.json();
-    assert.equal(response.status, 200, `${JSON.stringify(result)}\n${log}`);
-    for (const [what, error] of Object.entries(result)) console.log(`# plain Worker, ${what}: ${JSON.stringify(error)}`);
-    assert.equal(result.call.name, "ApiError");
-    const fix = "this runtime (Cloudflare workerd?) compiles no WebAssembly from bytes or URLs: bundle with the `workerd` export condition (wrangler sets it), .wasm imports kept as modules.";
-    for (const [entry, error] of [["estatekit", result.call], ["estatekit/testing", result.testing]]) {
-      assert.equal(error.kind, "network");
-      assert.ok(error.message.startsWith(`${entry}: could not load its WebAssembly module (`), error.message);
-      assert.match(error.message, /fallback: CompileError: .*disallowed by embedder\); /);
-      assert.ok(error.message.endsWith(`); ${fix}`), error.message);
+    const fix =
+      "this runtime (Cloudflare workerd?) compiles no WebAssembly from bytes or URLs: bundle with the `workerd` export condition (wrangler sets it), .wasm imports kept as modules (Next.js on OpenNext: list estatekit in next.config's serverExternalPackages).";
+    for (const [name, worker] of Object.entries(plain)) {
+      console.log(`# Worker bundled with the conditions ${worker.conditions.join(", ")}: ${worker.built.bytes} bytes, .wasm imports: ${JSON.stringify(worker.built.wasm)}`);
+      const response = await fetch(worker.url);
+      const result = await response.json();
+      assert.equal(response.status, 200, `${JSON.stringify(result)}\n${log}`);
+      for (const [what, error] of Object.entries(result)) console.log(`#   ${what}: ${JSON.stringify(error)}`);
+      // The browser entries try the file (no import.meta.url there), then the embedded copy; the
+      // server entries their embedded copy at once. workerd refuses to compile either.
+      const entries = [["estatekit", result.call], ["estatekit/testing", result.testing]];
+      if (name === "node") entries.push(["estatekit", result.auth]); // auth loads the main entry's module
+      for (const [entry, error] of entries) {
+        assert.equal(error.name, "ApiError", JSON.stringify(error));
+        assert.equal(error.kind, "network");
+        assert.ok(error.message.startsWith(`${entry}: could not load its WebAssembly module (`), error.message);
+        assert.match(error.message, /CompileError: WebAssembly\.compile\(\): Wasm code generation disallowed by embedder\); /);
+        assert.ok(error.message.endsWith(`); ${fix}`), error.message);
+      }
+      if (name === "browser") {
+        assert.match(result.auth.message, /^estatekit\/auth: this Cloudflare Worker was bundled without the `workerd` export condition/);
+      }
     }
-    assert.match(result.auth.message, /^estatekit\/auth: this Cloudflare Worker was bundled without the `workerd` export condition/);
   });
 });
