@@ -14,17 +14,17 @@
 //   Bun; a dev server's pre-bundling folder; a 404 or an SPA's HTML page; no `import.meta.url` in
 //   a non-module bundle), the entry's embedded copy of the same module, imported lazily: a
 //   separate chunk, which a page whose file loads never downloads;
-// - `workerd` (Cloudflare Workers, which compile no WebAssembly from bytes or URLs; wrangler, the
-//   Workers Vitest pool and OpenNext's Cloudflare build set it): the module imported as a compiled
-//   module (`import compiled from "./x.wasm"`). The main entry and estatekit/auth share the server
-//   entry's module there (a Worker is a server: it holds the OAuth client secret).
+// - `workerd` (Cloudflare Workers, which compile no WebAssembly from bytes or URLs; wrangler sets
+//   it): the module imported as a compiled module (`import compiled from "./x.wasm"`). The main
+//   entry and estatekit/auth share the server entry's module there (a Worker is a server: it
+//   holds the OAuth client secret).
 // A failure says the URL tried, what came back, and the fix that fits (copy the file there,
 // init({ module_or_path }), an ES module bundle, a Content-Security-Policy, Next.js's edge
 // runtime, a Worker bundled without the `workerd` condition: the embedded copy's refusal says
-// that one, see ./embedded.js). Dev servers need no case of their
-// own: their pre-bundling folders (Vite's .vite/deps or another cacheDir, Nuxt's, Angular's
-// .angular/cache) have no .wasm file, and the embedded copy loads, which is fewer bytes than the
-// file there (dev servers do not compress).
+// that one, see ./embedded.js). Dev servers need no case of their own: their pre-bundling folders
+// (Vite's .vite/deps or another cacheDir, Nuxt's, Angular's .angular/cache) have no .wasm file,
+// and the embedded copy loads, which is fewer bytes than the file there (dev servers do not
+// compress).
 
 const PACKAGE = "estatekit";
 
