@@ -21,14 +21,14 @@ const pkg = `${dir}/node_modules/estatekit`;
 const OAUTH = { CLIENT_ID: "dev-client", CLIENT_SECRET: "dev-secret", USERNAME: "admin@acme.test", PASSWORD: "dev-password" };
 const FILE = "lease terms, signed in a Worker\n";
 
-/** Polls `probe` until it gives a value (or 20 s pass). */
+/** Polls `probe` until it gives a value (or 20 s pass); `what()` says what for, on a timeout. */
 async function waitFor(probe, what) {
   for (let i = 0; i < 400; i++) {
     const value = await probe();
     if (value) return value;
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error(`timed out waiting for ${what}`);
+  throw new Error(`timed out waiting for ${what()}`);
 }
 
 /**
@@ -133,7 +133,7 @@ ${names
     const binary = createRequire(`${dir}/package.json`)("workerd").default;
     child = spawn(binary, ["serve", `${out}/config.capnp`], { stdio: ["ignore", "ignore", "pipe"] });
     child.stderr.on("data", (d) => (log += d));
-    await waitFor(() => fetch(`${api}/none`).then((r) => r.status === 404, () => false), `workerd to listen\n${log}`);
+    await waitFor(() => fetch(`${api}/none`).then((r) => r.status === 404, () => false), () => `workerd to listen\n${log}`);
   });
   test.after(async () => {
     child?.kill();
