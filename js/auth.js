@@ -5,7 +5,9 @@
 // condition (Node, Bun, Deno, Next.js server code: ./auth.node.js) or the `workerd` condition
 // (Cloudflare Workers: ./auth.workerd.js). A Worker bundled without `workerd` gets here too: it
 // is told that condition instead.
-const workerd = /** @type {{ navigator?: { userAgent?: unknown } }} */ (globalThis).navigator?.userAgent === "Cloudflare-Workers";
+/** Cloudflare's workerd, which names itself so (its `navigator.userAgent`). */
+const workerd =
+  /** @type {{ navigator?: { userAgent?: unknown } }} */ (globalThis).navigator?.userAgent === "Cloudflare-Workers";
 throw new Error(
   workerd
     ? "estatekit/auth: this Cloudflare Worker was bundled without the `workerd` export condition, so it got the " +
