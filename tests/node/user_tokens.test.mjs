@@ -85,6 +85,8 @@ test("concurrent callers with one refresh token share one refresh grant", async 
   const users = createUserTokens(s.oauth);
   const sets = await Promise.all(Array.from({ length: 20 }, () => users.fresh(due(s0))));
   assert.equal(await s.refreshGrants(), 1);
+  assert.equal(await s.rejectedRefreshGrants(), 0);
+  assert.equal(s.requests(), 2, "the sign-in and one refresh");
   assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
   assert.notEqual(sets[0].accessToken, s0.accessToken);
   assert.notEqual(sets[0].refreshToken, s0.refreshToken, "the emulator rotates refresh tokens");
@@ -101,6 +103,7 @@ test("two processes on one store: one refresh grant, the other gets the successo
   const sets = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).fresh(due(s0))));
   assert.equal(await s.refreshGrants(), 1);
   assert.equal(await s.rejectedRefreshGrants(), 0);
+  assert.equal(s.requests(), 2, "the sign-in and one refresh");
   assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
   s.emulator.close();
 });
@@ -171,7 +174,7 @@ test("bad token sets are invalid_input without a request: an expiresAt in second
   assert.equal(e.kind, "invalid_input");
   assert.equal(e.message, `invalid tokenSet.expiresAt: ${seconds} can only be seconds: it must be milliseconds since the Unix epoch (tokenSetFrom(account) converts an OAuth library's expires_at)`);
   assert.equal(e.signInRequired, undefined);
-  for (const bad of [null, "text", { ...s0, accessToken: "" }, { ...s0, expiresAt: "soon" }, { ...s0, refreshToken: 42 }]) {
+  for (const bad of [null, "text", { expiresAt: s0.expiresAt }, { ...s0, accessToken: "" }, { ...s0, expiresAt: "soon" }, { ...s0, refreshToken: 42 }]) {
     const err = await failure(users.fresh(bad));
     assert.equal(err.kind, "invalid_input", String(err));
     assert.ok(!err.message.includes(s0.accessToken) && !err.message.includes(s0.refreshToken));

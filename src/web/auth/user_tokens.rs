@@ -139,6 +139,14 @@ fn held_set(value: JsValue) -> Result<TokenSet, Failure> {
     if !value.is_object() {
         return Err(invalid("tokenSet", shape));
     }
+    for (key, field) in [
+        ("accessToken", "tokenSet.accessToken"),
+        ("expiresAt", "tokenSet.expiresAt"),
+    ] {
+        if js::get(&value, key).is_undefined() {
+            return Err(invalid(field, "is required"));
+        }
+    }
     let held: HeldTokenSet =
         serde_wasm_bindgen::from_value(value).map_err(|_| invalid("tokenSet", shape))?;
     let access_token = held
