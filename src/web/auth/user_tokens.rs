@@ -94,7 +94,7 @@ impl UserTokens {
             .map_err(Failure::into_js)
     }
 
-    /// The token set to use now: `tokenSet` itself while it is not due, else the newest set (a
+    /// The token set to use now: `tokenSet`'s values while it is not due, else the newest set (a
     /// successor already made, or one refresh shared by every caller holding the same refresh
     /// token). `"unauthorized"` (the service answered 401) refreshes a set that looked valid.
     #[wasm_bindgen(unchecked_return_type = "Promise<TokenSet>")]
