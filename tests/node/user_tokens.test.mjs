@@ -212,7 +212,7 @@ test("a refresh token deleted by the 50-token cap: signInRequired after one requ
   s.emulator.close();
 });
 
-test("signInRequired is never set on a 5xx, a network failure or a timeout", async () => {
+test("signInRequired is set on invalid_grant only: never on a 5xx or a network failure", async () => {
   const s = await service();
   const s0 = await s.signIn();
   const answers = [
@@ -226,6 +226,12 @@ test("signInRequired is never set on a 5xx, a network failure or a timeout", asy
     assert.equal(e.signInRequired, undefined, e.message);
     assert.equal(isSignInRequired(e), false);
   }
+  // RFC 6749's 400 invalid_grant is the service refusing the refresh token: the marker is set.
+  const refused = () => Response.json({ error: "invalid_grant", error_description: "expired" }, { status: 400 });
+  const e = await failure(createUserTokens({ ...s.oauth, fetch: refused }).fresh(due(s0)));
+  assert.equal(e.kind, "http");
+  assert.equal(e.status, 400);
+  assert.equal(e.signInRequired, true);
   s.emulator.close();
 });
 
