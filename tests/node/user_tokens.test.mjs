@@ -269,6 +269,20 @@ test("a store that is unreachable: one grant in the process, and an event says s
   s.emulator.close();
 });
 
+test("a store that never answers: its calls are bounded, one grant in the process, an event", async () => {
+  const s = await service();
+  const s0 = await s.signIn();
+  const never = () => new Promise(() => {});
+  const store = { get: never, set: never, delete: never, claim: never, release: never, take: never };
+  const events = [];
+  const users = createUserTokens({ ...s.oauth, store, onEvent: (e) => events.push(e) });
+  const sets = await Promise.all(Array.from({ length: 5 }, () => users.fresh(due(s0))));
+  assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
+  assert.equal(await s.refreshGrants(), 1);
+  assert.ok(events.some((e) => e.type === "storeUnavailable" && /store\.get did not answer within 2000 ms/.test(e.reason)), inspect(events));
+  s.emulator.close();
+});
+
 /** A hand-written store whose claim resolves `true` instead of an owner id; counts its calls. */
 function trueClaimStore() {
   const inner = memoryStore();
