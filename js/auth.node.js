@@ -6,4 +6,5 @@ import init from "./estatekit.node.js";
 import { entry } from "./auth_tokens.js";
 
 export { ApiError, isApiError } from "./client.js";
-export const { createTokenProvider, passwordGrant, refreshGrant, authorizationCodeGrant } = entry(init);
+export const { createTokenProvider, createUserTokens, passwordGrant, refreshGrant, authorizationCodeGrant } = entry(init);
+export { authjsProvider, betterAuthProvider, isSignInRequired, staffProfile, tokenSetFrom } from "./auth_tokens.js";

@@ -7,10 +7,11 @@
 // ./client.js's.
 import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm_node.js";
 import { entry } from "./client.js";
+import { clientWithCheckedStore } from "./store.js";
 // @ts-ignore: a .wasm import is the runtime's (a WebAssembly.Module), not TypeScript's.
 import compiled from "./estatekit_wasm_node_bg.wasm";
 
-const glue = { init: wasmInit, initSync: wasmInitSync, Client: WasmClient };
+const glue = { init: wasmInit, initSync: wasmInitSync, Client: clientWithCheckedStore(WasmClient) };
 const api = entry(glue, () => compiled);
 
 export default api.init;
