@@ -156,9 +156,9 @@ fn alone_at(path: &[Step], leaf: JsValue) -> JsValue {
 /// a second, path-tracking decoder, by reading again (`refuses`: serde's own reading of the whole
 /// input type) the parts of `given` one at a time, each alone at its place ([`alone_at`]); the one
 /// refused with the same message is where, and its own parts are looked into the same way, unless
-/// the same kind of container, empty, is refused alike (then it is refused as a whole), or the
-/// part is refused whatever it holds (an enum's unknown variant is the key of the object it is
-/// read from: then the object is where). A missing field is the object's that lacks it. `known` and `nested` give the declared order of the keys
+/// the same kind of container, empty, is refused alike (then it is refused as a whole), or, in an
+/// object whose keys no struct declares, the part is refused whatever it holds (an enum's unknown
+/// variant is the key of the object it is read from: then the object is where). A missing field is the object's that lacks it. `known` and `nested` give the declared order of the keys
 /// (serde reads them in that order, so the first of two refused parts is the one it named).
 #[inline(never)]
 fn refused_at(
@@ -251,14 +251,16 @@ fn refused_at(
         for (step, part) in parts {
             path.push(step);
             if refuses(&alone_at(&path, part.clone())).as_deref() == Some(message) {
-                // Refused alike whatever it holds (an enum's unknown variant, which is the key
-                // of the object it is read from): then the container is where.
+                // In an object whose keys no struct declares, a part refused alike whatever it
+                // holds is not where (an enum's unknown variant is the key of the object it is
+                // read from): then the object is.
                 let other = if is_nullish(&part) {
                     JsValue::TRUE
                 } else {
                     JsValue::NULL
                 };
-                if refuses(&alone_at(&path, other)).as_deref() == Some(message) {
+                let map = as_object && keys.is_none();
+                if map && refuses(&alone_at(&path, other)).as_deref() == Some(message) {
                     path.pop();
                 } else {
                     found = Some(part);
