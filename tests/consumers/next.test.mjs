@@ -11,14 +11,16 @@
 // has no integrity). What each route and page answered is printed (console.log).
 // ESTATEKIT_NEXT_VARIANTS (e.g. "turbopack webpack") picks the builds; the browser checks run in
 // Chromium only, and only when ESTATEKIT_BROWSERS includes it.
-// The app's staff sign-in (next-auth: /me, /api/me, /api/auth/*) is built here too and tested
-// by next-auth.test.mjs (tests/consumers/next-app.mjs holds what both files share).
+// On the first build, the staff sign-in (next-auth: /me, /api/me, /api/auth/*): two servers of
+// that build, Chromium signing in, the refresh race with and without estatekit/auth's
+// createUserTokens (next-auth.mjs, which says how; next-app.mjs holds what both files share).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { assertLocked, checkUpload, enginesToRun, installLocked, registerWebhook, runPage, startEmulator } from "./lib.mjs";
 import { baseEnv, buildApp, dir, get, json, preResult, startApp } from "./next-app.mjs";
+import { describeSignedInStaff } from "./next-auth.mjs";
 
 const VARIANTS = [
   { key: "turbopack", name: "next build (Turbopack)", buildArgs: [] },
@@ -37,9 +39,16 @@ test.describe("Next.js 16 App Router portal", () => {
   // (No install script is needed: next's compiler is the optional @next/swc-* package.)
   test.before(() => installLocked(dir));
 
-  test.it("locks next and react exactly, and estatekit as the packed tarball with no integrity", () => {
-    const manifest = assertLocked(assert, dir, { next: "dependencies", react: "dependencies", "react-dom": "dependencies" });
+  test.it("locks next, next-auth, react and redis exactly, and estatekit as the packed tarball with no integrity", () => {
+    const manifest = assertLocked(assert, dir, {
+      next: "dependencies",
+      "next-auth": "dependencies",
+      react: "dependencies",
+      "react-dom": "dependencies",
+      redis: "dependencies",
+    });
     assert.match(manifest.dependencies.next, /^16\./);
+    assert.match(manifest.dependencies["next-auth"], /^4\.24\./);
     // next.config.mjs evaluates to {} (the default) unless ESTATEKIT_NEXT_OUTPUT=standalone.
     const config = (output) =>
       execFileSync(process.execPath, ["--input-type=module", "-e", `import c from "./next.config.mjs"; console.log(JSON.stringify(c))`], {
@@ -187,6 +196,8 @@ test.describe("Next.js 16 App Router portal", () => {
           JSON.stringify(hooks),
         );
       });
+
+      if (variant === variants[0]) describeSignedInStaff(variant, !chromium && "Chromium not in ESTATEKIT_BROWSERS");
     });
   }
 });

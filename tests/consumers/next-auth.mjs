@@ -1,6 +1,6 @@
-// Staff signed in with next-auth 4 in the Next.js consumer (tests/consumers/next/, its own lock
-// and install; lib/signin.ts, app/me, app/api/me, app/api/auth/[...nextauth]): one `next build`,
-// served by two `next start` processes behind a round-robin proxy written here, sharing a real
+// Staff signed in with next-auth 4 in the Next.js consumer (tests/consumers/next/: lib/signin.ts,
+// app/me, app/api/me, app/api/auth/[...nextauth]), run by next.test.mjs on its first build (no
+// build of its own): two servers of that build behind a round-robin proxy written here, sharing a real
 // Redis (estatekit/store's redisStore on node-redis), against the native emulator with
 // `--sign-in-page`, 5-second access tokens and rotating refresh tokens. Headless Chromium signs
 // in through the emulator's form; a server component and a route handler call the service with
@@ -12,10 +12,12 @@
 // - "fresh" (estatekit/auth's createUserTokens, successor retention shorter than the run): no
 //   sign-out, no failed call, no refused refresh token, one refresh grant per token generation
 //   (each one's access token used) and about one per expiry (bounds below);
-// - "guide" (the Auth.js guide's hand-written `jwt` refresh): once the token expired, every
-//   request of a round holds the same refresh token (the cookie they share), so at most one of
-//   their refresh grants can pass; the delay (longer than the spread of a round's requests)
-//   also makes them overlap in time. Refused refresh grants and sign-outs follow, for certain.
+// - "guide" (the Auth.js guide's hand-written `jwt` refresh): besides the rounds one after the
+//   other, a round is sent just after each expiry of the token the rounds used. A refresh by the
+//   session poll cannot land before TOKEN_DELAY_MS after that expiry, so that round's requests
+//   (sent within a few ms, well inside the delay) all hold the expired token's refresh token,
+//   and their refreshes overlap: at most one of their grants can pass; the other requests are
+//   told to sign in again. Refused refresh grants and sign-outs follow, for certain.
 // Both runs' counts are printed side by side.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -24,8 +26,8 @@ import { createServer, request } from "node:http";
 import { once } from "node:events";
 import { setTimeout as sleep } from "node:timers/promises";
 import { launchChromium } from "../../scripts/local.mjs";
-import { Jar, REDIS_SERVER, assertLocked, installLocked, registerWebhook, startEmulator, startRedis } from "./lib.mjs";
-import { buildApp, dir, preResult, startApp } from "./next-app.mjs";
+import { Jar, REDIS_SERVER, registerWebhook, startEmulator, startRedis } from "./lib.mjs";
+import { preResult, startApp } from "./next-app.mjs";
 
 /** The emulator's access-token lifetime (s). */
 const TTL_S = 5;
@@ -94,18 +96,28 @@ async function signIn(proxy, emulator) {
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`${proxy.url}/api/auth/signin?callbackUrl=${encodeURIComponent(`${proxy.url}/me`)}`);
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(emulator.url)), page.click('form[action*="/api/auth/signin/"] button')]);
-    await page.fill("#email", USER.email);
-    await page.fill("#password", USER.password);
-    await Promise.all([page.waitForURL((u) => u.href.startsWith(`${proxy.url}/me`), { timeout: 30_000 }), page.press("#password", "Enter")]);
-    const me = JSON.parse(preResult(await page.content()) ?? "null");
-    const session = await page.evaluate(() => fetch("/api/auth/session").then((r) => r.json()));
-    const cookies = await context.cookies(proxy.url);
-    return { me, session, cookies };
+    try {
+      return await signInOn(page, context, proxy, emulator);
+    } catch (e) {
+      const text = await page.evaluate(() => document.body?.innerText ?? "").catch(() => "");
+      throw new Error(`signing in in Chromium: ${e.message}\n  at ${page.url()}: ${text.slice(0, 600)}`);
+    }
   } finally {
     await browser.close();
   }
+}
+
+/** The sign-in steps of `signIn` on its page. */
+async function signInOn(page, context, proxy, emulator) {
+  await page.goto(`${proxy.url}/api/auth/signin?callbackUrl=${encodeURIComponent(`${proxy.url}/me`)}`);
+  await Promise.all([page.waitForURL((u) => u.href.startsWith(emulator.url)), page.click('form[action*="/api/auth/signin/"] button')]);
+  await page.fill("#email", USER.email);
+  await page.fill("#password", USER.password);
+  await Promise.all([page.waitForURL((u) => u.href.startsWith(`${proxy.url}/me`), { timeout: 30_000 }), page.press("#password", "Enter")]);
+  const me = JSON.parse(preResult(await page.content()) ?? "null");
+  const session = await page.evaluate(() => fetch("/api/auth/session").then((r) => r.json()));
+  const cookies = await context.cookies(proxy.url);
+  return { me, session, cookies };
 }
 
 /** One request of the session: `ok` (the service's answer), `signOut` (sign in again) or `failed`. */
@@ -124,7 +136,7 @@ async function call(base, path, cookie, hookId) {
 }
 
 /** One run of the portal in `mode`; returns what it counted. Everything it starts is stopped, also on failure. */
-async function run(mode) {
+async function run(mode, variant) {
   const emulator = track(await startEmulator(["--sign-in-page", "--access-token-ttl", String(TTL_S), "--rotate-refresh-tokens"]));
   let redis;
   let proxy;
@@ -141,7 +153,7 @@ async function run(mode) {
       ESTATEKIT_SUCCESSOR_RETENTION_MS: String(RETENTION_MS),
       ESTATEKIT_REFRESH_BEFORE_MS: String(REFRESH_BEFORE_MS),
     };
-    for (let i = 0; i < 2; i++) apps.push(track(await startApp({}, emulator.url, env)));
+    for (let i = 0; i < 2; i++) apps.push(track(await startApp(variant, emulator.url, env)));
     proxy.route(apps.map((a) => a.url));
     const logs = () => apps.map((a, i) => `server ${i}:\n    ${a.log()}`).join("\n  ");
 
@@ -205,6 +217,8 @@ async function run(mode) {
     }
     await polling;
     await Promise.all(expiryRounds);
+    // A last round once no poll or round is under way: every refresh's token is used by a call.
+    await sendRound("last");
     await fetch(`${emulator.url}/_emulator/faults`, { method: "DELETE" });
     const oauth = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
 
@@ -256,67 +270,66 @@ function counts(r) {
   };
 }
 
-test.describe("Next.js 16 + next-auth 4: staff signed in, their tokens refreshed by two servers", () => {
-  const runs = {};
-  test.before(() => {
-    execFileSync(REDIS_SERVER, ["--version"]);
-    installLocked(dir);
-    console.log(`[next-auth] build: ${buildApp().toFixed(1)} s`);
-  });
-  test.after(async () => {
-    for (const thing of running) await thing.stop();
-  });
+/**
+ * The tests of the staff sign-in, on the app as `variant` built it (next.test.mjs calls this in
+ * the describe of its first build); `skip` is a reason to skip them (Chromium not asked for).
+ */
+export function describeSignedInStaff(variant, skip) {
+  test.describe("staff signed in with next-auth 4, their tokens refreshed by two servers sharing Redis", { skip }, () => {
+    const runs = {};
+    test.before(() => {
+      execFileSync(REDIS_SERVER, ["--version"]); // setup.sh installs it: nothing is skipped
+    });
+    test.after(async () => {
+      for (const thing of running) await thing.stop();
+    });
 
-  test.it("locks next-auth and redis exactly, beside next and react", () => {
-    const manifest = assertLocked(assert, dir, { next: "dependencies", "next-auth": "dependencies", redis: "dependencies" });
-    assert.match(manifest.dependencies["next-auth"], /^4\.24\./);
-  });
+    test.it('with createUserTokens ("fresh"): a sign-in in Chromium, then 0 sign-outs, 0 failed calls, 0 refused refresh tokens, about one refresh per expiry', { timeout: 180_000 }, async (t) => {
+      const r = (runs.fresh = await run("fresh", variant));
+      t.diagnostic(JSON.stringify(counts(r)));
+      console.log(`[next-auth fresh] ${JSON.stringify(counts(r))}`);
+      assert.equal(r.signedIn.me?.ok, true, `/me after the sign-in: ${JSON.stringify(r.signedIn.me)}\n  ${r.logs()}`);
+      assert.equal(r.signedIn.me.email, USER.email);
+      assert.equal(r.signedIn.session.user?.email, USER.email);
+      assert.deepEqual(Object.keys(r.signedIn.session).sort(), ["expires", "user"], "the browser's session holds no token");
+      assert.equal(r.route.outcome, "ok", r.route.why);
+      assert.deepEqual(r.failures, [], `failed calls\n  ${r.logs()}`);
+      assert.deepEqual(r.polls.failed, []);
+      assert.equal(r.signOuts, 0);
+      assert.equal(r.oauth.rejected.refresh_token, 0, "no refresh token was refused");
+      assert.equal(r.oauth.grants.authorization_code, 1, "one sign-in");
+      // Every refresh's access token was used, none was got twice: one grant per generation.
+      assert.equal(r.tokensUsed, r.oauth.grants.refresh_token + 1);
+      // At most one refresh per set that came due: a set lives TTL_S (its expiry rounded down to
+      // the second by next-auth for the first) and is due REFRESH_BEFORE_MS earlier.
+      const most = Math.floor(r.spanMs / (TTL_S * 1000 - REFRESH_BEFORE_MS - 1000));
+      // At least one per token lifetime, the longest pause between rounds and a refresh's delay:
+      // every call passed, each with a token younger than TTL_S, and a token is replaced at the
+      // latest by the first round after its expiry.
+      const least = Math.floor(r.spanMs / (TTL_S * 1000 + r.maxGapMs + TOKEN_DELAY_MS));
+      assert.ok(r.oauth.grants.refresh_token >= least, `${r.oauth.grants.refresh_token} refreshes, at least ${least}`);
+      assert.ok(r.oauth.grants.refresh_token <= most, `${r.oauth.grants.refresh_token} refreshes, at most ${most}`);
+    });
 
-  test.it('with createUserTokens ("fresh"): a sign-in in Chromium, then 0 sign-outs, 0 failed calls, 0 refused refresh tokens, about one refresh per expiry', { timeout: 180_000 }, async (t) => {
-    const r = (runs.fresh = await run("fresh"));
-    t.diagnostic(JSON.stringify(counts(r)));
-    console.log(`[next-auth fresh] ${JSON.stringify(counts(r))}`);
-    assert.equal(r.signedIn.me?.ok, true, `/me after the sign-in: ${JSON.stringify(r.signedIn.me)}\n  ${r.logs()}`);
-    assert.equal(r.signedIn.me.email, USER.email);
-    assert.equal(r.signedIn.session.user?.email, USER.email);
-    assert.deepEqual(Object.keys(r.signedIn.session).sort(), ["expires", "user"], "the browser's session holds no token");
-    assert.equal(r.route.outcome, "ok", r.route.why);
-    assert.deepEqual(r.failures, [], `failed calls\n  ${r.logs()}`);
-    assert.deepEqual(r.polls.failed, []);
-    assert.equal(r.signOuts, 0);
-    assert.equal(r.oauth.rejected.refresh_token, 0, "no refresh token was refused");
-    assert.equal(r.oauth.grants.authorization_code, 1, "one sign-in");
-    // Every refresh's access token was used, none was got twice: one grant per generation.
-    assert.equal(r.tokensUsed, r.oauth.grants.refresh_token + 1);
-    // At most one refresh per set that came due: a set lives TTL_S (its expiry rounded down to
-    // the second by next-auth for the first) and is due REFRESH_BEFORE_MS earlier.
-    const most = Math.floor(r.spanMs / (TTL_S * 1000 - REFRESH_BEFORE_MS - 1000));
-    // At least one per token lifetime, the longest pause between rounds and a refresh's delay:
-    // every call passed, each with a token younger than TTL_S, and a token is replaced at the
-    // latest by the first round after its expiry.
-    const least = Math.floor(r.spanMs / (TTL_S * 1000 + r.maxGapMs + TOKEN_DELAY_MS));
-    assert.ok(r.oauth.grants.refresh_token >= least, `${r.oauth.grants.refresh_token} refreshes, at least ${least}`);
-    assert.ok(r.oauth.grants.refresh_token <= most, `${r.oauth.grants.refresh_token} refreshes, at most ${most}`);
-  });
+    test.it('with the guide\'s hand-written jwt refresh ("guide"): the race, refused refresh tokens and sign-outs', { timeout: 180_000 }, async (t) => {
+      const r = (runs.guide = await run("guide", variant));
+      t.diagnostic(JSON.stringify(counts(r)));
+      console.log(`[next-auth guide] ${JSON.stringify(counts(r))}`);
+      assert.equal(r.signedIn.me?.ok, true, `/me after the sign-in: ${JSON.stringify(r.signedIn.me)}\n  ${r.logs()}`);
+      assert.equal(r.route.outcome, "ok", r.route.why);
+      assert.ok(r.oauth.rejected.refresh_token > 0, "refresh tokens were refused");
+      assert.ok(r.signOuts > 0, "the user was signed out");
+    });
 
-  test.it('with the guide\'s hand-written jwt refresh ("guide"): the race, refused refresh tokens and sign-outs', { timeout: 180_000 }, async (t) => {
-    const r = (runs.guide = await run("guide"));
-    t.diagnostic(JSON.stringify(counts(r)));
-    console.log(`[next-auth guide] ${JSON.stringify(counts(r))}`);
-    assert.equal(r.signedIn.me?.ok, true, `/me after the sign-in: ${JSON.stringify(r.signedIn.me)}\n  ${r.logs()}`);
-    assert.equal(r.route.outcome, "ok", r.route.why);
-    assert.ok(r.oauth.rejected.refresh_token > 0, "refresh tokens were refused");
-    assert.ok(r.signOuts > 0, "the user was signed out");
+    test.it("prints both runs side by side", () => {
+      assert.ok(runs.fresh && runs.guide, "both runs ran");
+      const fresh = counts(runs.fresh);
+      const guide = counts(runs.guide);
+      const rows = Object.keys(fresh).map((k) => [k, fresh[k], guide[k]]);
+      const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length), ["", "createUserTokens (fresh)", "the guide's jwt callback"][i].length));
+      const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
+      const table = [line(["", "createUserTokens (fresh)", "the guide's jwt callback"]), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
+      console.log(`[next-auth] ${CONCURRENT} concurrent requests per round, ${TTL_S} s access tokens, token endpoint delayed ${TOKEN_DELAY_MS} ms, two servers, Redis:\n${table}`);
+    });
   });
-
-  test.it("prints both runs side by side", () => {
-    assert.ok(runs.fresh && runs.guide, "both runs ran");
-    const fresh = counts(runs.fresh);
-    const guide = counts(runs.guide);
-    const rows = Object.keys(fresh).map((k) => [k, fresh[k], guide[k]]);
-    const widths = [0, 1, 2].map((i) => Math.max(...rows.map((row) => row[i].length), ["", "createUserTokens (fresh)", "the guide's jwt callback"][i].length));
-    const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(" | ")} |`;
-    const table = [line(["", "createUserTokens (fresh)", "the guide's jwt callback"]), line(widths.map((w) => "-".repeat(w))), ...rows.map(line)].join("\n");
-    console.log(`[next-auth] ${CONCURRENT} concurrent requests per round, ${TTL_S} s access tokens, token endpoint delayed ${TOKEN_DELAY_MS} ms, two servers, Redis:\n${table}`);
-  });
-});
+}
