@@ -153,7 +153,9 @@ async function run(mode, variant) {
       ESTATEKIT_SUCCESSOR_RETENTION_MS: String(RETENTION_MS),
       ESTATEKIT_REFRESH_BEFORE_MS: String(REFRESH_BEFORE_MS),
     };
-    for (let i = 0; i < 2; i++) apps.push(track(await startApp(variant, emulator.url, env)));
+    const started = await Promise.allSettled([0, 1].map(() => startApp(variant, emulator.url, env)));
+    for (const s of started) if (s.status === "fulfilled") apps.push(track(s.value));
+    for (const s of started) if (s.status === "rejected") throw s.reason;
     proxy.route(apps.map((a) => a.url));
     const logs = () => apps.map((a, i) => `server ${i}:\n    ${a.log()}`).join("\n  ");
 

@@ -89,16 +89,18 @@ export async function betterAuthFlow(baseUrl, jar) {
     database: memoryAdapter(db),
     plugins: [genericOAuth({ config: [provider] })],
     logger: { disabled: true },
+    telemetry: { enabled: false },
   });
   const handle = async (path, init = {}) => {
     const res = await auth.handler(new Request(path.startsWith("http") ? path : `${APP}${path}`, { ...init, headers: { cookie: jar.header(), origin: APP, ...init.headers } }));
     jar.take(res);
     return res;
   };
-  const started = await handle("/api/auth/sign-in/oauth2", {
+  // genericOAuth's providers sign in through Better Auth's own social sign-in route.
+  const started = await handle("/api/auth/sign-in/social", {
     method: "POST",
     headers: { "content-type": "application/json" },
-    body: JSON.stringify({ providerId: provider.providerId, callbackURL: "/done" }),
+    body: JSON.stringify({ provider: provider.providerId, callbackURL: "/done" }),
   });
   const { url } = await started.json();
   const authorizeUrl = new URL(url);
@@ -106,14 +108,16 @@ export async function betterAuthFlow(baseUrl, jar) {
   const done = await handle(callback);
   const headers = new Headers({ cookie: jar.header() });
   const session = await auth.api.getSession({ headers });
-  const { accessToken } = await auth.api.getAccessToken({ body: { providerId: provider.providerId }, headers });
+  const account = await auth.api.getAccessToken({ body: { accountId: db.account[0]?.id }, headers });
+  const tokens = tokenSetFrom(account);
   return {
     authorizeParams: [...authorizeUrl.searchParams.keys()].sort(),
     callbackStatus: done.status,
     callbackLocation: done.headers.get("location"),
     user: session?.user && { email: session.user.email, name: session.user.name },
     accounts: db.account.length,
-    ids: await callService(baseUrl, accessToken),
+    expiresInS: Math.round((tokens.expiresAt - Date.now()) / 1000),
+    ids: await callService(baseUrl, tokens.accessToken),
   };
 }
 
@@ -148,11 +152,8 @@ export async function openidClient(baseUrl) {
 
 /** simple-oauth2 5, its defaults (HTTP Basic, form bodies): code flow with and without PKCE, a refresh, the password grant. */
 export async function simpleOauth2(baseUrl) {
-  const config = {
-    client: { id: CLIENT.clientId, secret: CLIENT.clientSecret },
-    auth: { tokenHost: baseUrl, tokenPath: "/accounts/oauth/token", authorizePath: "/accounts/dialog/authorize" },
-  };
-  const client = new AuthorizationCode(config);
+  const config = { client: { id: CLIENT.clientId, secret: CLIENT.clientSecret }, auth: { tokenHost: baseUrl, tokenPath: "/accounts/oauth/token" } };
+  const client = new AuthorizationCode({ ...config, auth: { ...config.auth, authorizePath: "/accounts/dialog/authorize" } });
   const redirect_uri = `${APP}/callback`;
   const codeFlow = async (pkce) => {
     const verifier = randomBytes(32).toString("base64url");
