@@ -242,9 +242,10 @@ async function run(mode, variant) {
       failures: results.filter((r) => r.outcome === "failed").map((r) => r.why),
       signOuts: count("signOut") + polls.signOuts,
       polls,
-      tokensUsed: new Set(results.filter((r) => r.tokenId).map((r) => r.tokenId)).size,
-      // From the sign-in's grant (at the earliest when it started) to the last request sent.
-      spanMs: lastSent - signInStarted,
+      tokensUsed: new Set([signedIn.me, route, ...results].filter((r) => r?.tokenId).map((r) => r.tokenId)).size,
+      // From the sign-in's grant (its token's expiry, to the second, less TTL_S) to the last
+      // request sent.
+      spanMs: lastSent - (signedIn.me?.expiresAt ? signedIn.me.expiresAt - TTL_S * 1000 : signInStarted),
       maxGapMs: Math.max(0, ...gaps, rounds[0] ? rounds[0].startedAt - signInEnded : 0),
     };
   } finally {
@@ -302,9 +303,10 @@ export function describeSignedInStaff(variant, skip) {
       assert.equal(r.oauth.grants.authorization_code, 1, "one sign-in");
       // Every refresh's access token was used, none was got twice: one grant per generation.
       assert.equal(r.tokensUsed, r.oauth.grants.refresh_token + 1);
-      // At most one refresh per set that came due: a set lives TTL_S (its expiry rounded down to
-      // the second by next-auth for the first) and is due REFRESH_BEFORE_MS earlier.
-      const most = Math.floor(r.spanMs / (TTL_S * 1000 - REFRESH_BEFORE_MS - 1000));
+      // At most one refresh per set that came due: a set lives TTL_S (the first one's expiry, and
+      // so the span's start, rounded down to the second by next-auth) and is due
+      // REFRESH_BEFORE_MS earlier, so refreshes are at least TTL_S - REFRESH_BEFORE_MS - 1 s apart.
+      const most = Math.floor((r.spanMs + 1000) / (TTL_S * 1000 - REFRESH_BEFORE_MS - 1000));
       // At least one per token lifetime, the longest pause between rounds and a refresh's delay:
       // every call passed, each with a token younger than TTL_S, and a token is replaced at the
       // latest by the first round after its expiry.
