@@ -4,7 +4,7 @@
 // Redis (estatekit/store's redisStore on node-redis), against the native emulator with
 // `--sign-in-page`, 5-second access tokens and rotating refresh tokens. Headless Chromium signs
 // in through the emulator's form; a server component and a route handler call the service with
-// the user's token. Then, for about four expiries, rounds of 20 concurrent requests of that
+// the user's token, and so does a client page whose Client gets it from /api/me/token. Then, for about four expiries, rounds of 20 concurrent requests of that
 // session (the route handler and the server component, half each), the session endpoint polled
 // as SessionProvider does (its answer rewrites the session cookie), with the token endpoint
 // delayed by an emulator fault, in two runs that differ only in ESTATEKIT_REFRESH (read when the
@@ -37,13 +37,17 @@ const CONCURRENT = 20;
 const RUN_MS = 4 * TTL_S * 1000 + 1_500;
 /** The pause between the end of a round and the start of the next. */
 const ROUND_PAUSE_MS = 250;
-/** SessionProvider's refetchInterval in the test (s): the session endpoint is polled this often. */
+/** SessionProvider's refetchInterval in the test: the session endpoint is polled this long after its last answer. */
 const POLL_MS = 1_000;
 /** The token endpoint's delay (the emulator's fault), longer than the spread of a round's requests. */
 const TOKEN_DELAY_MS = 1_500;
 /** fresh: a set is refreshed this long before it expires. */
 const REFRESH_BEFORE_MS = 1_500;
-/** fresh: how long the successor of a rotated refresh token is kept; shorter than the run. */
+/**
+ * fresh: how long the successor of a rotated refresh token is kept. Shorter than the run, and
+ * longer than the session cookie can lag behind a refresh (a poll's interval and its own time,
+ * the delayed refresh included), which is what it must cover.
+ */
 const RETENTION_MS = 8_000;
 const USER = { email: "admin@acme.test", password: "dev-password" };
 const SECRET = "next-auth-secret-of-the-consumer-test-0123456789";
@@ -116,8 +120,12 @@ async function signInOn(page, context, proxy, emulator) {
   await Promise.all([page.waitForURL((u) => u.href.startsWith(`${proxy.url}/me`), { timeout: 30_000 }), page.press("#password", "Enter")]);
   const me = JSON.parse(preResult(await page.content()) ?? "null");
   const session = await page.evaluate(() => fetch("/api/auth/session").then((r) => r.json()));
+  // A client page's Client, its token from /api/me/token (the handoff, behind the session).
+  await page.goto(`${proxy.url}/me/token`);
+  await page.waitForFunction(() => document.body.dataset.result, null, { timeout: 30_000 });
+  const browser = JSON.parse(await page.evaluate(() => document.body.dataset.result));
   const cookies = await context.cookies(proxy.url);
-  return { me, session, cookies };
+  return { me, session, browser, cookies };
 }
 
 /** One request of the session: `ok` (the service's answer), `signOut` (sign in again) or `failed`. */
@@ -230,6 +238,7 @@ async function run(mode, variant) {
     const gaps = rounds.slice(1).map((r, i) => r.startedAt - rounds[i].startedAt);
     return {
       mode,
+      hookId,
       signedIn,
       route,
       logs,
@@ -293,9 +302,13 @@ export function describeSignedInStaff(variant, skip) {
       console.log(`[next-auth fresh] ${JSON.stringify(counts(r))}`);
       assert.equal(r.signedIn.me?.ok, true, `/me after the sign-in: ${JSON.stringify(r.signedIn.me)}\n  ${r.logs()}`);
       assert.equal(r.signedIn.me.email, USER.email);
+      assert.deepEqual(r.signedIn.me.ids, [r.hookId], "the server component listed the user's account's webhooks");
       assert.equal(r.signedIn.session.user?.email, USER.email);
       assert.deepEqual(Object.keys(r.signedIn.session).sort(), ["expires", "user"], "the browser's session holds no token");
       assert.equal(r.route.outcome, "ok", r.route.why);
+      assert.equal(r.signedIn.browser.ok, true, JSON.stringify(r.signedIn.browser));
+      assert.deepEqual(r.signedIn.browser.ids, [r.hookId]);
+      assert.deepEqual(r.signedIn.browser.asked, ["initial"], "the browser's Client asked the portal for the user's token once");
       assert.deepEqual(r.failures, [], `failed calls\n  ${r.logs()}`);
       assert.deepEqual(r.polls.failed, []);
       assert.equal(r.signOuts, 0);
