@@ -75,7 +75,8 @@ export function authorizationCodeGrant(options: GrantOptions, code: Authorizatio
 export interface UserTokens {
     /**
      * The token set to use now. `tokenSet` (what the session holds; `expiresAt` in milliseconds)
-     * comes back as it is while it is not due (`expiresAt - refreshBeforeMs`); else the newest
+     * comes back (as a `TokenSet` of the same values) while it is not due (`expiresAt -
+     * refreshBeforeMs`); else the newest
      * set: a successor already made for its refresh token (following the chain of rotations), or
      * one refresh grant shared by every caller holding that refresh token, in this process and,
      * through the `store`'s claim, in every process. `"unauthorized"` (the service answered 401)

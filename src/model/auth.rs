@@ -170,7 +170,7 @@ impl Input for UserTokensOptions {}
 #[serde(rename_all = "camelCase")]
 pub struct HeldTokenSet {
     /// The access token.
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    #[serde(with = "serde_wasm_bindgen::preserve")]
     #[tsify(type = "string")]
     pub access_token: JsValue,
     /// The refresh token; without one, `fresh` can only ask for a new sign-in.
@@ -178,7 +178,7 @@ pub struct HeldTokenSet {
     #[tsify(optional, type = "string | null")]
     pub refresh_token: JsValue,
     /// When the access token expires, in milliseconds since the Unix epoch (never seconds).
-    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    #[serde(with = "serde_wasm_bindgen::preserve")]
     #[tsify(type = "number")]
     pub expires_at: JsValue,
     /// The token type (default `Bearer`).

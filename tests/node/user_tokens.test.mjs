@@ -85,6 +85,8 @@ test("concurrent callers with one refresh token share one refresh grant", async 
   const users = createUserTokens(s.oauth);
   const sets = await Promise.all(Array.from({ length: 20 }, () => users.fresh(due(s0))));
   assert.equal(await s.refreshGrants(), 1);
+  assert.equal(await s.rejectedRefreshGrants(), 0);
+  assert.equal(s.requests(), 2, "the sign-in and one refresh");
   assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
   assert.notEqual(sets[0].accessToken, s0.accessToken);
   assert.notEqual(sets[0].refreshToken, s0.refreshToken, "the emulator rotates refresh tokens");
@@ -101,6 +103,7 @@ test("two processes on one store: one refresh grant, the other gets the successo
   const sets = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).fresh(due(s0))));
   assert.equal(await s.refreshGrants(), 1);
   assert.equal(await s.rejectedRefreshGrants(), 0);
+  assert.equal(s.requests(), 2, "the sign-in and one refresh");
   assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
   s.emulator.close();
 });
@@ -171,7 +174,7 @@ test("bad token sets are invalid_input without a request: an expiresAt in second
   assert.equal(e.kind, "invalid_input");
   assert.equal(e.message, `invalid tokenSet.expiresAt: ${seconds} can only be seconds: it must be milliseconds since the Unix epoch (tokenSetFrom(account) converts an OAuth library's expires_at)`);
   assert.equal(e.signInRequired, undefined);
-  for (const bad of [null, "text", { ...s0, accessToken: "" }, { ...s0, expiresAt: "soon" }, { ...s0, refreshToken: 42 }]) {
+  for (const bad of [null, "text", { expiresAt: s0.expiresAt }, { ...s0, accessToken: "" }, { ...s0, expiresAt: "soon" }, { ...s0, refreshToken: 42 }]) {
     const err = await failure(users.fresh(bad));
     assert.equal(err.kind, "invalid_input", String(err));
     assert.ok(!err.message.includes(s0.accessToken) && !err.message.includes(s0.refreshToken));
@@ -209,7 +212,7 @@ test("a refresh token deleted by the 50-token cap: signInRequired after one requ
   s.emulator.close();
 });
 
-test("signInRequired is never set on a 5xx, a network failure or a timeout", async () => {
+test("signInRequired is set on invalid_grant only: never on a 5xx or a network failure", async () => {
   const s = await service();
   const s0 = await s.signIn();
   const answers = [
@@ -223,6 +226,12 @@ test("signInRequired is never set on a 5xx, a network failure or a timeout", asy
     assert.equal(e.signInRequired, undefined, e.message);
     assert.equal(isSignInRequired(e), false);
   }
+  // RFC 6749's 400 invalid_grant is the service refusing the refresh token: the marker is set.
+  const refused = () => Response.json({ error: "invalid_grant", error_description: "expired" }, { status: 400 });
+  const e = await failure(createUserTokens({ ...s.oauth, fetch: refused }).fresh(due(s0)));
+  assert.equal(e.kind, "http");
+  assert.equal(e.status, 400);
+  assert.equal(e.signInRequired, true);
   s.emulator.close();
 });
 
@@ -257,6 +266,20 @@ test("a store that is unreachable: one grant in the process, and an event says s
   const unavailable = events.filter((e) => e.type === "storeUnavailable");
   assert.ok(unavailable.length >= 1);
   assert.match(unavailable[0].reason, /ECONNREFUSED/);
+  s.emulator.close();
+});
+
+test("a store that never answers: its calls are bounded, one grant in the process, an event", async () => {
+  const s = await service();
+  const s0 = await s.signIn();
+  const never = () => new Promise(() => {});
+  const store = { get: never, set: never, delete: never, claim: never, release: never, take: never };
+  const events = [];
+  const users = createUserTokens({ ...s.oauth, store, onEvent: (e) => events.push(e) });
+  const sets = await Promise.all(Array.from({ length: 5 }, () => users.fresh(due(s0))));
+  assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
+  assert.equal(await s.refreshGrants(), 1);
+  assert.ok(events.some((e) => e.type === "storeUnavailable" && /store\.get did not answer within 2000 ms/.test(e.reason)), inspect(events));
   s.emulator.close();
 });
 

@@ -157,6 +157,8 @@ export async function staff() {
     tokenSetFrom({ access_token: "a", expires_at: new Date() });
     // @ts-expect-error the providers need the client secret
     authjsProvider({ baseUrl: "https://acme.example.com", clientId: "c" });
+    // @ts-expect-error a store is an object
+    checkedStore(42);
     // @ts-expect-error Better Auth's provider has no name option
     betterAuthProvider({ ...oauth, name: "Acme" });
     return text;

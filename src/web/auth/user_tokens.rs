@@ -94,7 +94,7 @@ impl UserTokens {
             .map_err(Failure::into_js)
     }
 
-    /// The token set to use now: `tokenSet` itself while it is not due, else the newest set (a
+    /// The token set to use now: `tokenSet`'s values while it is not due, else the newest set (a
     /// successor already made, or one refresh shared by every caller holding the same refresh
     /// token). `"unauthorized"` (the service answered 401) refreshes a set that looked valid.
     #[wasm_bindgen(unchecked_return_type = "Promise<TokenSet>")]
@@ -138,6 +138,14 @@ fn held_set(value: JsValue) -> Result<TokenSet, Failure> {
     let shape = "must be a token set ({ accessToken, refreshToken, expiresAt })";
     if !value.is_object() {
         return Err(invalid("tokenSet", shape));
+    }
+    for (key, field) in [
+        ("accessToken", "tokenSet.accessToken"),
+        ("expiresAt", "tokenSet.expiresAt"),
+    ] {
+        if js::get(&value, key).is_undefined() {
+            return Err(invalid(field, "is required"));
+        }
     }
     let held: HeldTokenSet =
         serde_wasm_bindgen::from_value(value).map_err(|_| invalid("tokenSet", shape))?;
