@@ -7,24 +7,9 @@
 import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm_node.js";
 import { entry } from "./client.js";
 import bytes from "./estatekit_wasm_embedded.js";
-import { checkedStore } from "./store.js";
+import { clientWithCheckedStore } from "./store.js";
 
-/**
- * The module's Client, built with `rateLimit.store` answering through `checkedStore` (a wrong
- * answer of `take` is an error naming it, reported at once as a `store` event). Server entry only:
- * browsers refuse `rateLimit.store`, and their entry stays without this.
- */
-const CheckedClient = new Proxy(WasmClient, {
-  construct(target, [options]) {
-    const rate = options?.rateLimit;
-    if (rate !== null && typeof rate === "object" && rate.store !== null && typeof rate.store === "object") {
-      options = { ...options, rateLimit: { ...rate, store: checkedStore(rate.store) } };
-    }
-    return new target(options);
-  },
-});
-
-const glue = { init: wasmInit, initSync: wasmInitSync, Client: CheckedClient };
+const glue = { init: wasmInit, initSync: wasmInitSync, Client: clientWithCheckedStore(WasmClient) };
 const api = entry(glue, bytes);
 
 export default api.init;

@@ -253,3 +253,23 @@ export function redisStore(client, options = {}) {
     },
   };
 }
+
+/**
+ * The module's `Client` class of a server entry, whose `rateLimit.store` answers through
+ * `checkedStore` (a wrong answer of `take` is an error naming it, reported at once as a `store`
+ * event). Server entries only: browsers refuse `rateLimit.store`, and their entry stays without it.
+ * @template {new (options: any) => object} C
+ * @param {C} Client
+ * @returns {C}
+ */
+export function clientWithCheckedStore(Client) {
+  return new Proxy(Client, {
+    construct(target, [options]) {
+      const rate = options?.rateLimit;
+      if (rate !== null && typeof rate === "object" && rate.store !== null && typeof rate.store === "object") {
+        options = { ...options, rateLimit: { ...rate, store: checkedStore(rate.store) } };
+      }
+      return new target(options);
+    },
+  });
+}

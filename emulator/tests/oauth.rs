@@ -1094,7 +1094,10 @@ async fn no_client_authentication_is_401_invalid_client() {
 async fn a_malformed_basic_header_is_401_invalid_client() {
     let s = server().await;
     let no_colon = format!("Basic {}", STANDARD.encode("dev-client"));
-    for auth in ["Basic !!!not-base64", no_colon.as_str(), "Bearer dev-token"] {
+    for (i, auth) in ["Basic !!!not-base64", no_colon.as_str(), "Bearer dev-token"]
+        .into_iter()
+        .enumerate()
+    {
         let r = post_form(
             &s.base_url,
             &[
@@ -1105,7 +1108,7 @@ async fn a_malformed_basic_header_is_401_invalid_client() {
             Some(auth),
         )
         .await;
-        assert!(r.headers().contains_key("www-authenticate"), "{auth}");
+        assert!(r.headers().contains_key("www-authenticate"), "header #{i}");
         oauth_error(r, 401, "invalid_client").await;
     }
 }

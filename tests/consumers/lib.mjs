@@ -2,7 +2,7 @@
 // project, the emulator, and the browsers (browsers.mjs: Chromium, Firefox and WebKit).
 import { execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -50,6 +50,20 @@ export function installPacked(dir) {
     ["install", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
     { cwd: dir, stdio: ["ignore", "inherit", "inherit"] },
   );
+}
+
+/**
+ * `installPacked`, skipped when `dir`'s node_modules already holds this very tarball (same size
+ * and time as when it was installed there): for consumer projects that several test files share
+ * (tests/consumers/webhooks: webhooks.test.mjs and workers.test.mjs, which need the same workerd).
+ */
+export function installPackedOnce(dir) {
+  const { size, mtimeMs } = statSync(tarball());
+  const mark = `${dir}/node_modules/.estatekit-tarball`;
+  const stamp = `${size} ${mtimeMs}`;
+  if (existsSync(mark) && readFileSync(mark, "utf8") === stamp) return;
+  installPacked(dir);
+  writeFileSync(mark, stamp);
 }
 
 /**
