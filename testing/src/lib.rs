@@ -91,6 +91,16 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub rotate_refresh_tokens: Option<bool>,
+    /// Whether `GET /accounts/dialog/authorize` shows a sign-in form (the e-mail and password of
+    /// one of `users`) instead of approving at once as the first user (default false), so that a
+    /// browser test signs in as a person would.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub sign_in_page: Option<bool>,
+    /// How long an authorization code can be exchanged, in ms (default 60000).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub code_ttl_ms: Option<u32>,
     /// Where webhook deliveries are sent: called as `deliver(url, init)` like `fetch`. Without
     /// it, deliveries are only recorded (`status: null`).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
@@ -140,7 +150,7 @@ fn type_error(message: &str) -> JsValue {
 }
 
 /// The keys of `TestServiceOptions`.
-const OPTION_KEYS: [&str; 14] = [
+const OPTION_KEYS: [&str; 16] = [
     "baseUrl",
     "tokens",
     "seed",
@@ -154,6 +164,8 @@ const OPTION_KEYS: [&str; 14] = [
     "users",
     "accessTokenTtlMs",
     "rotateRefreshTokens",
+    "signInPage",
+    "codeTtlMs",
     "deliver",
 ];
 
@@ -249,6 +261,8 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
         users: field(value, "users")?,
         access_token_ttl_ms: field(value, "accessTokenTtlMs")?,
         rotate_refresh_tokens: field(value, "rotateRefreshTokens")?,
+        sign_in_page: field(value, "signInPage")?,
+        code_ttl_ms: field(value, "codeTtlMs")?,
         deliver: js_sys::Reflect::get(value, &"deliver".into()).unwrap_or(JsValue::UNDEFINED),
     })
 }
@@ -328,6 +342,15 @@ fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
     }
     if let Some(v) = options.rotate_refresh_tokens {
         config.rotate_refresh_tokens = v;
+    }
+    if let Some(v) = options.sign_in_page {
+        config.sign_in_page = v;
+    }
+    if let Some(v) = options.code_ttl_ms {
+        if v == 0 {
+            return Err("options.codeTtlMs: must be at least 1".into());
+        }
+        config.code_ttl_ms = u64::from(v);
     }
     if let Some(clients) = &options.oauth_clients {
         if clients.is_empty() {

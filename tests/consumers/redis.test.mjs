@@ -25,16 +25,13 @@
 // scenarios, 10 times in a row per client, and prints their counts as a table at the end.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { fork, spawn, execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { fork, execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { once } from "node:events";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { assertLocked, freePort, installLocked, root, startEmulator } from "./lib.mjs";
+import { REDIS_SERVER, assertLocked, installLocked, root, startEmulator, startRedis as startRedisServer } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/redis`;
-const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const EVENTS = 200;
 /** Events fired, and handled uuids sent again, while Redis restarts empty. */
 const EMPTY_EVENTS = 20;
@@ -47,66 +44,6 @@ const REPEAT = Number(process.env.ESTATEKIT_REDIS_REPEAT ?? 0);
 if (!Number.isSafeInteger(REPEAT) || REPEAT < 0) throw new Error(`ESTATEKIT_REDIS_REPEAT must be a whole number of runs, not ${process.env.ESTATEKIT_REDIS_REPEAT}`);
 const ONLY_OUTAGES = "ESTATEKIT_REDIS_REPEAT: the outage scenarios only";
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A redis-server of its own: a free loopback port, no snapshot, an append-only file.
- * `outage(ms, { keep })` kills it (SIGKILL: the connections drop mid-command, replies are lost),
- * waits `ms`, and starts it again on the same port: with `keep`, from its append-only file, which
- * holds every write it acknowledged (Redis writes a command to the file before replying; the
- * file is in the OS's cache, which a process killed does not lose: no fsync is needed, nor asked,
- * so that a busy disk cannot slow the store down); without, with its files deleted: empty, every
- * mark forgotten, beyond what `dedupe` promises. `whileDown` runs meanwhile.
- */
-async function startRedis() {
-  const port = await freePort();
-  const data = mkdtempSync(`${tmpdir()}/estatekit-redis-`);
-  let child;
-  const start = async () => {
-    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "no", "--dir", data];
-    child = track(spawn(REDIS_SERVER, args, { stdio: ["ignore", "pipe", "pipe"] }));
-    let out = "";
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 15_000);
-      child.stdout.on("data", (d) => {
-        out += d;
-        if (out.includes("Ready to accept connections")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited (${code}):\n${out}`));
-      });
-    });
-    child.stdout.resume();
-  };
-  await start();
-  const stopped = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    port,
-    /** @param {number} ms @param {{ keep: boolean, whileDown?: () => Promise<unknown> }} how */
-    async outage(ms, { keep, whileDown }) {
-      const exited = once(child, "exit");
-      child.kill("SIGKILL");
-      await exited;
-      if (!keep) {
-        rmSync(data, { recursive: true, force: true });
-        mkdirSync(data);
-      }
-      await Promise.all([sleep(ms), whileDown?.()]);
-      await start();
-    },
-    async stop() {
-      if (!stopped()) {
-        const exited = once(child, "exit");
-        child.kill("SIGKILL"); // nothing of it is needed any more
-        await exited;
-      }
-      rmSync(data, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The test's own Redis connection (same client kind as the processes'), for checks. */
 async function adminClient(kind, port) {
@@ -134,6 +71,12 @@ function track(child) {
   child.once("exit", () => started.delete(child));
   return child;
 }
+
+/**
+ * A redis-server of its own (lib.mjs: an append-only file; `outage(ms, { keep })` kills it and
+ * starts it again with its data or empty), tracked like every process this file starts.
+ */
+const startRedis = () => startRedisServer({ onChild: track });
 
 /** Forks one process of the app (worker.mjs) and waits for its receiver's URL. */
 async function startWorker(env) {

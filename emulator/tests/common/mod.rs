@@ -88,11 +88,15 @@ fn bridge(c: &Config) -> Server {
         ("--delivery-backoff-ms", c.delivery_backoff_ms),
         ("--rate-limit-window-ms", c.rate_limit_window_ms),
         ("--access-token-ttl-ms", c.access_token_ttl_ms),
+        ("--code-ttl-ms", c.code_ttl_ms),
     ] {
         args.extend([flag.to_string(), v.to_string()]);
     }
     if c.rotate_refresh_tokens {
         args.push("--rotate-refresh-tokens".into());
+    }
+    if c.sign_in_page {
+        args.push("--sign-in-page".into());
     }
     for o in &c.oauth_clients {
         args.extend(["--oauth-client".into(), format!("{}:{}", o.id, o.secret)]);

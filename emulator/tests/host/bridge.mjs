@@ -8,7 +8,8 @@
 // usage: node emulator/tests/host/bridge.mjs [--token T]... [--seed N] [--seed-messages N]
 //   [--seed-documents N] [--rate-limit N] [--max-upload-mb N] [--delivery-backoff-ms N]
 //   [--rate-limit-window-ms N] [--access-token-ttl-ms N] [--rotate-refresh-tokens]
-//   [--oauth-client ID:SECRET]... [--user EMAIL:PASSWORD[:TOKEN]]...
+//   [--oauth-client ID:SECRET]... [--user EMAIL:PASSWORD[:TOKEN]]... [--sign-in-page]
+//   [--code-ttl-ms N]
 // Prints `estatekit-testing bridge listening on http://127.0.0.1:PORT` when ready; stops on
 // SIGTERM or when stdin closes (its parent test process ended).
 import http from "node:http";
@@ -23,6 +24,7 @@ const numbers = {
   "--delivery-backoff-ms": "deliveryBackoffMs",
   "--rate-limit-window-ms": "rateLimitWindowMs",
   "--access-token-ttl-ms": "accessTokenTtlMs",
+  "--code-ttl-ms": "codeTtlMs",
 };
 const options = {};
 const args = process.argv.slice(2);
@@ -30,6 +32,7 @@ for (let i = 0; i < args.length; i++) {
   const flag = args[i];
   if (flag === "--token") (options.tokens ??= []).push(args[++i]);
   else if (flag === "--rotate-refresh-tokens") options.rotateRefreshTokens = true;
+  else if (flag === "--sign-in-page") options.signInPage = true;
   else if (flag === "--oauth-client") {
     const [clientId, ...secret] = args[++i].split(":");
     (options.oauthClients ??= []).push({ clientId, clientSecret: secret.join(":") });
