@@ -385,12 +385,17 @@ try {
   process.exit(e instanceof UsageError ? 2 : 1);
 }
 if (running) {
+  // `on`, not `once`: a Ctrl-C reaches both npx and this process, and npx passes it on too; a
+  // second signal must not find the default handler (which would end it with no status).
+  let stopping = false;
   const stop = () => {
+    if (stopping) return;
+    stopping = true;
     running.close();
     console.error(`${NAME}: shutting down`);
     process.exit(0);
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
   process.stdout.write(`${running.line}\n`);
 }

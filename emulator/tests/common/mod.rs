@@ -71,7 +71,7 @@ pub fn args_of(c: &Config) -> Vec<String> {
         args.extend(["--token".into(), t.clone()]);
     }
     assert!(
-        c.access_token_ttl_ms % 1000 == 0,
+        c.access_token_ttl_ms.is_multiple_of(1000),
         "--access-token-ttl is in seconds: give a multiple of 1000 ms"
     );
     for (flag, v) in [
