@@ -124,6 +124,12 @@ test-readme: pkg
 test-links:
 	node tests/docs/links.mjs
 
+# The documents' current figures (behind <!-- figure:KEY --> markers, docs/figures.md) within 1 %
+# of what `make size` measures (scripts/figures.mjs).
+.PHONY: test-figures
+test-figures: pkg
+	node --test tests/docs/figures.test.mjs
+
 # The client in Node against stand-in services (its `fetch` option): answers exactly as sent
 # whatever the token, the token hidden in errors and events (tests/node/).
 .PHONY: test-node
@@ -162,7 +168,7 @@ test-e2e: pkg emulator demo-static
 test-parity: pkg
 	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed --test oauth --test controls
 
-test: setup lint test-links test-native pkg size-check test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+test: setup lint test-links test-native pkg size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:
@@ -199,7 +205,7 @@ profile: pkg-named bench-emulator
 	ESTATEKIT_EMULATOR_BIN=$(BENCH_EMULATOR) node bench/profile.mjs $(SCENARIO)
 
 size: pkg
-	@node scripts/size.mjs
+	@node scripts/size.mjs --write
 
 size-check: pkg
 	@node scripts/size.mjs --check

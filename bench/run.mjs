@@ -21,6 +21,8 @@ import { fileURLToPath } from "node:url";
 import { launchChromium, startEmulator } from "../scripts/local.mjs";
 import { measure as measureSize } from "../scripts/size.mjs";
 import { buildSync } from "esbuild";
+import { execFileSync } from "node:child_process";
+import { writeSection } from "../scripts/figures.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const scale = Number(process.env.BENCH_SCALE ?? 1);
@@ -211,14 +213,13 @@ function rowsOf(results) {
   return rows;
 }
 
-function printTable(rows) {
+/** The table's lines (a Markdown table, aligned). */
+function tableLines(rows) {
   const head = ["scenario", "raw", "peer", "estatekit", "/ peer", "/ raw", "pair", "budget", "result"];
   const all = [head, ...rows];
   const widths = head.map((_, i) => Math.max(...all.map((r) => r[i].length)));
   const line = (r) => `| ${r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join(" | ")} |`;
-  console.log(line(head));
-  console.log(`|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`);
-  for (const r of rows) console.log(line(r));
+  return [line(head), `|${widths.map((w, i) => (i === 0 ? "-".repeat(w + 2) : `${"-".repeat(w + 1)}:`)).join("|")}|`, ...rows.map(line)];
 }
 
 // --- main ---------------------------------------------------------------------------------
@@ -267,7 +268,8 @@ async function main() {
   }
   const rows = rowsOf(results);
   console.log("");
-  printTable(rows);
+  const table = tableLines(rows);
+  for (const l of table) console.log(l);
   if (size) {
     const parts = size.files.map((f) => `${f.name} ${f.gzip}`).join(" + ");
     console.log(`\nsize (gzip -9): ${parts} = ${size.total} bytes (budget ${size.budget}: ${size.pass ? "pass" : `MISS by ${size.total - size.budget}`})`);
@@ -301,6 +303,23 @@ async function main() {
   };
   writeFileSync(join(outDir, "results.json"), JSON.stringify(json, null, 2) + "\n");
   console.log(`results: ${join("target", "bench", "results.json")}`);
+  // The latest speed table of the package itself (a full run on pkg/) is a current figure:
+  // docs/figures.md keeps it. Runs of a part, another package or another scale are experiments.
+  if (!only && !process.env.BENCH_PKG && scale === 1 && results.every((r) => !r.error)) {
+    let commit = "";
+    try {
+      commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root, encoding: "utf8" }).trim();
+    } catch {
+      // not a checkout: no commit named
+    }
+    const when = `${json.date.slice(0, 10)}${commit ? ` at commit ${commit}` : ""}`;
+    writeSection("bench", [
+      `The latest \`make bench\` (${when}): headless Chromium ${chromiumVersion} against the local emulator, ${cpus().length} CPUs (load average ${la(load.start)} at the start, ${la(load.end)} at the end), ${seconds} s. \`/ peer\` is estatekit's median over the peer's (\`fetch\` + zod 4); \`pair\` the median of the per-round ratios. Expect run-to-run differences of up to ~10 % on a shared 2-core machine.`,
+      "",
+      ...table,
+    ].join("\n"));
+    console.log("docs/figures.md: speed section written");
+  }
 }
 
 main().catch((e) => {

@@ -4,12 +4,16 @@
 // `Store` is estatekit/store's (./store.d.ts).
 import type {
     AccessToken,
+    ApiError,
     AuthorizationCode,
     GrantOptions,
+    HeldTokenSet,
     PasswordCredentials,
+    SignInRequired,
     TokenProviderOptions,
     TokenReason,
     TokenSet,
+    UserTokensOptions,
 } from "./estatekit_wasm_node.js";
 
 export { ApiError, isApiError } from "./estatekit.js";
@@ -19,12 +23,15 @@ export type {
     AuthorizationCode,
     GrantOptions,
     GrantType,
+    HeldTokenSet,
     PasswordCredentials,
+    SignInRequired,
     StoreOperation,
     TokenEvent,
     TokenProviderOptions,
     TokenReason,
     TokenSet,
+    UserTokensOptions,
 } from "./estatekit_wasm_node.js";
 export type { Store } from "./store.js";
 
@@ -63,3 +70,172 @@ export function refreshGrant(options: GrantOptions, refreshToken: string): Promi
 
 /** Exchanges the code of the sign-in dialog (`GET {baseUrl}/accounts/dialog/authorize`) for tokens. */
 export function authorizationCodeGrant(options: GrantOptions, code: AuthorizationCode): Promise<TokenSet>;
+
+/** The signed-in staff's token sets of one OAuth client: see {@link createUserTokens}. */
+export interface UserTokens {
+    /**
+     * The token set to use now. `tokenSet` (what the session holds; `expiresAt` in milliseconds)
+     * comes back (as a `TokenSet` of the same values) while it is not due (`expiresAt -
+     * refreshBeforeMs`); else the newest
+     * set: a successor already made for its refresh token (following the chain of rotations), or
+     * one refresh grant shared by every caller holding that refresh token, in this process and,
+     * through the `store`'s claim, in every process. `"unauthorized"` (the service answered 401)
+     * refreshes a set that looked valid. Rejects with an `ApiError`: marked `signInRequired: true`
+     * ({@link isSignInRequired}) only when the service refused the refresh token or the set has
+     * none (then without a request); `invalid_input` for an `expiresAt` that can only be seconds.
+     */
+    fresh(tokenSet: HeldTokenSet, reason?: TokenReason): Promise<TokenSet>;
+}
+
+/**
+ * Refreshes the token sets of users who signed in with their own account (an `authjsProvider` or
+ * `betterAuthProvider` sign-in), without the rotation race. Nothing is sent before `fresh`;
+ * invalid options make every `fresh` reject with an `ApiError` (`invalid_input`). Printed, it
+ * shows its base URL and client id, never a secret.
+ */
+export function createUserTokens(options: UserTokensOptions): UserTokens;
+
+/** The `ApiError` of a token set that only a new sign-in can replace. */
+export type SignInRequiredError = ApiError & SignInRequired;
+
+/**
+ * Whether `e` is the `ApiError` of a token set only a new sign-in can replace (the service
+ * refused its refresh token, or it has none): `e.signInRequired === true`. In a `jwt` callback,
+ * exactly this becomes `error: "RefreshTokenError"`; any other failure keeps the session.
+ */
+export function isSignInRequired(e: unknown): e is SignInRequiredError;
+
+/**
+ * The `account` a sign-in library hands its callbacks: NextAuth v4 / Auth.js (`access_token`,
+ * `refresh_token`, `expires_at` in **seconds**) or Better Auth (`accessToken`, `refreshToken`,
+ * `accessTokenExpiresAt`). Other keys are ignored.
+ */
+export interface SignInAccount {
+    access_token?: string | null;
+    refresh_token?: string | null;
+    /** Seconds since the Unix epoch (Auth.js, openid-client). */
+    expires_at?: number | null;
+    /** Seconds from now, when there is no `expires_at`. */
+    expires_in?: number | null;
+    token_type?: string | null;
+    accessToken?: string | null;
+    refreshToken?: string | null;
+    /** Better Auth's expiry (a `Date`; its text or milliseconds are read too). */
+    accessTokenExpiresAt?: Date | string | number | null;
+    tokenType?: string | null;
+}
+
+/**
+ * The `TokenSet` of a sign-in's `account` (`expiresAt` in milliseconds; `expires_at` is read as
+ * seconds, and refused when it looks like milliseconds). Without an expiry, the service's default
+ * hour from now. Throws an `ApiError` (`invalid_input`) when the account has no access token.
+ */
+export function tokenSetFrom(account: SignInAccount): TokenSet;
+
+/** The signed-in user, from `GET {baseUrl}/accounts/api/userinfo`. */
+export interface StaffUserInfo {
+    id: string | number;
+    email?: string | null;
+    firstName?: string | null;
+    lastName?: string | null;
+    profilePhoto?: string | null;
+    profileData?: {
+        language?: string | null;
+        salutation?: string | null;
+        phoneNumber?: string | null;
+        cellPhoneNumber?: string | null;
+    } | null;
+}
+
+/** A user as the sign-in libraries take one (`name` is the first and last names, else the e-mail). */
+export interface StaffProfile {
+    id: string;
+    name: string | null;
+    email: string | null;
+    image: string | null;
+}
+
+/** Maps the service's user info to a sign-in library's user (what the providers' `profile` does). */
+export function staffProfile(profile: StaffUserInfo): StaffProfile;
+
+/** Options of {@link authjsProvider}. */
+export interface ProviderOptions {
+    /** The account's base URL, e.g. `https://acme.example.com`. */
+    baseUrl: string;
+    /** The OAuth client's id. */
+    clientId: string;
+    /** The OAuth client's secret (server configuration only). */
+    clientSecret: string;
+    /** The provider's id in the library (default `"estatekit"`; it names the callback URL). */
+    id?: string;
+    /** The provider's name on the library's sign-in page (default `"estatekit"`). */
+    name?: string;
+    /** The scope asked for (default `offline_access *`: a refresh token, and every API). */
+    scope?: string;
+}
+
+/** Options of {@link betterAuthProvider}. */
+export interface BetterAuthProviderOptions extends Omit<ProviderOptions, "name"> {
+    /** Fetches the user info instead of the global `fetch`. */
+    fetch?: (input: string, init: RequestInit) => Promise<Response>;
+}
+
+/** An OAuth provider as NextAuth v4 (`next-auth` 4.24) and Auth.js (`@auth/core`) take it. */
+export interface AuthjsProvider {
+    id: string;
+    name: string;
+    type: "oauth";
+    authorization: { url: string; params: { scope: string } };
+    token: string;
+    userinfo: string;
+    clientId: string;
+    clientSecret: string;
+    client: { token_endpoint_auth_method: "client_secret_basic" };
+    checks: ("pkce" | "state")[];
+    profile(profile: StaffUserInfo): StaffProfile;
+}
+
+/**
+ * The service for NextAuth v4 and Auth.js: `providers: [authjsProvider({ baseUrl, clientId,
+ * clientSecret })]`. Authorization, token and userinfo URLs under `baseUrl`, scope
+ * `offline_access *`, PKCE (S256) and state, the client authenticated by HTTP Basic (the
+ * libraries' default, which the service accepts), and `profile()` giving `id`, `name`,
+ * `email`, `image`. A plain object: no dependency on either library.
+ */
+export function authjsProvider(options: ProviderOptions): AuthjsProvider;
+
+/** The tokens Better Auth hands `getUserInfo`. */
+export interface BetterAuthTokens {
+    accessToken?: string;
+}
+
+/** A Better Auth user, from {@link BetterAuthProvider.getUserInfo}. */
+export interface BetterAuthUserInfo {
+    id: string;
+    name: string;
+    email: string | null;
+    image: string | undefined;
+    emailVerified: boolean;
+}
+
+/** One entry of Better Auth's `genericOAuth({ config: [...] })`. */
+export interface BetterAuthProvider {
+    providerId: string;
+    authorizationUrl: string;
+    tokenUrl: string;
+    userInfoUrl: string;
+    clientId: string;
+    clientSecret: string;
+    scopes: string[];
+    pkce: boolean;
+    authentication: "basic";
+    /** The user from `/accounts/api/userinfo` (null when the service refuses the token). */
+    getUserInfo(tokens: BetterAuthTokens): Promise<BetterAuthUserInfo | null>;
+}
+
+/**
+ * The service for Better Auth: `genericOAuth({ config: [betterAuthProvider({ baseUrl, clientId,
+ * clientSecret })] })`. The same URLs, scope, PKCE and HTTP Basic as {@link authjsProvider}; its
+ * `getUserInfo` reads the user's profile. A plain object: no dependency on Better Auth.
+ */
+export function betterAuthProvider(options: BetterAuthProviderOptions): BetterAuthProvider;

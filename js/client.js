@@ -402,11 +402,12 @@ function forwardMembers(WasmClass) {
 
 /**
  * The package's API on the module of `moduleGlue`, loaded from `from` when a call needs it: the
- * file next to the browser entry, or the bytes the server entry embeds. One module per realm: the
- * first entry that loads it decides which. `fallback`: the browser entry's embedded copy, for when
- * the file gives no module (see ./loader.js).
+ * file next to the browser entry, the bytes the server entry embeds, or the compiled module the
+ * Workers entry imports. One module per realm: the first entry that loads it decides which.
+ * `fallback`: the browser entry's embedded copy, for when the file gives no module (see
+ * ./loader.js).
  * @param {Glue} moduleGlue
- * @param {() => URL | Promise<Uint8Array>} from
+ * @param {() => import("./loader.js").Source} from
  * @param {import("./loader.js").Where["fallback"]} [fallback]
  */
 export function entry(moduleGlue, from, fallback) {

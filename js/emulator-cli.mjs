@@ -27,6 +27,7 @@ const USAGE = `usage: ${NAME} [--host 127.0.0.1] [--port 8787] [--token T]... [-
   [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]
   [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
   [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
+  [--sign-in-page] [--code-ttl-ms 60000]
 
 The emulator of estatekit/testing (WebAssembly, in this Node process) on a loopback port: the
 native server's flags and behaviour, without Rust. Every flag of the native server is here.`;
@@ -94,6 +95,8 @@ const FLAGS = [
     parse: (v) => whole("--access-token-ttl", 1, Math.floor(U32 / 1000))(v) * 1000,
   },
   { flag: "rotate-refresh-tokens", option: "rotateRefreshTokens", boolean: true },
+  { flag: "sign-in-page", option: "signInPage", boolean: true },
+  { flag: "code-ttl-ms", option: "codeTtlMs", parse: whole("--code-ttl-ms", 1, U32) },
   { flag: "help", short: "h", local: "help", boolean: true },
 ];
 

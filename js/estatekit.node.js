@@ -7,8 +7,9 @@
 import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm_node.js";
 import { entry } from "./client.js";
 import bytes from "./estatekit_wasm_embedded.js";
+import { clientWithCheckedStore } from "./store.js";
 
-const glue = { init: wasmInit, initSync: wasmInitSync, Client: WasmClient };
+const glue = { init: wasmInit, initSync: wasmInitSync, Client: clientWithCheckedStore(WasmClient) };
 const api = entry(glue, bytes);
 
 export default api.init;

@@ -14,48 +14,48 @@
 //   Bun; a dev server's pre-bundling folder; a 404 or an SPA's HTML page; no `import.meta.url` in
 //   a non-module bundle), the entry's embedded copy of the same module, imported lazily: a
 //   separate chunk, which a page whose file loads never downloads;
-// - `workerd` (estatekit/webhooks in Cloudflare Workers, which compile no WebAssembly from bytes
-//   or URLs): the module imported as a compiled module.
+// - `workerd` (Cloudflare Workers, which compile no WebAssembly from bytes or URLs; wrangler sets
+//   it): the module imported as a compiled module (`import compiled from "./x.wasm"`). The main
+//   entry and estatekit/auth share the server entry's module there (a Worker is a server: it
+//   holds the OAuth client secret).
 // A failure says the URL tried, what came back, and the fix that fits (copy the file there,
 // init({ module_or_path }), an ES module bundle, a Content-Security-Policy, Next.js's edge
-// runtime). Dev servers need no case of their own: their pre-bundling folders (Vite's
-// .vite/deps or another cacheDir, Nuxt's, Angular's .angular/cache) have no .wasm file, and the
-// embedded copy loads, which is fewer bytes than the file there (dev servers do not compress).
+// runtime, a Worker bundled without the `workerd` condition: the embedded copy's refusal says
+// that one, see ./embedded.js). Dev servers need no case of their own: their pre-bundling folders
+// (Vite's .vite/deps or another cacheDir, Nuxt's, Angular's .angular/cache) have no .wasm file,
+// and the embedded copy loads, which is fewer bytes than the file there (dev servers do not
+// compress).
 
 const PACKAGE = "estatekit";
 
 /** @typedef {{ module_or_path: unknown }} InitArgument */
 /** @typedef {(input: InitArgument) => Promise<unknown>} Init */
-/** @typedef {URL | Promise<Uint8Array> | WebAssembly.Module} Source */
+/** @typedef {URL | Promise<WebAssembly.Module> | WebAssembly.Module} Source */
 /**
  * @typedef {object} Where
  * @property {string} entry The entry's specifier (`estatekit`, `estatekit/testing`).
  * @property {string} file The module's file name in the package.
  * @property {() => Source} source Where the module comes from (see above; a compiled module
  *   where the runtime imports .wasm files so, as Workers do).
- * @property {() => Promise<{ default: () => Promise<Uint8Array> }>} [fallback] The browser entries'
- *   embedded copy (`*_embedded.js`), for when `source`'s URL gives no module: imported
- *   dynamically, a chunk of its own.
+ * @property {() => Promise<{ default: () => Promise<WebAssembly.Module> }>} [fallback] The browser
+ *   entries' embedded copy (`*_embedded.js`), for when `source`'s URL gives no module: imported
+ *   dynamically, a chunk of its own. Its refusal in a runtime that compiles no WebAssembly from
+ *   bytes carries the `fix` for it (./embedded.js), which the message gives.
  */
 
 /** A refusal to compile from a page's Content-Security-Policy (without 'wasm-unsafe-eval'). */
 const CSP = /CSP|unsafe-eval/;
 
-/** Next.js's edge runtime, which compiles no WebAssembly from bytes or URLs. */
-const edge = typeof (/** @type {{ EdgeRuntime?: unknown }} */ (globalThis).EdgeRuntime) === "string";
-
 /**
- * What to do about a module that could not be loaded from `url`, for `reason`.
+ * What to do about a module that could not be loaded from `url`, where compiling was not refused
+ * (a refusal has its own fix: see `instantiate`).
  * @param {Where} where
  * @param {URL | undefined} url
- * @param {string} reason
  * @returns {string}
  */
-function advice({ entry, file }, url, reason) {
+function advice({ entry, file }, url) {
   // Only the main entry has init(); the others load their module themselves.
   const init = entry === PACKAGE ? ", or call init({ module_or_path }) with its URL" : "";
-  if (CSP.test(reason)) return "allow script-src 'wasm-unsafe-eval' in the page's CSP";
-  if (edge) return "use Next.js's Node.js runtime, not the edge runtime";
   if (!url) return `no import.meta.url: bundle as an ES module${init}`;
   return `copy node_modules/${PACKAGE}/${file} there${init}`;
 }
@@ -73,6 +73,15 @@ export async function instantiate(init, where) {
   let url;
   /** @type {unknown} */
   let cause;
+  /**
+   * What to do where compiling is refused: in Next.js's edge runtime (which compiles no
+   * WebAssembly from bytes or URLs, and has no copy tried), under a page's CSP (no copy tried
+   * either), or what an embedded copy's refusal says (./embedded.js: a Worker bundled without the
+   * `workerd` condition; the fallback's refusal here, a server entry's in `cause`).
+   * @type {string | false | undefined}
+   */
+  // @ts-expect-error: Next.js's edge runtime's global, which TypeScript does not declare
+  let fix = typeof EdgeRuntime === "string" && "use Next.js's Node.js runtime, not the edge runtime";
   /** Why no module came: what the URL answered ("HTTP 404, text/html"), and why. */
   let reason = "";
   try {
@@ -93,16 +102,18 @@ export async function instantiate(init, where) {
     cause = e;
     if (e !== reason) reason += `${reason && ": "}${e}`;
   }
-  // No copy where compiling itself is refused: it would be refused too.
-  if (where.fallback && !CSP.test(reason) && !edge) {
+  if (CSP.test(reason)) fix = "allow script-src 'wasm-unsafe-eval' in the page's CSP";
+  // No copy where compiling itself is refused (a CSP, the edge runtime): it would be refused too.
+  if (where.fallback && !fix) {
     try {
       return void (await init({ module_or_path: await (await where.fallback()).default() }));
     } catch (e) {
       reason += `; fallback: ${e}`;
+      fix = /** @type {{ fix?: string } | undefined} */ (e)?.fix;
     }
   }
   const from = url ? ` from ${url}` : "";
-  const message = `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${advice(where, url, reason)}.`;
+  const message = `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${fix || /** @type {{ fix?: string } | undefined} */ (cause)?.fix || advice(where, url)}.`;
   throw apiError("network", message, { cause, details: reason });
 }
 

@@ -66,3 +66,19 @@ export function redisStore(client: NodeRedisClient | IoRedisClient, options?: Re
 
 /** Whether `x` has every method of a {@link Store}. */
 export function isStore(x: unknown): x is Store;
+
+/**
+ * `store` with each method's answer checked against the {@link Store} contract (`get`: a string
+ * or null/undefined; `claim`: an owner id string or null; `take`: a non-negative finite number):
+ * a wrong answer rejects at once with a `TypeError` that names the method and what it resolved,
+ * e.g. `store.claim resolved true; it must resolve an owner id (string) or null`. estatekit
+ * checks every store it is given this way; use it to test a store you write.
+ */
+export function checkedStore<T extends object>(store: T): T;
+
+/**
+ * The `Client` class of a server entry with `rateLimit.store` passed through {@link checkedStore}
+ * at construction. The package's server entries (`node`, `workerd`) give their `Client` this
+ * way; an app has no need of it.
+ */
+export function clientWithCheckedStore<C extends abstract new (...args: never[]) => object>(Client: C): C;

@@ -22,6 +22,64 @@ export function isStore(x) {
   return typeof x === "object" && x !== null && METHODS.every((m) => typeof (/** @type {Record<string, unknown>} */ (x))[m] === "function");
 }
 
+/**
+ * What `get`, `claim` and `take` must resolve with (`set`, `delete` and `release` may resolve
+ * anything): a check, and the words of the error when it fails.
+ * @type {Record<string, [(value: unknown) => boolean, string]>}
+ */
+const ANSWERS = {
+  get: [(v) => v == null || typeof v === "string", "a string, or null (or undefined) when absent"],
+  claim: [(v) => v === null || typeof v === "string", "an owner id (string) or null"],
+  take: [(v) => typeof v === "number" && Number.isFinite(v) && v >= 0, "a non-negative finite number of milliseconds"],
+};
+
+/**
+ * How an answer is named in an error: numbers, booleans, null and undefined as they are; a
+ * string or an object only by its kind (a store's value may be a token set).
+ * @param {unknown} value
+ */
+function named(value) {
+  if (value === null || ["undefined", "boolean", "number", "bigint"].includes(typeof value)) return String(value);
+  if (Array.isArray(value)) return "an array";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** Stores that went through {@link checkedStore}. */
+const CHECKED = new WeakSet();
+
+/**
+ * `store` with the answer of each method checked against the {@link Store} contract: a wrong one
+ * rejects at once with a TypeError naming the method and what it resolved (e.g. "store.claim
+ * resolved true; it must resolve an owner id (string) or null"), instead of being taken for
+ * something else. Every user of a store in estatekit (token providers, `fresh`, the webhook
+ * receiver's dedupe, the client's rate budget) goes through it. Methods the store lacks stay
+ * absent (the user of the store says which it needs); anything that is not an object is returned
+ * as it is, for its user to refuse by the option's name.
+ * @template T
+ * @param {T} store
+ * @returns {T}
+ */
+export function checkedStore(store) {
+  if (typeof store !== "object" || store === null || CHECKED.has(store)) return store;
+  const given = /** @type {Record<string, unknown>} */ (store);
+  /** @type {Record<string, (...args: unknown[]) => Promise<unknown>>} */
+  const checked = {};
+  for (const name of METHODS) {
+    const method = given[name];
+    if (typeof method !== "function") continue;
+    const rule = ANSWERS[name];
+    checked[name] = async (...args) => {
+      const value = await method.apply(store, args);
+      if (rule && !rule[0](value)) {
+        throw new TypeError(`store.${name} resolved ${named(value)}; it must resolve ${rule[1]}`);
+      }
+      return value;
+    };
+  }
+  CHECKED.add(checked);
+  return /** @type {T} */ (/** @type {unknown} */ (checked));
+}
+
 /** A new owner id for a claim: random, unguessable. */
 const ownerId = () => globalThis.crypto.randomUUID();
 
@@ -194,4 +252,24 @@ export function redisStore(client, options = {}) {
       return wait;
     },
   };
+}
+
+/**
+ * The module's `Client` class of a server entry, whose `rateLimit.store` answers through
+ * `checkedStore` (a wrong answer of `take` is an error naming it, reported at once as a `store`
+ * event). Server entries only: browsers refuse `rateLimit.store`, and their entry stays without it.
+ * @template {new (options: any) => object} C
+ * @param {C} Client
+ * @returns {C}
+ */
+export function clientWithCheckedStore(Client) {
+  return new Proxy(Client, {
+    construct(target, [options]) {
+      const rate = options?.rateLimit;
+      if (rate !== null && typeof rate === "object" && rate.store !== null && typeof rate.store === "object") {
+        options = { ...options, rateLimit: { ...rate, store: checkedStore(rate.store) } };
+      }
+      return new target(options);
+    },
+  });
 }

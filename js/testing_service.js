@@ -1,7 +1,8 @@
-// estatekit/testing's API, shared by its two entries (./testing.js for browsers, ./testing.node.js
-// for servers, as for the main entry: see ./loader.js): the emulator in process, for an app's
-// tests. A thin wrapper around wasm-bindgen's glue of the emulator's WebAssembly host
-// (./estatekit_testing_wasm.js, as emitted):
+// estatekit/testing's API, shared by its entries (./testing.js for browsers, ./testing.node.js
+// for servers, ./testing.workerd.js for Cloudflare Workers, as for the main entry: see
+// ./loader.js): the emulator in process, for an app's tests. A thin wrapper around
+// wasm-bindgen's glue of the emulator's WebAssembly host (./estatekit_testing_wasm.js, as
+// emitted):
 // - loads that module once (its own .wasm; the main entry never imports this file);
 // - `createTestService` returns a service whose `fetch` answers like the real service, and whose
 //   helpers (seed, faults, records, events) call the emulator's own admin routes
@@ -211,10 +212,11 @@ class TestService {
 }
 
 /**
- * estatekit/testing's API, with the emulator's module loaded from `from` on first use (one module
- * per realm: the first entry that loads it decides where from). `fallback`: the browser entry's
- * embedded copy, for when the file gives no module (see ./loader.js).
- * @param {() => URL | Promise<Uint8Array>} from
+ * estatekit/testing's API, with the emulator's module loaded from `from` on first use (a URL, bytes
+ * or a compiled module; one module per realm: the first entry that loads it decides where from).
+ * `fallback`: the browser entry's embedded copy, for when the file gives no module (see
+ * ./loader.js).
+ * @param {() => import("./loader.js").Source} from
  * @param {import("./loader.js").Where["fallback"]} [fallback]
  */
 export function entry(from, fallback) {

@@ -12,6 +12,7 @@
 // Its declarations are ./webhooks.d.ts (the event types come from Rust, through the glue's).
 import wasmInit, { checkEvent } from "./estatekit_webhooks_wasm.js";
 import { loadOnce } from "./loader.js";
+import { checkedStore } from "./store.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
 /** @typedef {import("./webhooks.js").WebhookEventError} WebhookEventError */
@@ -197,7 +198,8 @@ function createWebhookHandler(options) {
   const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs, STORE_TIMEOUT_MS);
   const retryAfter = String(positive("retryAfterSeconds", options.retryAfterSeconds, RETRY_AFTER_SECONDS));
   /** A shared store (estatekit/store's `Store`): claims across processes. */
-  const shared = typeof dedupe === "object" && dedupe !== null && "claim" in dedupe && typeof dedupe.claim === "function" ? dedupe : undefined;
+  // Its answers are checked (./store.js): a claim resolving `true` is an error, not an owner.
+  const shared = typeof dedupe === "object" && dedupe !== null && "claim" in dedupe && typeof dedupe.claim === "function" ? checkedStore(dedupe) : undefined;
   /** @type {DedupeStore | undefined} */
   const store = shared ? undefined : dedupe === true ? memoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
   /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */

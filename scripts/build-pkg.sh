@@ -9,12 +9,14 @@
 #    js/estatekit.node.js for servers), its declarations js/estatekit.d.ts and js/package.json,
 #    copied as they are; and, for the server entry, the module built with the `dom-emulation`
 #    feature (glue estatekit_wasm_node.js) and its bytes in estatekit_wasm_embedded.js
-#    (scripts/embed-wasm.mjs);
+#    (scripts/embed-wasm.mjs); the Cloudflare Workers entries (`workerd` condition:
+#    js/estatekit.workerd.js, js/auth.workerd.js) import that module's .wasm compiled;
 # 4. the `estatekit/testing` entry: the emulator's in-process host (crate testing/) through
 #    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, its
-#    wrapper (js/testing_service.js, entries js/testing.js and js/testing.node.js), js/testing.d.ts
-#    and estatekit_testing_wasm_embedded.js. The main entry never imports it. The package's bin
-#    `estatekit-emulator` (js/emulator-cli.mjs) serves it on a local port under Node.
+#    wrapper (js/testing_service.js, entries js/testing.js, js/testing.node.js and
+#    js/testing.workerd.js), js/testing.d.ts and estatekit_testing_wasm_embedded.js. The main
+#    entry never imports it. The package's bin `estatekit-emulator` (js/emulator-cli.mjs) serves
+#    it on a local port under Node.
 # 5. the `estatekit/webhooks` entry: its own small module (crate webhooks/, which does not link the
 #    main crate) through wasm-bindgen (glue estatekit_webhooks_wasm.js/.d.ts as emitted) and
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
@@ -73,7 +75,10 @@ if [ "$out" = pkg ]; then
   node scripts/embed-wasm.mjs "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_embedded.js"
   # estatekit/auth: the token provider lives in this module (feature `auth`); its browser entry
   # only throws (a client secret must never reach a browser).
-  cp js/auth.js js/auth.node.js js/auth.d.ts "$out/"
+  cp js/auth_tokens.js js/auth.js js/auth.node.js js/auth.d.ts "$out/"
+  # 3d. Cloudflare Workers (the `workerd` condition): the main entry and estatekit/auth import this
+  #     same module (estatekit_wasm_node_bg.wasm) as a compiled module, one instance for both.
+  cp js/estatekit.workerd.js js/auth.workerd.js "$out/"
 fi
 
 # 3c. The browser entry's fallback (js/loader.js): the browser module's bytes embedded in
@@ -92,7 +97,7 @@ if [ "$out" = pkg ]; then
   # -O1, not -Oz: on this module (2026-11-23) -O1 took 11 s and gave 631,366 bytes gzipped,
   # -Os 38 s and 670,709, -Oz 43 s and 673,205 (larger raw modules of -O1 compress better).
   optimize -O1 "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_bg.wasm"
-  cp js/testing_service.js js/testing.js js/testing.node.js js/testing.d.ts js/emulator-cli.mjs "$out/"
+  cp js/testing_service.js js/testing.js js/testing.node.js js/testing.workerd.js js/testing.d.ts js/emulator-cli.mjs "$out/"
   chmod +x "$out/emulator-cli.mjs"
   node scripts/embed-wasm.mjs "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_embedded.js"
 fi

@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
+import { format, marked, writeSection } from "./figures.mjs";
 
 /** The budget of issue 17, in bytes. */
 export const BUDGET = 100_000;
@@ -135,8 +136,74 @@ export function measureWebhooks(pkgDir = new URL("../pkg/", import.meta.url)) {
   return entrySize(pkgDir, WEBHOOKS_WASM, WEBHOOKS_ENTRY);
 }
 
+/** The server module (Node, Workers: the client with `estatekit/auth`): its .wasm, gzip -9 and raw. */
+export const SERVER_WASM = "estatekit_wasm_node_bg.wasm";
+export function measureServer(pkgDir = new URL("../pkg/", import.meta.url)) {
+  const wasm = readFileSync(new URL(SERVER_WASM, pkgDir));
+  return { name: SERVER_WASM, raw: wasm.length, gzip: gzip(wasm) };
+}
+
+/** The peer's validation code: bench/peer.js bundled with zod and minified by esbuild, gzip -9. */
+export function measurePeer() {
+  const entry = fileURLToPath(new URL("../bench/peer.js", import.meta.url));
+  const out = buildSync({ entryPoints: [entry], bundle: true, format: "esm", minify: true, write: false, logLevel: "warning" });
+  const bytes = Buffer.from(out.outputFiles[0].contents);
+  return { raw: bytes.length, gzip: gzip(bytes) };
+}
+
+/**
+ * Every current size figure, by the key the documents use behind their markers
+ * (`<!-- figure:main -->`, scripts/figures.mjs), in bytes.
+ */
+export function currentFigures(pkgDir = new URL("../pkg/", import.meta.url)) {
+  const main = measure(pkgDir);
+  const testing = measureTesting(pkgDir);
+  const webhooks = measureWebhooks(pkgDir);
+  const server = measureServer(pkgDir);
+  return {
+    main: main.total,
+    "main-wasm": main.files[0].gzip,
+    "main-wasm-raw": main.files[0].raw,
+    "main-js": main.files[1].gzip,
+    "main-lazy": main.lazy?.gzip ?? 0,
+    "main-lazy-minified": main.lazy?.minified ?? 0,
+    guard: main.guard,
+    testing: testing.total,
+    "testing-wasm": testing.files[0].gzip,
+    "testing-lazy": testing.lazy?.gzip ?? 0,
+    webhooks: webhooks.total,
+    "webhooks-wasm": webhooks.files[0].gzip,
+    "webhooks-lazy": webhooks.lazy?.gzip ?? 0,
+    query: measureQuery(pkgDir).gzip,
+    server: server.gzip,
+    "server-raw": server.raw,
+    peer: measurePeer().gzip,
+  };
+}
+
+/** The size section of docs/figures.md, every figure behind its marker. */
+function sizeSection(f) {
+  const row = (what, key, note = "") => `| ${what} | ${marked(key, f[key])} | ${note} |`;
+  return [
+    `Measured by \`make size\` (gzip -9; JavaScript bundled and minified by esbuild as an app ships it), ${new Date().toISOString().slice(0, 10)}.`,
+    "",
+    "| what | bytes | |",
+    "|---|---:|---|",
+    row("**main entry** (`estatekit` in a browser: the sum below)", "main", `budget ${format(BUDGET)}; CI's guard ${marked("guard", f.guard)}`),
+    row("its `.wasm`", "main-wasm", `${marked("main-wasm-raw", f["main-wasm-raw"])} raw`),
+    row("its JavaScript (`estatekit.js` and what it imports)", "main-js"),
+    row("its lazy fallback chunk (only where no `.wasm` file loads)", "main-lazy", `${marked("main-lazy-minified", f["main-lazy-minified"])} minified`),
+    row("server module (Node, Workers; with `estatekit/auth`)", "server", `${marked("server-raw", f["server-raw"])} raw`),
+    row("`estatekit/testing` (test-only entry)", "testing", `its \`.wasm\` ${marked("testing-wasm", f["testing-wasm"])}; lazy chunk ${marked("testing-lazy", f["testing-lazy"])}`),
+    row("`estatekit/webhooks`", "webhooks", `its \`.wasm\` ${marked("webhooks-wasm", f["webhooks-wasm"])}; lazy chunk ${marked("webhooks-lazy", f["webhooks-lazy"])}`),
+    row("`estatekit/query`", "query"),
+    row("the peer's zod code (`fetch` + zod 4, bench/peer.js)", "peer"),
+  ].join("\n");
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const check = process.argv.includes("--check");
+  const write = process.argv.includes("--write");
   let result;
   try {
     result = measure();
@@ -186,6 +253,13 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const query = measureQuery();
   console.log("\nestatekit/query (TanStack Query option factories, not in the main entry's budget):");
   console.log(`${query.name.padEnd(width)} ${n(query.raw)} ${n(query.minified)} ${n(query.gzip)}`);
+  const server = measureServer();
+  console.log("\nserver module (Node, Workers; the client with estatekit/auth, not in the main entry's budget):");
+  console.log(`${server.name.padEnd(width)} ${n(server.raw)} ${"-".padStart(9)} ${n(server.gzip)}`);
+  if (write) {
+    writeSection("size", sizeSection(currentFigures()));
+    console.log("\ndocs/figures.md: size section written");
+  }
   if (result.leaks.length) console.log(`main entry imports another entry: ${result.leaks.join(", ")}`);
   if (check && (!result.guarded || result.leaks.length)) process.exit(1);
 }

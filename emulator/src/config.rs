@@ -49,6 +49,11 @@ pub struct Config {
     pub access_token_ttl_ms: u64,
     /// Whether a refresh grant answers a new refresh token and deletes the used one.
     pub rotate_refresh_tokens: bool,
+    /// Whether `GET /accounts/dialog/authorize` shows a sign-in form (e-mail and password of a
+    /// user) instead of approving at once as the first user.
+    pub sign_in_page: bool,
+    /// How long an authorization code can be exchanged, in ms (default 60000).
+    pub code_ttl_ms: u64,
 }
 
 /// One OAuth client (`--oauth-client ID:SECRET`).
@@ -219,6 +224,8 @@ impl Default for Config {
             users: default_users(),
             access_token_ttl_ms: DEFAULT_ACCESS_TOKEN_TTL_MS,
             rotate_refresh_tokens: false,
+            sign_in_page: false,
+            code_ttl_ms: crate::tokens::CODE_TTL_MS,
         }
     }
 }
@@ -229,7 +236,8 @@ pub const USAGE: &str =
   [--seed-messages N] [--seed-documents N] [--rate-limit 300] [--max-upload-mb 100]
   [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]
   [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
-  [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]";
+  [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
+  [--sign-in-page] [--code-ttl-ms 60000]";
 
 fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
     let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
@@ -334,6 +342,13 @@ impl Config {
                     c.access_token_ttl_ms = secs.saturating_mul(1000);
                 }
                 "--rotate-refresh-tokens" => c.rotate_refresh_tokens = true,
+                "--sign-in-page" => c.sign_in_page = true,
+                "--code-ttl-ms" => {
+                    c.code_ttl_ms = num(&flag, value())?;
+                    if c.code_ttl_ms == 0 {
+                        return Err("--code-ttl-ms must be at least 1".into());
+                    }
+                }
                 other => return Err(format!("unknown argument `{other}`\n{USAGE}")),
             }
         }

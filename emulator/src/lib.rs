@@ -74,7 +74,10 @@ pub fn router(state: AppState) -> Router {
             axum::routing::delete(webhooks::delete),
         )
         .route("/accounts/oauth/token", post(oauth::token))
-        .route("/accounts/dialog/authorize", get(oauth::authorize))
+        .route(
+            "/accounts/dialog/authorize",
+            get(oauth::authorize).post(oauth::authorize_post),
+        )
         .route("/accounts/api/userinfo", get(oauth::userinfo))
         .route("/_emulator/oauth", get(oauth::admin_counts))
         .route("/_emulator/oauth/revoke", post(oauth::admin_revoke))

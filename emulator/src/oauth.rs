@@ -1,6 +1,8 @@
 //! The service's sign-in routes: `POST /accounts/oauth/token` (password, refresh_token and
-//! authorization_code grants), `GET /accounts/dialog/authorize` (approves at once, as the first
-//! user), `GET /accounts/api/userinfo`, and the admin routes `GET /_emulator/oauth` and
+//! authorization_code grants; form or JSON bodies; the client authenticated by HTTP Basic or in
+//! the body), `GET /accounts/dialog/authorize` (approves at once as the first user, or shows a
+//! sign-in form with `--sign-in-page`; PKCE), `POST /accounts/dialog/authorize` (the form),
+//! `GET /accounts/api/userinfo`, and the admin routes `GET /_emulator/oauth` and
 //! `POST /_emulator/oauth/revoke`. Errors of the token and authorize routes are OAuth's
 //! `{"error","error_description"}`; no answer or message ever holds a secret.
 
@@ -8,15 +10,15 @@ use crate::admin::object;
 use crate::errors::{ApiError, ApiResult};
 use crate::pipeline::bearer;
 use crate::state::AppState;
-use crate::tokens::{Bearer, Code, Grant, Refresh, CODE_TTL_MS};
+use crate::tokens::{Bearer, Challenge, Code, Grant, Refresh};
 use crate::util::{hash_str, lock, SplitMix64};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
-use axum::response::{IntoResponse, Response};
+use axum::response::{Html, IntoResponse, Response};
 use axum::Json;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use base64::Engine;
 use serde_json::{json, Map, Value};
 
@@ -29,6 +31,8 @@ pub struct OAuthError {
     status: StatusCode,
     error: &'static str,
     description: String,
+    /// Whether the answer carries `WWW-Authenticate: Basic`.
+    challenge: bool,
 }
 
 impl OAuthError {
@@ -37,6 +41,7 @@ impl OAuthError {
             status,
             error,
             description: description.into(),
+            challenge: false,
         }
     }
     fn invalid_request(description: impl Into<String>) -> Self {
@@ -45,12 +50,27 @@ impl OAuthError {
     fn invalid_grant(description: impl Into<String>) -> Self {
         Self::new(StatusCode::FORBIDDEN, "invalid_grant", description)
     }
+    /// 401 `invalid_client`; `basic`: the client tried HTTP Basic, so the answer carries
+    /// `WWW-Authenticate: Basic` (RFC 6749 5.2).
+    fn invalid_client(basic: bool, description: impl Into<String>) -> Self {
+        OAuthError {
+            challenge: basic,
+            ..Self::new(StatusCode::UNAUTHORIZED, "invalid_client", description)
+        }
+    }
 }
 
 impl IntoResponse for OAuthError {
     fn into_response(self) -> Response {
         let body = json!({"error": self.error, "error_description": self.description});
-        no_store((self.status, Json(body)).into_response())
+        let mut r = no_store((self.status, Json(body)).into_response());
+        if self.challenge {
+            r.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Basic realm=\"estatekit-emulator\", charset=\"UTF-8\""),
+            );
+        }
+        r
     }
 }
 
@@ -179,28 +199,51 @@ fn required<'a>(m: &'a Map<String, Value>, name: &str) -> Result<&'a str, OAuthE
         .ok_or_else(|| OAuthError::invalid_request(format!("missing required field `{name}`")))
 }
 
-/// The body as a JSON object; the token endpoint takes JSON only (not a form).
-fn token_body(
-    headers: &HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Map<String, Value>, OAuthError> {
-    let ct = headers
+/// The media type of a request (`application/json` for `application/json; charset=utf-8`),
+/// lower case; empty when there is no `Content-Type`.
+fn media_type(headers: &HeaderMap) -> String {
+    headers
         .get(header::CONTENT_TYPE)
         .and_then(|v| v.to_str().ok())
-        .unwrap_or("");
-    let media = ct
+        .unwrap_or("")
         .split(';')
         .next()
         .unwrap_or("")
         .trim()
-        .to_ascii_lowercase();
-    if media != "application/json" && !media.ends_with("+json") {
-        return Err(OAuthError::invalid_request(if ct.is_empty() {
-            "missing `Content-Type`: the token endpoint takes a JSON body (application/json)"
-                .to_string()
+        .to_ascii_lowercase()
+}
+
+/// The media type of a form body (RFC 6749 4.1.3, 4.3.2, 6).
+const FORM: &str = "application/x-www-form-urlencoded";
+
+/// A form body's parameters; a parameter given twice is refused (RFC 6749 3.2).
+fn form_params(bytes: &[u8]) -> Result<Map<String, Value>, OAuthError> {
+    let mut m = Map::new();
+    for (name, value) in form_urlencoded::parse(bytes) {
+        if m.contains_key(name.as_ref()) {
+            return Err(OAuthError::invalid_request(format!(
+                "`{name}` is given more than once"
+            )));
+        }
+        m.insert(name.into_owned(), Value::String(value.into_owned()));
+    }
+    Ok(m)
+}
+
+/// The parameters of a token request: a form (`application/x-www-form-urlencoded`, as RFC 6749
+/// and the OAuth libraries send them) or a JSON object (as the vendor documents the password
+/// grant).
+fn token_body(
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Map<String, Value>, OAuthError> {
+    let media = media_type(headers);
+    let json = media == "application/json" || media.ends_with("+json");
+    if media != FORM && !json {
+        return Err(OAuthError::invalid_request(if media.is_empty() {
+            "missing `Content-Type`: the token endpoint takes a form (application/x-www-form-urlencoded) or a JSON body (application/json)"
         } else {
-            "`Content-Type` must be application/json: the token endpoint takes a JSON body, not a form"
-                .to_string()
+            "`Content-Type` must be application/x-www-form-urlencoded or application/json"
         }));
     }
     let bytes = body.map_err(|e| {
@@ -210,6 +253,9 @@ fn token_body(
             "could not read the request body",
         )
     })?;
+    if !json {
+        return form_params(&bytes);
+    }
     // The parser's message is not passed on: it may quote the body, which holds secrets.
     match serde_json::from_slice::<Value>(&bytes) {
         Ok(Value::Object(m)) => Ok(m),
@@ -220,6 +266,102 @@ fn token_body(
             "the request body is not valid JSON",
         )),
     }
+}
+
+/// One half of HTTP Basic credentials, decoded as RFC 6749 2.3.1 says: form-URL-decoded (`+` is
+/// a space, `%XX` a byte), UTF-8.
+fn form_decode(part: &str) -> Option<String> {
+    let spaced = part.replace('+', " ");
+    percent_encoding::percent_decode_str(&spaced)
+        .decode_utf8()
+        .ok()
+        .map(|s| s.into_owned())
+}
+
+/// The client credentials of an `Authorization: Basic` header: `None` without the header, else
+/// the (id, secret) readings to try: form-URL-decoded (RFC 6749 2.3.1, as openid-client and
+/// simple-oauth2 send them), then as sent (arctic 3 does not encode them). A header that is not
+/// Basic, or not `base64(id:secret)`, is `invalid_client`.
+fn basic_credentials(headers: &HeaderMap) -> Result<Option<Vec<(String, String)>>, OAuthError> {
+    let Some(value) = headers.get(header::AUTHORIZATION) else {
+        return Ok(None);
+    };
+    let malformed = || {
+        OAuthError::invalid_client(
+            true,
+            "malformed `Authorization` header: the token endpoint takes `Basic base64(client_id:client_secret)`, or `client_id` and `client_secret` in the body",
+        )
+    };
+    let value = value.to_str().map_err(|_| malformed())?.trim();
+    let (scheme, encoded) = value.split_once(' ').ok_or_else(malformed)?;
+    if !scheme.eq_ignore_ascii_case("basic") {
+        return Err(malformed());
+    }
+    let decoded = STANDARD
+        .decode(encoded.trim())
+        .ok()
+        .and_then(|b| String::from_utf8(b).ok())
+        .ok_or_else(malformed)?;
+    let (id, secret) = decoded.split_once(':').ok_or_else(malformed)?;
+    let mut readings = Vec::with_capacity(2);
+    if let (Some(i), Some(s)) = (form_decode(id), form_decode(secret)) {
+        readings.push((i, s));
+    }
+    if !readings.iter().any(|(i, s)| i == id && s == secret) {
+        readings.push((id.to_string(), secret.to_string()));
+    }
+    Ok(Some(readings))
+}
+
+/// Authenticates the client of a token request (RFC 6749 2.3.1): HTTP Basic
+/// (`client_secret_basic`) or `client_id` and `client_secret` in the body
+/// (`client_secret_post`), not both. Returns its id.
+fn authenticate(
+    state: &AppState,
+    headers: &HeaderMap,
+    m: &Map<String, Value>,
+) -> Result<String, OAuthError> {
+    let body_id = field(m, "client_id")?.filter(|s| !s.is_empty());
+    let body_secret = field(m, "client_secret")?.filter(|s| !s.is_empty());
+    if let Some(readings) = basic_credentials(headers)? {
+        if body_secret.is_some() {
+            return Err(OAuthError::invalid_request(
+                "the client authenticated twice: an HTTP Basic `Authorization` header and a `client_secret` in the body; use one (RFC 6749 2.3)",
+            ));
+        }
+        let id = {
+            let store = lock(&state.oauth);
+            readings
+                .into_iter()
+                .find(|(id, secret)| store.client_ok(id, secret))
+                .map(|(id, _)| id)
+        }
+        .ok_or_else(|| {
+            OAuthError::invalid_client(
+                true,
+                "unknown client, or wrong client secret, in the Basic `Authorization` header",
+            )
+        })?;
+        if body_id.is_some_and(|b| b != id) {
+            return Err(OAuthError::invalid_request(
+                "`client_id` in the body is not the client of the Basic `Authorization` header",
+            ));
+        }
+        return Ok(id);
+    }
+    let (Some(id), Some(secret)) = (body_id, body_secret) else {
+        return Err(OAuthError::invalid_client(
+            false,
+            "no client authentication: send `Authorization: Basic` (client_secret_basic) or `client_id` and `client_secret` in the body (client_secret_post)",
+        ));
+    };
+    if !lock(&state.oauth).client_ok(id, secret) {
+        return Err(OAuthError::invalid_client(
+            false,
+            "unknown client, or wrong client secret",
+        ));
+    }
+    Ok(id.to_string())
 }
 
 /// `POST /accounts/oauth/token`.
@@ -237,7 +379,7 @@ pub async fn token(
         Err(e) => return e.into_response(),
     };
     let grant = Grant::parse(grant_type);
-    let answer = grant_answer(&state, &m, grant);
+    let answer = grant_answer(&state, &headers, &m, grant);
     if let Some(g) = grant {
         lock(&state.oauth).count(g, answer.is_ok());
     }
@@ -249,18 +391,12 @@ pub async fn token(
 
 fn grant_answer(
     state: &AppState,
+    headers: &HeaderMap,
     m: &Map<String, Value>,
     grant: Option<Grant>,
 ) -> Result<Value, OAuthError> {
-    let client_id = required(m, "client_id")?;
-    let client_secret = required(m, "client_secret")?;
-    if !lock(&state.oauth).client_ok(client_id, client_secret) {
-        return Err(OAuthError::new(
-            StatusCode::UNAUTHORIZED,
-            "invalid_client",
-            "unknown client, or wrong client secret",
-        ));
-    }
+    let client_id = authenticate(state, headers, m)?;
+    let client_id = client_id.as_str();
     let Some(grant) = grant else {
         return Err(OAuthError::new(
             StatusCode::BAD_REQUEST,
@@ -301,35 +437,76 @@ fn grant_answer(
         Grant::AuthorizationCode => {
             let code = required(m, "code")?;
             let redirect_uri = required(m, "redirect_uri")?;
+            let verifier = field(m, "code_verifier")?;
             let now = state.now_ms();
-            let taken = lock(&state.oauth).take_code(code);
-            let c = taken
-                .filter(|c| {
-                    c.client_id == client_id && c.redirect_uri == redirect_uri && now < c.expires_at
-                })
-                .ok_or_else(|| {
-                    OAuthError::invalid_grant(
-                        "the authorization code is unknown, used, expired, or was issued to another client or redirect_uri",
-                    )
-                })?;
+            // Spent by its first exchange attempt, whatever its outcome.
+            let c = lock(&state.oauth).take_code(code).ok_or_else(|| {
+                OAuthError::invalid_grant("the authorization code is unknown or was used already")
+            })?;
+            if now >= c.expires_at {
+                return Err(OAuthError::invalid_grant(
+                    "the authorization code expired; authorize again",
+                ));
+            }
+            if c.client_id != client_id {
+                return Err(OAuthError::invalid_grant(
+                    "the authorization code was issued to another client",
+                ));
+            }
+            if c.redirect_uri != redirect_uri {
+                return Err(OAuthError::invalid_grant(
+                    "`redirect_uri` is not the one of the authorization request",
+                ));
+            }
+            match (&c.challenge, verifier) {
+                (None, None) => {}
+                (None, Some(_)) => {
+                    return Err(OAuthError::invalid_grant(
+                        "a `code_verifier` was sent, but the authorization request had no `code_challenge` (refused against PKCE downgrade, RFC 9700 2.1.1)",
+                    ))
+                }
+                (Some(_), None) => {
+                    return Err(OAuthError::invalid_grant(
+                        "the authorization request had a `code_challenge`: `code_verifier` is required",
+                    ))
+                }
+                (Some(challenge), Some(v)) => {
+                    if !challenge.verifies(v) {
+                        return Err(OAuthError::invalid_grant(
+                            "`code_verifier` does not match the authorization request's `code_challenge`",
+                        ));
+                    }
+                }
+            }
             issue(state, &c.username, client_id, &c.scope, true)
         }
     }
 }
 
-/// `GET /accounts/dialog/authorize?client_id&redirect_uri&state&response_type=code[&scope]`:
-/// approves at once as the first user, answering 302 to `redirect_uri` with `code` and `state`.
-pub async fn authorize(State(state): State<AppState>, RawQuery(q): RawQuery) -> Response {
-    match authorize_answer(&state, q.as_deref().unwrap_or("")) {
-        Ok(r) => r,
-        Err(e) => e.into_response(),
-    }
+/// The path of the authorize endpoint (the sign-in form posts back to it).
+const AUTHORIZE_PATH: &str = "/accounts/dialog/authorize";
+
+/// The sign-in form's own fields, never carried as authorize parameters.
+const FORM_FIELDS: [&str; 2] = ["email", "password"];
+
+/// A checked authorization request.
+struct AuthorizeRequest {
+    /// Every parameter as received (unknown ones included), in order.
+    params: Vec<(String, String)>,
+    client_id: String,
+    redirect_uri: String,
+    location: url::Url,
+    state: Option<String>,
+    scope: String,
+    challenge: Option<Challenge>,
 }
 
-fn authorize_answer(state: &AppState, query: &str) -> Result<Response, OAuthError> {
-    let params: Vec<(String, String)> = form_urlencoded::parse(query.as_bytes())
-        .into_owned()
-        .collect();
+/// Checks the parameters of an authorization request; unknown ones (`grant_type`, `prompt`,
+/// `nonce`, ...) are kept and ignored.
+fn authorize_request(
+    state: &AppState,
+    params: Vec<(String, String)>,
+) -> Result<AuthorizeRequest, OAuthError> {
     let get = |k: &str| {
         params
             .iter()
@@ -357,7 +534,7 @@ fn authorize_answer(state: &AppState, query: &str) -> Result<Response, OAuthErro
             "`response_type` must be `code`",
         ));
     }
-    let mut location = url::Url::parse(redirect_uri)
+    let location = url::Url::parse(redirect_uri)
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https") && u.fragment().is_none())
         .ok_or_else(|| {
@@ -365,41 +542,208 @@ fn authorize_answer(state: &AppState, query: &str) -> Result<Response, OAuthErro
                 "`redirect_uri` must be an absolute http or https URL without a fragment",
             )
         })?;
-    let username = lock(&state.oauth)
-        .default_user()
-        .map(|u| u.username.clone())
-        .ok_or_else(|| {
-            OAuthError::new(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "server_error",
-                "no user to sign in",
-            )
-        })?;
+    let method = get("code_challenge_method").filter(|s| !s.is_empty());
+    let challenge = match get("code_challenge").filter(|s| !s.is_empty()) {
+        Some(c) => Some(Challenge::parse(c, method).map_err(OAuthError::invalid_request)?),
+        None if method.is_some() => {
+            return Err(OAuthError::invalid_request(
+                "`code_challenge_method` was given without `code_challenge`",
+            ))
+        }
+        None => None,
+    };
+    Ok(AuthorizeRequest {
+        client_id: client_id.to_string(),
+        redirect_uri: redirect_uri.to_string(),
+        location,
+        state: get("state").map(str::to_string),
+        scope: get("scope").unwrap_or(DEFAULT_SCOPE).to_string(),
+        challenge,
+        params,
+    })
+}
+
+/// Issues a code for `username` and redirects to `redirect_uri` with it and `state`.
+fn approve(
+    state: &AppState,
+    req: AuthorizeRequest,
+    username: String,
+    status: StatusCode,
+) -> Result<Response, OAuthError> {
     let code = random_b64(state, 24)?;
     let now = state.now_ms();
+    let mut location = req.location;
     lock(&state.oauth).add_code(
         code.clone(),
         Code {
-            client_id: client_id.to_string(),
-            redirect_uri: redirect_uri.to_string(),
+            client_id: req.client_id,
+            redirect_uri: req.redirect_uri,
             username,
-            scope: get("scope").unwrap_or(DEFAULT_SCOPE).to_string(),
-            expires_at: now.saturating_add(CODE_TTL_MS),
+            scope: req.scope,
+            expires_at: now.saturating_add(state.config.code_ttl_ms),
+            challenge: req.challenge,
         },
         now,
     );
     {
         let mut pairs = location.query_pairs_mut();
         pairs.append_pair("code", &code);
-        if let Some(s) = get("state") {
+        if let Some(s) = &req.state {
             pairs.append_pair("state", s);
         }
     }
-    let mut r = StatusCode::FOUND.into_response();
+    let mut r = status.into_response();
     let value = HeaderValue::from_str(location.as_str())
         .map_err(|_| OAuthError::invalid_request("`redirect_uri` is not a valid header value"))?;
     r.headers_mut().insert(header::LOCATION, value);
     Ok(no_store(r))
+}
+
+/// `GET /accounts/dialog/authorize?client_id&redirect_uri&state&response_type=code[&scope]
+/// [&code_challenge[&code_challenge_method]]`: approves at once as the first user, answering
+/// 302 to `redirect_uri` with `code` and `state`; with `--sign-in-page`, shows the sign-in form.
+pub async fn authorize(State(state): State<AppState>, RawQuery(q): RawQuery) -> Response {
+    let params: Vec<(String, String)> =
+        form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes())
+            .into_owned()
+            .collect();
+    let answer = authorize_request(&state, params).and_then(|req| {
+        if state.config.sign_in_page {
+            return Ok(sign_in_page(&req, "", None));
+        }
+        let username = lock(&state.oauth)
+            .default_user()
+            .map(|u| u.username.clone())
+            .ok_or_else(|| {
+                OAuthError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "server_error",
+                    "no user to sign in",
+                )
+            })?;
+        approve(&state, req, username, StatusCode::FOUND)
+    });
+    answer.unwrap_or_else(IntoResponse::into_response)
+}
+
+/// `POST /accounts/dialog/authorize` (the sign-in form): `email`, `password` and the
+/// authorization request's parameters. A user's right password redirects (303) to
+/// `redirect_uri` with `code` and `state`; a wrong one shows the form again with an error and
+/// issues nothing.
+pub async fn authorize_post(
+    State(state): State<AppState>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    authorize_post_answer(&state, &headers, body).unwrap_or_else(IntoResponse::into_response)
+}
+
+fn authorize_post_answer(
+    state: &AppState,
+    headers: &HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Response, OAuthError> {
+    if media_type(headers) != FORM {
+        return Err(OAuthError::invalid_request(
+            "the sign-in form is posted as application/x-www-form-urlencoded",
+        ));
+    }
+    let bytes = body.map_err(|e| {
+        OAuthError::new(
+            e.status(),
+            "invalid_request",
+            "could not read the request body",
+        )
+    })?;
+    let mut email = String::new();
+    let mut password = String::new();
+    let mut params = Vec::new();
+    for (k, v) in form_urlencoded::parse(&bytes).into_owned() {
+        match k.as_str() {
+            "email" => email = v,
+            "password" => password = v,
+            _ => params.push((k, v)),
+        }
+    }
+    let req = authorize_request(state, params)?;
+    if email.is_empty() || password.is_empty() {
+        return Ok(sign_in_page(
+            &req,
+            &email,
+            Some("Enter your e-mail and password."),
+        ));
+    }
+    let user = lock(&state.oauth)
+        .login(&email, &password)
+        .map(|u| u.username.clone());
+    match user {
+        Some(username) => approve(state, req, username, StatusCode::SEE_OTHER),
+        None => Ok(sign_in_page(
+            &req,
+            &email,
+            Some("Wrong e-mail or password."),
+        )),
+    }
+}
+
+/// The sign-in form (200, HTML): the authorization request's parameters as hidden fields, the
+/// e-mail (kept after an error) and an empty password.
+fn sign_in_page(req: &AuthorizeRequest, email: &str, error: Option<&str>) -> Response {
+    use html_escape::{encode_double_quoted_attribute as attr, encode_text as text};
+    let hidden: String = req
+        .params
+        .iter()
+        .filter(|(k, _)| !FORM_FIELDS.contains(&k.as_str()))
+        .map(|(k, v)| {
+            format!(
+                "<input type=\"hidden\" name=\"{}\" value=\"{}\">\n",
+                attr(k),
+                attr(v)
+            )
+        })
+        .collect();
+    let error = error
+        .map(|e| {
+            format!(
+                "<p class=\"error\" id=\"error\" role=\"alert\">{}</p>\n",
+                text(e)
+            )
+        })
+        .unwrap_or_default();
+    let html = format!(
+        r#"<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign in</title>
+<style>body{{font-family:system-ui,sans-serif;max-width:22rem;margin:3rem auto;padding:0 1rem}}label{{display:block;margin:.8rem 0 .3rem}}input{{width:100%;box-sizing:border-box;padding:.4rem}}button{{margin-top:1.2rem;padding:.5rem 1.2rem}}.error{{color:#b00020}}</style>
+</head>
+<body>
+<main>
+<h1>Sign in</h1>
+<p>to continue to <strong>{client}</strong></p>
+{error}<form method="post" action="{action}">
+{hidden}<label for="email">E-mail</label>
+<input id="email" name="email" type="text" inputmode="email" autocomplete="username" required value="{email}">
+<label for="password">Password</label>
+<input id="password" name="password" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button>
+</form>
+</main>
+</body>
+</html>
+"#,
+        client = text(&req.client_id),
+        action = AUTHORIZE_PATH,
+        email = attr(email),
+    );
+    let mut r = Html(html).into_response();
+    r.headers_mut().insert(
+        header::HeaderName::from_static("x-frame-options"),
+        HeaderValue::from_static("DENY"),
+    );
+    no_store(r)
 }
 
 /// `GET /accounts/api/userinfo`: the profile of the user an issued access token signs in. A

@@ -369,12 +369,13 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
 }
 
 /// Query parameters of the sign-in routes whose values are secrets.
-const SECRET_PARAMS: [&str; 6] = [
+const SECRET_PARAMS: [&str; 7] = [
     "client_secret",
     "password",
     "refresh_token",
     "access_token",
     "code",
+    "code_verifier",
     "token",
 ];
 

@@ -4,11 +4,15 @@
 //! the random strings in.
 
 use crate::config::{OAuthClient, User};
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine;
+use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Refresh tokens kept per (client, user); a newer one deletes the oldest.
 pub const MAX_REFRESH_TOKENS: usize = 50;
-/// How long an authorization code can be exchanged, in ms.
+/// How long an authorization code can be exchanged, in ms, by default (`--code-ttl-ms`,
+/// `createTestService({ codeTtlMs })`).
 pub const CODE_TTL_MS: u64 = 60_000;
 /// Issued access tokens remembered (expired ones included, so that a late call hears "expired"),
 /// beyond which expired ones are forgotten.
@@ -88,6 +92,47 @@ pub struct Code {
     pub scope: String,
     /// When it stops being accepted (monotonic ms).
     pub expires_at: u64,
+    /// The PKCE challenge of its authorization request, if any.
+    pub challenge: Option<Challenge>,
+}
+
+/// A PKCE `code_challenge` (RFC 7636 4.2) with its method.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Challenge {
+    /// `code_challenge_method=plain` (the default when no method is given): the verifier itself.
+    Plain(String),
+    /// `code_challenge_method=S256`: `BASE64URL(SHA256(verifier))`, without padding.
+    S256(String),
+}
+
+impl Challenge {
+    /// The challenge of an authorization request's `code_challenge` and
+    /// `code_challenge_method` (RFC 7636 4.3); the error says what is wrong, never quoting a value.
+    pub fn parse(challenge: &str, method: Option<&str>) -> Result<Challenge, &'static str> {
+        let well_formed = (43..=128).contains(&challenge.len())
+            && challenge
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'));
+        if !well_formed {
+            return Err("`code_challenge` must be 43 to 128 characters of A-Z, a-z, 0-9, `-`, `.`, `_`, `~` (RFC 7636 4.2)");
+        }
+        match method.unwrap_or("plain") {
+            "plain" => Ok(Challenge::Plain(challenge.to_string())),
+            "S256" => Ok(Challenge::S256(challenge.to_string())),
+            _ => Err("`code_challenge_method` must be `S256` or `plain`"),
+        }
+    }
+
+    /// Whether `verifier` is the one this challenge was made from (RFC 7636 4.6).
+    pub fn verifies(&self, verifier: &str) -> bool {
+        match self {
+            Challenge::Plain(c) => constant_time_eq(c.as_bytes(), verifier.as_bytes()),
+            Challenge::S256(c) => {
+                let derived = URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()));
+                constant_time_eq(c.as_bytes(), derived.as_bytes())
+            }
+        }
+    }
 }
 
 /// What a bearer token is to the API.
@@ -360,6 +405,22 @@ mod tests {
             }
         );
         assert_eq!(s.access("b", 0), Bearer::Unknown);
+    }
+
+    #[test]
+    fn pkce_challenges() {
+        // RFC 7636, appendix B.
+        let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk";
+        let s256 = Challenge::parse("E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM", Some("S256"));
+        assert!(s256.as_ref().is_ok_and(|c| c.verifies(verifier)));
+        assert!(s256.is_ok_and(|c| !c.verifies("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXK")));
+        let plain = Challenge::parse(verifier, None);
+        assert_eq!(plain, Ok(Challenge::Plain(verifier.to_string())));
+        assert!(plain.is_ok_and(|c| c.verifies(verifier) && !c.verifies("other")));
+        assert!(Challenge::parse("short", Some("S256")).is_err());
+        assert!(Challenge::parse(&"a b".repeat(20), None).is_err());
+        assert!(Challenge::parse(verifier, Some("s256")).is_err());
+        assert!(Challenge::parse(&"a".repeat(129), None).is_err());
     }
 
     #[test]

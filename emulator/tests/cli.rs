@@ -93,9 +93,11 @@ fn parses_the_oauth_and_window_flags() {
         (
             d.access_token_ttl_ms,
             d.rate_limit_window_ms,
-            d.rotate_refresh_tokens
+            d.rotate_refresh_tokens,
+            d.sign_in_page,
+            d.code_ttl_ms
         ),
-        (3_600_000, 60_000, false)
+        (3_600_000, 60_000, false, false, 60_000)
     );
 
     let c = args(&[
@@ -113,6 +115,9 @@ fn parses_the_oauth_and_window_flags() {
         "--rotate-refresh-tokens",
         "--rate-limit-window-ms",
         "1500",
+        "--sign-in-page",
+        "--code-ttl-ms",
+        "250",
     ])
     .expect("ok")
     .expect("config");
@@ -129,6 +134,8 @@ fn parses_the_oauth_and_window_flags() {
     assert_eq!(c.access_token_ttl_ms, 2000);
     assert!(c.rotate_refresh_tokens);
     assert_eq!(c.rate_limit_window_ms, 1500);
+    assert!(c.sign_in_page);
+    assert_eq!(c.code_ttl_ms, 250);
     // Debug output never shows a secret.
     let shown = format!("{:?}", c);
     assert!(
@@ -147,6 +154,8 @@ fn parses_the_oauth_and_window_flags() {
         &["--access-token-ttl", "0"],
         &["--access-token-ttl", "1.5"],
         &["--rate-limit-window-ms", "0"],
+        &["--code-ttl-ms", "0"],
+        &["--code-ttl-ms", "1s"],
     ] {
         let e = args(bad).expect_err("refused");
         assert!(!e.contains("pw"), "{e}");

@@ -2,9 +2,12 @@
 //! `GET /accounts/api/userinfo`, and the admin routes `/_emulator/oauth[/revoke]`. Run on both hosts
 //! (`make test-parity`). No assertion message prints a token, code or secret.
 mod common;
+use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
+use base64::Engine;
 use common::*;
 use estatekit_emulator::config::{OAuthClient, User};
 use serde_json::{json, Value};
+use sha2::{Digest, Sha256};
 use std::time::Duration;
 
 const TOKEN_PATH: &str = "/accounts/oauth/token";
@@ -13,6 +16,127 @@ const SECRET: &str = "dev-secret";
 const USER: &str = "admin@acme.test";
 const PASSWORD: &str = "dev-password";
 const REDIRECT: &str = "http://127.0.0.1:9/callback";
+const OTHER_CLIENT: &str = "other-client";
+const OTHER_SECRET: &str = "other-secret";
+/// A client whose id and secret need form-URL-encoding (RFC 6749 2.3.1).
+const ODD_CLIENT: &str = "app.1~(x)";
+const ODD_SECRET: &str = "s3 cr+t%/\u{e9}:x";
+const AUTHORIZE_PATH: &str = "/accounts/dialog/authorize";
+/// A PKCE verifier (43 to 128 unreserved characters).
+const VERIFIER: &str = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-and-some-more";
+
+fn other_client() -> OAuthClient {
+    OAuthClient {
+        id: OTHER_CLIENT.into(),
+        secret: OTHER_SECRET.into(),
+    }
+}
+
+fn odd_client() -> OAuthClient {
+    OAuthClient {
+        id: ODD_CLIENT.into(),
+        secret: ODD_SECRET.into(),
+    }
+}
+
+/// `Authorization: Basic` as RFC 6749 2.3.1 says (and openid-client, simple-oauth2 send it):
+/// base64 of the form-URL-encoded id and secret.
+fn basic(id: &str, secret: &str) -> String {
+    let enc = |s: &str| form_urlencoded::byte_serialize(s.as_bytes()).collect::<String>();
+    format!(
+        "Basic {}",
+        STANDARD.encode(format!("{}:{}", enc(id), enc(secret)))
+    )
+}
+
+/// `Authorization: Basic` without the form-URL-encoding (as arctic 3 sends it).
+fn basic_unencoded(id: &str, secret: &str) -> String {
+    format!("Basic {}", STANDARD.encode(format!("{id}:{secret}")))
+}
+
+/// A form-encoded token request, with an `Authorization` header if given.
+async fn post_form(base: &str, pairs: &[(&str, &str)], auth: Option<&str>) -> reqwest::Response {
+    let body = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs)
+        .finish();
+    let mut r = client()
+        .post(format!("{base}{TOKEN_PATH}"))
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(body);
+    if let Some(a) = auth {
+        r = r.header("authorization", a);
+    }
+    r.send().await.expect("token request")
+}
+
+/// A form grant that must succeed; its answer.
+async fn form_ok(base: &str, pairs: &[(&str, &str)], auth: Option<&str>) -> Value {
+    let r = post_form(base, pairs, auth).await;
+    assert_eq!(r.status().as_u16(), 200, "grant refused");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    r.json().await.expect("token json")
+}
+
+/// Asserts an OAuth error answer; its body.
+async fn oauth_error(r: reqwest::Response, status: u16, error: &str) -> Value {
+    assert_eq!(r.status().as_u16(), status);
+    let ct = r.headers()["content-type"]
+        .to_str()
+        .unwrap_or("")
+        .to_string();
+    assert!(ct.contains("application/json"), "{ct}");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let v: Value = r.json().await.expect("error json");
+    assert_eq!(v["error"], error, "{v}");
+    assert!(
+        v["error_description"]
+            .as_str()
+            .is_some_and(|d| !d.is_empty()),
+        "{v}"
+    );
+    v
+}
+
+fn no_redirect() -> reqwest::Client {
+    reqwest::Client::builder()
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .expect("client")
+}
+
+/// A query parameter of a URL.
+fn query_param(url: &str, key: &str) -> Option<String> {
+    url::Url::parse(url)
+        .ok()?
+        .query_pairs()
+        .find(|(k, _)| k == key)
+        .map(|(_, v)| v.into_owned())
+}
+
+/// Authorizes with these query parameters (besides client_id, redirect_uri and
+/// response_type=code); the redirect's `code`.
+async fn authorize_with(base: &str, extra: &[(&str, &str)]) -> String {
+    let mut query = vec![
+        ("client_id", CLIENT),
+        ("redirect_uri", REDIRECT),
+        ("response_type", "code"),
+    ];
+    query.extend_from_slice(extra);
+    let r = no_redirect()
+        .get(format!("{base}{AUTHORIZE_PATH}"))
+        .query(&query)
+        .send()
+        .await
+        .expect("authorize");
+    assert_eq!(r.status().as_u16(), 302);
+    let location = r.headers()["location"].to_str().expect("location");
+    query_param(location, "code").expect("a code in the redirect")
+}
+
+fn s256(verifier: &str) -> String {
+    URL_SAFE_NO_PAD.encode(Sha256::digest(verifier.as_bytes()))
+}
 
 fn password_body() -> Value {
     json!({"grant_type": "password", "username": USER, "password": PASSWORD,
@@ -257,17 +381,33 @@ async fn authorization_code_grant() {
 }
 
 #[tokio::test]
-async fn authorization_code_is_single_use_and_bound_to_its_redirect() {
+async fn an_authorization_code_used_twice_is_invalid_grant() {
     let s = server().await;
     let (code, _) = authorize(&s.base_url, "s").await;
     grant_ok(&s.base_url, code_body(&code, REDIRECT)).await;
-    grant_refused(
+    let v = grant_refused(
         &s.base_url,
         code_body(&code, REDIRECT),
         403,
         "invalid_grant",
     )
     .await;
+    assert!(!v.to_string().contains(&code), "the code is not echoed");
+    grant_refused(
+        &s.base_url,
+        code_body("made-up", REDIRECT),
+        403,
+        "invalid_grant",
+    )
+    .await;
+    let c = counts(&s.base_url).await;
+    assert_eq!(c["rejected"]["authorization_code"], 2);
+    assert_eq!(c["grants"]["authorization_code"], 1);
+}
+
+#[tokio::test]
+async fn an_authorization_code_with_another_redirect_uri_is_invalid_grant() {
+    let s = server().await;
     let (code, _) = authorize(&s.base_url, "s").await;
     grant_refused(
         &s.base_url,
@@ -276,16 +416,47 @@ async fn authorization_code_is_single_use_and_bound_to_its_redirect() {
         "invalid_grant",
     )
     .await;
+    // The failed attempt spent it.
     grant_refused(
         &s.base_url,
-        code_body("made-up", REDIRECT),
+        code_body(&code, REDIRECT),
         403,
         "invalid_grant",
     )
     .await;
+}
+
+#[tokio::test]
+async fn an_authorization_code_of_another_client_is_invalid_grant() {
+    let s = server_with(|c| c.oauth_clients.push(other_client())).await;
+    let (code, _) = authorize(&s.base_url, "s").await;
+    let mut body = code_body(&code, REDIRECT);
+    body["client_id"] = json!(OTHER_CLIENT);
+    body["client_secret"] = json!(OTHER_SECRET);
+    grant_refused(&s.base_url, body, 403, "invalid_grant").await;
     assert_eq!(
         counts(&s.base_url).await["rejected"]["authorization_code"],
-        3
+        1
+    );
+}
+
+#[tokio::test]
+async fn an_expired_authorization_code_is_invalid_grant() {
+    let s = server_with(|c| c.code_ttl_ms = 100).await;
+    let (code, _) = authorize(&s.base_url, "s").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let v = grant_refused(
+        &s.base_url,
+        code_body(&code, REDIRECT),
+        403,
+        "invalid_grant",
+    )
+    .await;
+    assert!(
+        v["error_description"]
+            .as_str()
+            .is_some_and(|d| d.contains("expired")),
+        "{v}"
     );
 }
 
@@ -327,21 +498,19 @@ async fn a_bad_client_gets_401_invalid_client() {
     grant_refused(&s.base_url, unknown, 401, "invalid_client").await;
     let mut missing = password_body();
     missing.as_object_mut().map(|m| m.remove("client_secret"));
-    grant_refused(&s.base_url, missing, 400, "invalid_request").await;
+    grant_refused(&s.base_url, missing, 401, "invalid_client").await;
     let mut other_grant = password_body();
     other_grant["grant_type"] = json!("client_credentials");
     grant_refused(&s.base_url, other_grant, 400, "unsupported_grant_type").await;
-    // A form body (the common mistake) is refused: the endpoint takes JSON.
+    // Neither a form nor JSON.
     let r = client()
         .post(format!("{}{TOKEN_PATH}", s.base_url))
-        .header("content-type", "application/x-www-form-urlencoded")
+        .header("content-type", "text/plain")
         .body("grant_type=password&username=admin%40acme.test&password=dev-password&client_id=dev-client&client_secret=dev-secret")
         .send()
         .await
-        .expect("form");
-    assert_eq!(r.status().as_u16(), 400);
-    let v: Value = r.json().await.expect("json");
-    assert_eq!(v["error"], "invalid_request");
+        .expect("text");
+    let v = oauth_error(r, 400, "invalid_request").await;
     assert!(!v.to_string().contains("dev-secret"));
     // The missing secret counts as a refused password grant too; the unknown grant type does not.
     assert_eq!(counts(&s.base_url).await["rejected"]["password"], 3);
@@ -702,4 +871,600 @@ async fn the_request_log_holds_no_secret() {
     ] {
         assert!(!text.contains(secret), "a secret is in the request log");
     }
+}
+
+#[tokio::test]
+async fn form_bodies_with_basic_client_authentication_for_every_grant() {
+    let s = server_with(|c| {
+        c.oauth_clients.push(odd_client());
+        c.rotate_refresh_tokens = true;
+    })
+    .await;
+    let auth = basic(ODD_CLIENT, ODD_SECRET);
+    let v = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("scope", "offline_access *"),
+        ],
+        Some(&auth),
+    )
+    .await;
+    assert_eq!(v["token_type"], "Bearer");
+    assert_eq!(v["scope"], "offline_access *");
+    let access = str_of(&v, "access_token");
+    assert_eq!(list_hooks(&s.base_url, access).await.status().as_u16(), 200);
+    // The refresh grant rotates, whatever the encoding.
+    let old = str_of(&v, "refresh_token");
+    let r = form_ok(
+        &s.base_url,
+        &[("grant_type", "refresh_token"), ("refresh_token", old)],
+        Some(&auth),
+    )
+    .await;
+    let new = str_of(&r, "refresh_token");
+    assert!(new != old, "a new refresh token");
+    let again = post_form(
+        &s.base_url,
+        &[("grant_type", "refresh_token"), ("refresh_token", old)],
+        Some(&auth),
+    )
+    .await;
+    oauth_error(again, 403, "invalid_grant").await;
+    // A client_id in the body beside Basic is allowed when it is the same client (RFC 6749 3.2.1).
+    form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", new),
+            ("client_id", ODD_CLIENT),
+        ],
+        Some(&auth),
+    )
+    .await;
+    let c = counts(&s.base_url).await;
+    assert_eq!(c["grants"]["password"], 1);
+    assert_eq!(c["grants"]["refresh_token"], 2);
+    assert_eq!(c["rejected"]["refresh_token"], 1);
+    assert_eq!(c["refreshTokens"][USER], 1, "rotation leaves one");
+}
+
+#[tokio::test]
+async fn basic_credentials_sent_unencoded_are_accepted() {
+    let s = server_with(|c| c.oauth_clients.push(odd_client())).await;
+    form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+        ],
+        Some(&basic_unencoded(ODD_CLIENT, ODD_SECRET)),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn form_bodies_with_the_client_in_the_body() {
+    let s = server_with(|c| c.oauth_clients.push(odd_client())).await;
+    let v = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("client_id", ODD_CLIENT),
+            ("client_secret", ODD_SECRET),
+        ],
+        None,
+    )
+    .await;
+    let refresh = str_of(&v, "refresh_token");
+    let r = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "refresh_token"),
+            ("refresh_token", refresh),
+            ("client_id", ODD_CLIENT),
+            ("client_secret", ODD_SECRET),
+        ],
+        None,
+    )
+    .await;
+    assert!(r.get("refresh_token").is_none(), "no rotation by default");
+    let code = authorize_with(&s.base_url, &[]).await;
+    form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", REDIRECT),
+            ("client_id", CLIENT),
+            ("client_secret", SECRET),
+        ],
+        None,
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn json_bodies_with_basic_client_authentication() {
+    let s = server().await;
+    let send = |body: Value| {
+        client()
+            .post(format!("{}{TOKEN_PATH}", s.base_url))
+            .header("authorization", basic(CLIENT, SECRET))
+            .json(&body)
+            .send()
+    };
+    let r = send(json!({"grant_type": "password", "username": USER, "password": PASSWORD}))
+        .await
+        .expect("grant");
+    assert_eq!(r.status().as_u16(), 200);
+    let v: Value = r.json().await.expect("json");
+    let code = authorize_with(&s.base_url, &[]).await;
+    let r =
+        send(json!({"grant_type": "authorization_code", "code": code, "redirect_uri": REDIRECT}))
+            .await
+            .expect("grant");
+    assert_eq!(r.status().as_u16(), 200);
+    let r =
+        send(json!({"grant_type": "refresh_token", "refresh_token": str_of(&v, "refresh_token")}))
+            .await
+            .expect("grant");
+    assert_eq!(r.status().as_u16(), 200);
+    let c = counts(&s.base_url).await;
+    assert_eq!(
+        c["grants"],
+        json!({"password": 1, "refresh_token": 1, "authorization_code": 1})
+    );
+}
+
+#[tokio::test]
+async fn a_form_body_with_a_wrong_basic_secret_is_401_invalid_client_with_www_authenticate() {
+    let s = server().await;
+    let r = post_form(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+        ],
+        Some(&basic(CLIENT, "not-the-secret")),
+    )
+    .await;
+    let challenge = r
+        .headers()
+        .get("www-authenticate")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .to_string();
+    assert!(challenge.starts_with("Basic"), "{challenge:?}");
+    let v = oauth_error(r, 401, "invalid_client").await;
+    assert!(!v.to_string().contains("not-the-secret"));
+    assert_eq!(counts(&s.base_url).await["rejected"]["password"], 1);
+}
+
+#[tokio::test]
+async fn a_form_body_with_a_wrong_secret_in_the_body_is_401_invalid_client() {
+    let s = server().await;
+    let r = post_form(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("client_id", CLIENT),
+            ("client_secret", "not-the-secret"),
+        ],
+        None,
+    )
+    .await;
+    // Basic was not tried: no challenge (a browser would show its password dialog).
+    assert!(r.headers().get("www-authenticate").is_none());
+    let v = oauth_error(r, 401, "invalid_client").await;
+    assert!(!v.to_string().contains("not-the-secret"));
+}
+
+#[tokio::test]
+async fn no_client_authentication_is_401_invalid_client() {
+    let s = server().await;
+    for pairs in [
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+        ][..],
+        // A client_id alone (a public client) is no authentication: the service needs the secret.
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("client_id", CLIENT),
+        ][..],
+    ] {
+        let r = post_form(&s.base_url, pairs, None).await;
+        oauth_error(r, 401, "invalid_client").await;
+    }
+}
+
+#[tokio::test]
+async fn a_malformed_basic_header_is_401_invalid_client() {
+    let s = server().await;
+    let no_colon = format!("Basic {}", STANDARD.encode("dev-client"));
+    for (i, auth) in ["Basic !!!not-base64", no_colon.as_str(), "Bearer dev-token"]
+        .into_iter()
+        .enumerate()
+    {
+        let r = post_form(
+            &s.base_url,
+            &[
+                ("grant_type", "password"),
+                ("username", USER),
+                ("password", PASSWORD),
+            ],
+            Some(auth),
+        )
+        .await;
+        assert!(r.headers().contains_key("www-authenticate"), "header #{i}");
+        oauth_error(r, 401, "invalid_client").await;
+    }
+}
+
+#[tokio::test]
+async fn a_secret_in_both_the_header_and_the_body_is_400_invalid_request() {
+    let s = server().await;
+    let r = post_form(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("client_id", CLIENT),
+            ("client_secret", SECRET),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    let v = oauth_error(r, 400, "invalid_request").await;
+    assert!(!v.to_string().contains(SECRET));
+    assert_eq!(counts(&s.base_url).await["grants"]["password"], 0);
+}
+
+#[tokio::test]
+async fn a_body_client_id_other_than_the_basic_one_is_400_invalid_request() {
+    let s = server_with(|c| c.oauth_clients.push(other_client())).await;
+    let r = post_form(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("client_id", OTHER_CLIENT),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    oauth_error(r, 400, "invalid_request").await;
+}
+
+#[tokio::test]
+async fn a_form_parameter_given_twice_is_400_invalid_request() {
+    let s = server().await;
+    let r = post_form(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("password", "another"),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    let v = oauth_error(r, 400, "invalid_request").await;
+    assert!(v["error_description"]
+        .as_str()
+        .is_some_and(|d| d.contains("`password`")));
+    assert!(!v.to_string().contains(PASSWORD));
+}
+
+#[tokio::test]
+async fn pkce_with_s256() {
+    let s = server().await;
+    let challenge = s256(VERIFIER);
+    let code = authorize_with(
+        &s.base_url,
+        &[
+            ("code_challenge", &challenge),
+            ("code_challenge_method", "S256"),
+        ],
+    )
+    .await;
+    let v = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", REDIRECT),
+            ("code_verifier", VERIFIER),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    assert!(v["refresh_token"].is_string());
+}
+
+#[tokio::test]
+async fn pkce_with_plain() {
+    let s = server().await;
+    // No method is plain (RFC 7636 4.3).
+    for method in [Some("plain"), None] {
+        let mut extra = vec![("code_challenge", VERIFIER)];
+        if let Some(m) = method {
+            extra.push(("code_challenge_method", m));
+        }
+        let code = authorize_with(&s.base_url, &extra).await;
+        let mut body = code_body(&code, REDIRECT);
+        body["code_verifier"] = json!(VERIFIER);
+        grant_ok(&s.base_url, body).await;
+    }
+}
+
+#[tokio::test]
+async fn a_wrong_pkce_verifier_is_invalid_grant() {
+    let s = server().await;
+    let challenge = s256(VERIFIER);
+    let pkce = [
+        ("code_challenge", challenge.as_str()),
+        ("code_challenge_method", "S256"),
+    ];
+    let code = authorize_with(&s.base_url, &pkce).await;
+    let mut body = code_body(&code, REDIRECT);
+    body["code_verifier"] = json!(format!("{VERIFIER}x"));
+    let v = grant_refused(&s.base_url, body, 403, "invalid_grant").await;
+    assert!(!v.to_string().contains(VERIFIER));
+    // Without the verifier.
+    let code = authorize_with(&s.base_url, &pkce).await;
+    grant_refused(
+        &s.base_url,
+        code_body(&code, REDIRECT),
+        403,
+        "invalid_grant",
+    )
+    .await;
+    // A verifier when the authorization had no challenge (RFC 9700 2.1.1: PKCE downgrade).
+    let code = authorize_with(&s.base_url, &[]).await;
+    let mut body = code_body(&code, REDIRECT);
+    body["code_verifier"] = json!(VERIFIER);
+    grant_refused(&s.base_url, body, 403, "invalid_grant").await;
+    assert_eq!(
+        counts(&s.base_url).await["rejected"]["authorization_code"],
+        3
+    );
+}
+
+#[tokio::test]
+async fn authorize_refuses_a_malformed_pkce_challenge() {
+    let s = server().await;
+    for extra in [
+        &[("code_challenge", "too-short")][..],
+        &[
+            ("code_challenge", VERIFIER),
+            ("code_challenge_method", "S512"),
+        ],
+        &[("code_challenge_method", "S256")],
+    ] {
+        let mut query = vec![
+            ("client_id", CLIENT),
+            ("redirect_uri", REDIRECT),
+            ("response_type", "code"),
+        ];
+        query.extend_from_slice(extra);
+        let r = no_redirect()
+            .get(format!("{}{AUTHORIZE_PATH}", s.base_url))
+            .query(&query)
+            .send()
+            .await
+            .expect("authorize");
+        oauth_error(r, 400, "invalid_request").await;
+    }
+}
+
+#[tokio::test]
+async fn authorize_ignores_unknown_parameters_and_keeps_state_and_scope() {
+    let s = server().await;
+    let redirect = "http://127.0.0.1:9/cb?from=app";
+    let r = no_redirect()
+        .get(format!("{}{AUTHORIZE_PATH}", s.base_url))
+        .query(&[
+            ("client_id", CLIENT),
+            ("redirect_uri", redirect),
+            ("response_type", "code"),
+            ("grant_type", "authorization_code"),
+            ("prompt", "login"),
+            ("nonce", "n-1"),
+            ("scope", "openid"),
+            ("state", "st&=1"),
+        ])
+        .send()
+        .await
+        .expect("authorize");
+    assert_eq!(r.status().as_u16(), 302);
+    let location = r.headers()["location"].to_str().expect("location");
+    assert_eq!(query_param(location, "state").as_deref(), Some("st&=1"));
+    assert_eq!(query_param(location, "from").as_deref(), Some("app"));
+    let code = query_param(location, "code").expect("code");
+    let v = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", redirect),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    assert_eq!(v["scope"], "openid");
+}
+
+/// The value of a hidden field of the sign-in form (its `&quot;`, `&lt;` and `&amp;` decoded).
+fn hidden(html: &str, name: &str) -> Option<String> {
+    let marker = format!("name=\"{name}\" value=\"");
+    let start = html.find(&marker)? + marker.len();
+    let rest = html.get(start..)?;
+    let value = rest.get(..rest.find('"')?)?;
+    Some(
+        value
+            .replace("&quot;", "\"")
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&amp;", "&"),
+    )
+}
+
+#[tokio::test]
+async fn the_sign_in_page_signs_in_with_the_form() {
+    let s = server_with(|c| {
+        c.sign_in_page = true;
+        c.users.push(User {
+            username: "second@acme.test".into(),
+            password: "pw-2".into(),
+            token: None,
+        });
+    })
+    .await;
+    let challenge = s256(VERIFIER);
+    let state = "s&1\"<b>";
+    let c = no_redirect();
+    let r = c
+        .get(format!("{}{AUTHORIZE_PATH}", s.base_url))
+        .query(&[
+            ("client_id", CLIENT),
+            ("redirect_uri", REDIRECT),
+            ("response_type", "code"),
+            ("state", state),
+            ("code_challenge", &challenge),
+            ("code_challenge_method", "S256"),
+            ("nonce", "n-1"),
+        ])
+        .send()
+        .await
+        .expect("authorize");
+    assert_eq!(r.status().as_u16(), 200, "a form, no redirect");
+    assert!(r.headers().get("location").is_none());
+    assert!(r.headers()["content-type"]
+        .to_str()
+        .is_ok_and(|t| t.starts_with("text/html")));
+    let html = r.text().await.expect("html");
+    assert!(html.contains("<form method=\"post\" action=\"/accounts/dialog/authorize\">"));
+    assert!(html.contains("name=\"email\"") && html.contains("type=\"password\""));
+    assert!(!html.contains("<b>"), "values are escaped");
+    // Every parameter of the request is carried.
+    let fields: Vec<(String, String)> = [
+        "client_id",
+        "redirect_uri",
+        "response_type",
+        "state",
+        "code_challenge",
+        "code_challenge_method",
+        "nonce",
+    ]
+    .iter()
+    .map(|k| {
+        let v = hidden(&html, k).unwrap_or_else(|| panic!("no hidden `{k}`"));
+        (k.to_string(), v)
+    })
+    .collect();
+    assert!(fields.contains(&("state".to_string(), state.to_string())));
+    assert!(fields.contains(&("code_challenge".to_string(), challenge.clone())));
+    let post = |email: &str, password: &str| {
+        let mut pairs: Vec<(String, String)> = fields.clone();
+        pairs.push(("email".into(), email.into()));
+        pairs.push(("password".into(), password.into()));
+        let body = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish();
+        c.post(format!("{}{AUTHORIZE_PATH}", s.base_url))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    // A wrong password: the form again, with an error, and no code.
+    let r = post("second@acme.test", "wrong-pw").await.expect("post");
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(r.headers().get("location").is_none());
+    let again = r.text().await.expect("html");
+    assert!(again.contains("role=\"alert\""), "an error is shown");
+    assert!(
+        again.contains("value=\"second@acme.test\""),
+        "the e-mail is kept"
+    );
+    assert!(!again.contains("wrong-pw"), "the password is not");
+    assert_eq!(hidden(&again, "code_challenge"), Some(challenge.clone()));
+    assert_eq!(hidden(&again, "state").as_deref(), Some(state));
+    // The right one: a redirect with code and state, signed in as that user.
+    let r = post("second@acme.test", "pw-2").await.expect("post");
+    assert_eq!(r.status().as_u16(), 303);
+    let location = r.headers()["location"]
+        .to_str()
+        .expect("location")
+        .to_string();
+    assert!(location.starts_with(REDIRECT));
+    assert_eq!(query_param(&location, "state").as_deref(), Some(state));
+    let code = query_param(&location, "code").expect("code");
+    let v = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "authorization_code"),
+            ("code", &code),
+            ("redirect_uri", REDIRECT),
+            ("code_verifier", VERIFIER),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    let me: Value = client()
+        .get(format!("{}/accounts/api/userinfo", s.base_url))
+        .bearer_auth(str_of(&v, "access_token"))
+        .send()
+        .await
+        .expect("userinfo")
+        .json()
+        .await
+        .expect("json");
+    assert_eq!(me["email"], "second@acme.test");
+    let counts = counts(&s.base_url).await;
+    assert_eq!(counts["grants"]["authorization_code"], 1);
+    assert_eq!(counts["refreshTokens"]["second@acme.test"], 1);
+    assert_eq!(counts["refreshTokens"][USER], 0);
+}
+
+#[tokio::test]
+async fn a_delayed_token_endpoint_makes_concurrent_refreshes_overlap() {
+    let s = server_with(|c| c.rotate_refresh_tokens = true).await;
+    let v = grant_ok(&s.base_url, password_body()).await;
+    let refresh = str_of(&v, "refresh_token").to_string();
+    let r = post_json(
+        &client(),
+        &format!("{}/_emulator/faults", s.base_url),
+        json!({"method": "POST", "path": TOKEN_PATH, "delayMs": 300, "times": 2}),
+    )
+    .await;
+    assert_eq!(r.status().as_u16(), 200);
+    let (a, b) = tokio::join!(
+        post_token(&s.base_url, refresh_body(&refresh)),
+        post_token(&s.base_url, refresh_body(&refresh))
+    );
+    let mut statuses = [a.status().as_u16(), b.status().as_u16()];
+    statuses.sort_unstable();
+    assert_eq!(statuses, [200, 403], "one wins, the other is refused");
+    let c = counts(&s.base_url).await;
+    assert_eq!(c["grants"]["refresh_token"], 1);
+    assert_eq!(c["rejected"]["refresh_token"], 1);
+    assert_eq!(c["refreshTokens"][USER], 1);
+    let pending = get_json(&client(), &format!("{}/_emulator/faults", s.base_url)).await;
+    assert_eq!(pending, json!([]), "both requests were delayed");
 }

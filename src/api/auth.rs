@@ -191,6 +191,47 @@ pub fn refresh_rejected(mut error: Error) -> Error {
     error
 }
 
+/// The smallest `expiresAt` read as milliseconds: 10^11 ms is March 1973, while 10^11 seconds is
+/// in the year 5138, so a smaller value can only be seconds (what `expires_at` of an OAuth
+/// library's account holds) or nonsense.
+pub const MIN_EXPIRES_AT_MS: f64 = 1e11;
+
+/// Checks a held token set's `expiresAt` (milliseconds since the Unix epoch): the reason it is
+/// refused, in the caller's words, or `None`.
+pub fn expires_at_problem(expires_at: f64) -> Option<String> {
+    if !expires_at.is_finite() || expires_at < 0.0 {
+        return Some("must be a finite number of milliseconds since the Unix epoch".into());
+    }
+    if expires_at < MIN_EXPIRES_AT_MS {
+        return Some(format!(
+            "{expires_at} can only be seconds: it must be milliseconds since the Unix epoch (tokenSetFrom(account) converts an OAuth library's expires_at)"
+        ));
+    }
+    None
+}
+
+/// The name a refresh token is known by outside the token endpoint (store keys, the in-process
+/// single flight): SHA-256 of it, in hexadecimal. The token itself is never a key.
+pub fn token_hash(refresh_token: &str) -> String {
+    use sha2::{Digest, Sha256};
+    Sha256::digest(refresh_token.as_bytes())
+        .iter()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// The error of a refresh token the service refused when only a new sign-in can help (the
+/// signed-in user's tokens, `fresh`).
+pub fn sign_in_rejected(mut error: Error) -> Error {
+    if let Error::Status { message, .. } = &mut error {
+        let before = message.take().map(|m| format!("{m}; ")).unwrap_or_default();
+        *message = Some(format!(
+            "{before}the refresh token was rejected (unknown, expired, already used, or deleted by the cap of 50 per client and user): the user must sign in again"
+        ));
+    }
+    error
+}
+
 /// A number of seconds: a JSON number, or a string holding one (some servers send
 /// `"expires_in": "3600"`); it must be finite and positive.
 struct Seconds(f64);
@@ -504,6 +545,47 @@ mod tests {
         assert!(!grant_retryable(Password, Some(502)));
         assert!(!grant_retryable(AuthorizationCode, Some(503)));
         assert!(!grant_retryable(AuthorizationCode, None));
+    }
+
+    #[test]
+    fn expires_at_in_seconds_is_refused_and_milliseconds_pass() {
+        assert_eq!(expires_at_problem(1_790_000_000_000.0), None);
+        let seconds = expires_at_problem(1_790_000_000.0).unwrap();
+        assert!(
+            seconds.starts_with("1790000000 can only be seconds"),
+            "{seconds}"
+        );
+        assert!(expires_at_problem(f64::NAN).is_some());
+        assert!(expires_at_problem(-1.0).is_some());
+        assert!(expires_at_problem(f64::INFINITY).is_some());
+    }
+
+    #[test]
+    fn a_refresh_token_is_named_by_its_sha256() {
+        // The SHA-256 test vector of "abc" (FIPS 180-2, appendix B.1).
+        assert_eq!(
+            token_hash("abc"),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+        );
+        assert_ne!(token_hash("rt-1"), token_hash("rt-2"));
+        assert!(!token_hash("rt-secret").contains("secret"));
+    }
+
+    #[test]
+    fn a_refused_refresh_says_a_new_sign_in_is_needed() {
+        let error = Error::Status {
+            operation: "refresh grant",
+            status: 400,
+            code: Some("invalid_grant".into()),
+            message: Some("refresh token not found".into()),
+            retry_after_ms: None,
+        };
+        let text = sign_in_rejected(error).to_string();
+        assert!(
+            text.contains("refresh token not found; the refresh token was rejected"),
+            "{text}"
+        );
+        assert!(text.contains("the user must sign in again"), "{text}");
     }
 
     #[test]

@@ -123,6 +123,81 @@ pub struct AuthorizationCode {
 
 impl Input for AuthorizationCode {}
 
+/// Options of `createUserTokens`: the OAuth client whose signed-in users' token sets `fresh`
+/// refreshes.
+#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct UserTokensOptions {
+    /// The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
+    pub base_url: String,
+    /// The OAuth client's id (the one the users signed in with).
+    pub client_id: String,
+    /// The OAuth client's secret (servers only: it must never reach a browser).
+    pub client_secret: String,
+    /// Where refreshes are claimed and successors kept, shared by every process of the app
+    /// (default: this process's memory). See `estatekit/store`.
+    #[tsify(optional, type = "import(\"./store.js\").Store")]
+    pub store: Option<StoreHandle>,
+    /// How long before `expiresAt` a set is refreshed, in milliseconds (default 60000).
+    #[tsify(optional)]
+    pub refresh_before_ms: Option<u32>,
+    /// Timeout of one refresh request in milliseconds (default 30000; 0 = none).
+    #[tsify(optional)]
+    pub timeout_ms: Option<u32>,
+    /// How long the successor of a rotated refresh token is kept (under a hash of the old
+    /// token), in milliseconds (default 900000, 15 minutes): it must cover the time until the
+    /// session that still holds the old set writes the new one back.
+    #[tsify(optional)]
+    pub successor_retention_ms: Option<u32>,
+    /// Sends every refresh request instead of the global `fetch` (tests, proxies).
+    #[tsify(
+        optional,
+        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    )]
+    pub fetch: Option<Callback>,
+    /// Told about refreshes, successors and the store (for logs and metrics); never given a
+    /// secret.
+    #[tsify(optional, type = "(event: TokenEvent) => void")]
+    pub on_event: Option<Callback>,
+}
+
+impl Input for UserTokensOptions {}
+
+/// The token set a session holds, as `fresh` takes it (a `TokenSet`, or the same fields kept in
+/// a session; other keys are ignored). Read by `web::auth` field by field, so that no error
+/// quotes a token.
+#[derive(Deserialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct HeldTokenSet {
+    /// The access token.
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    #[tsify(type = "string")]
+    pub access_token: JsValue,
+    /// The refresh token; without one, `fresh` can only ask for a new sign-in.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    #[tsify(optional, type = "string | null")]
+    pub refresh_token: JsValue,
+    /// When the access token expires, in milliseconds since the Unix epoch (never seconds).
+    #[serde(with = "serde_wasm_bindgen::preserve")]
+    #[tsify(type = "number")]
+    pub expires_at: JsValue,
+    /// The token type (default `Bearer`).
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    #[tsify(optional, type = "string")]
+    pub token_type: JsValue,
+}
+
+/// The marker of an `ApiError` that only a new sign-in can cure: the service refused the
+/// refresh token (`invalid_grant`), or the set has none. Never set on network, timeout, 5xx or
+/// store failures.
+#[derive(Clone, Copy, Debug, Serialize, Tsify)]
+#[serde(rename_all = "camelCase")]
+pub struct SignInRequired {
+    /// Always `true`.
+    #[tsify(type = "true")]
+    pub sign_in_required: bool,
+}
+
 /// The tokens a grant gives.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
@@ -193,6 +268,15 @@ pub enum TokenEvent {
     #[serde(rename_all = "camelCase")]
     Shared {
         /// When its access token expires (milliseconds since the Unix epoch).
+        expires_at: f64,
+    },
+    /// `fresh` was given a set whose refresh token had already been rotated, and found the
+    /// newest set down the chain of successors (in this process or the store).
+    #[serde(rename_all = "camelCase")]
+    Successor {
+        /// Links followed from the given refresh token to the newest set.
+        hops: u32,
+        /// When the newest set's access token expires (milliseconds since the Unix epoch).
         expires_at: f64,
     },
     /// The store failed or did not answer in time; the provider went on without it (with its

@@ -6,6 +6,10 @@
 //! share, one of them takes the store's claim and refreshes while the others wait for the token
 //! set it stores; a process that dies holding the claim loses it when the claim expires. The
 //! password grant is made only when there is no refresh token, or the service refused it.
+//!
+//! The signed-in staff's own token sets (`createUserTokens().fresh(set)`) are refreshed by
+//! [`user_tokens`], a child module (this file holds the grants and the service account's
+//! provider; the child reuses their private parts without widening them).
 
 use super::answer::Answer;
 use super::errors::Failure;
@@ -34,6 +38,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::{future_to_promise, JsFuture};
 use web_sys::AbortSignal;
+
+mod user_tokens;
 
 /// Timeout of one grant request unless the options give one.
 const DEFAULT_TIMEOUT_MS: u32 = 30_000;
@@ -610,34 +616,14 @@ impl Provider {
         }
     }
 
-    /// Calls `store[method](...args)`, bounded by [`STORE_TIMEOUT_MS`]: what it resolved with,
-    /// or why it failed.
+    /// Calls `store[method](...args)` ([`call_store`]).
     async fn call_store(
         &self,
         store: &JsValue,
         method: &str,
         args: &[JsValue],
     ) -> Result<JsValue, String> {
-        let function: Function = js::get(store, method)
-            .dyn_into()
-            .map_err(|_| format!("store.{method} is not a function"))?;
-        let args: Array = args.iter().collect();
-        let returned = function
-            .apply(store, &args)
-            .map_err(|e| format!("store.{method} threw: {}", describe(&e)))?;
-        match transport::wait(
-            Some(&Promise::resolve(&returned)),
-            Some(STORE_TIMEOUT_MS),
-            None,
-        )
-        .await
-        {
-            Waited::Done(Ok(value)) => Ok(value),
-            Waited::Done(Err(e)) => Err(format!("store.{method} failed: {}", describe(&e))),
-            _ => Err(format!(
-                "store.{method} did not answer within {STORE_TIMEOUT_MS} ms"
-            )),
-        }
+        call_store(store, method, args).await
     }
 
     /// A grant now: with the best refresh token known, else (or when the service refuses it)
@@ -686,6 +672,32 @@ impl Provider {
                 "there is no refresh token to use: give username and password, or a refreshToken",
             )),
         }
+    }
+}
+
+/// Calls `store[method](...args)`, bounded by [`STORE_TIMEOUT_MS`]: what it resolved with, or why
+/// it failed. (The answer's shape is checked by `estatekit/store`'s `checkedStore`, which every
+/// store given to estatekit goes through.)
+async fn call_store(store: &JsValue, method: &str, args: &[JsValue]) -> Result<JsValue, String> {
+    let function: Function = js::get(store, method)
+        .dyn_into()
+        .map_err(|_| format!("store.{method} is not a function"))?;
+    let args: Array = args.iter().collect();
+    let returned = function
+        .apply(store, &args)
+        .map_err(|e| format!("store.{method} threw: {}", describe(&e)))?;
+    match transport::wait(
+        Some(&Promise::resolve(&returned)),
+        Some(STORE_TIMEOUT_MS),
+        None,
+    )
+    .await
+    {
+        Waited::Done(Ok(value)) => Ok(value),
+        Waited::Done(Err(e)) => Err(format!("store.{method} failed: {}", describe(&e))),
+        _ => Err(format!(
+            "store.{method} did not answer within {STORE_TIMEOUT_MS} ms"
+        )),
     }
 }
 

@@ -91,6 +91,16 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub rotate_refresh_tokens: Option<bool>,
+    /// Whether `GET /accounts/dialog/authorize` shows a sign-in form (the e-mail and password of
+    /// one of `users`) instead of approving at once as the first user (default false), so that a
+    /// browser test signs in as a person would.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub sign_in_page: Option<bool>,
+    /// How long an authorization code can be exchanged, in ms (default 60000).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub code_ttl_ms: Option<u32>,
     /// A second origin the same service answers on, with the same state (as the native
     /// emulator's `--second-origin`; `/_emulator/info` names it). Default: none.
     #[serde(default)]
@@ -152,7 +162,7 @@ fn type_error(message: &str) -> JsValue {
 }
 
 /// The keys of `TestServiceOptions`.
-const OPTION_KEYS: [&str; 16] = [
+const OPTION_KEYS: [&str; 18] = [
     "baseUrl",
     "tokens",
     "seed",
@@ -166,6 +176,8 @@ const OPTION_KEYS: [&str; 16] = [
     "users",
     "accessTokenTtlMs",
     "rotateRefreshTokens",
+    "signInPage",
+    "codeTtlMs",
     "secondOrigin",
     "loopbackOnly",
     "deliver",
@@ -263,6 +275,8 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
         users: field(value, "users")?,
         access_token_ttl_ms: field(value, "accessTokenTtlMs")?,
         rotate_refresh_tokens: field(value, "rotateRefreshTokens")?,
+        sign_in_page: field(value, "signInPage")?,
+        code_ttl_ms: field(value, "codeTtlMs")?,
         second_origin: field(value, "secondOrigin")?,
         loopback_only: field(value, "loopbackOnly")?,
         deliver: js_sys::Reflect::get(value, &"deliver".into()).unwrap_or(JsValue::UNDEFINED),
@@ -367,6 +381,15 @@ fn config_of(options: &TestServiceOptions) -> Result<Configured, String> {
     }
     if let Some(v) = options.rotate_refresh_tokens {
         config.rotate_refresh_tokens = v;
+    }
+    if let Some(v) = options.sign_in_page {
+        config.sign_in_page = v;
+    }
+    if let Some(v) = options.code_ttl_ms {
+        if v == 0 {
+            return Err("options.codeTtlMs: must be at least 1".into());
+        }
+        config.code_ttl_ms = u64::from(v);
     }
     if let Some(clients) = &options.oauth_clients {
         if clients.is_empty() {

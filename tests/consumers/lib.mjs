@@ -1,7 +1,7 @@
 // Helpers of the consumer smoke tests: the packed tarball, installing it into a consumer
 // project, the emulator, and the browsers (browsers.mjs: Chromium, Firefox and WebKit).
 import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
 import { ENGINE_NAMES, enginesToRun, openPage } from "./browsers.mjs";
@@ -47,6 +47,20 @@ export function installPacked(dir) {
     ["install", "--no-package-lock", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error"],
     { cwd: dir, stdio: ["ignore", "inherit", "inherit"] },
   );
+}
+
+/**
+ * `installPacked`, skipped when `dir`'s node_modules already holds this very tarball (same size
+ * and time as when it was installed there): for consumer projects that several test files share
+ * (tests/consumers/webhooks: webhooks.test.mjs and workers.test.mjs, which need the same workerd).
+ */
+export function installPackedOnce(dir) {
+  const { size, mtimeMs } = statSync(tarball());
+  const mark = `${dir}/node_modules/.estatekit-tarball`;
+  const stamp = `${size} ${mtimeMs}`;
+  if (existsSync(mark) && readFileSync(mark, "utf8") === stamp) return;
+  installPacked(dir);
+  writeFileSync(mark, stamp);
 }
 
 /**

@@ -12,10 +12,10 @@ const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
 /** The wrapper's JavaScript, shipped exactly as it is in js/. */
 const WRAPPER = [
-  ...["client.js", "loader.js", "embedded.js", "estatekit.js", "estatekit.node.js"],
-  ...["testing_service.js", "testing.js", "testing.node.js"],
+  ...["client.js", "loader.js", "embedded.js", "estatekit.js", "estatekit.node.js", "estatekit.workerd.js"],
+  ...["testing_service.js", "testing.js", "testing.node.js", "testing.workerd.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
-  ...["auth.js", "auth.node.js"],
+  ...["auth_tokens.js", "auth.js", "auth.node.js", "auth.workerd.js"],
   "store.js",
   "query.js",
 ];
@@ -26,7 +26,8 @@ const SHIPPED = [
   "estatekit_wasm.js",
   "estatekit_wasm_bg.wasm",
   // The server entry's module (`node` condition; built with the dom-emulation feature): its glue,
-  // its .wasm (named by the glue) and its bytes embedded.
+  // its .wasm (named by the glue; imported compiled by the `workerd` entries) and its bytes
+  // embedded.
   "estatekit_wasm_node.js",
   "estatekit_wasm_node.d.ts",
   "estatekit_wasm_node_bg.wasm",
@@ -73,19 +74,24 @@ test.it("has complete npm metadata", () => {
   assert.ok(manifest.keywords.length > 0);
   assert.equal(manifest.type, "module");
   // Servers (`node`: Node, Deno, Bun, Next.js's server bundles) get the entry with the module's
-  // bytes embedded; everything else the one that loads the .wasm file next to it.
-  assert.deepEqual(manifest.exports["."], { types: "./estatekit.d.ts", node: "./estatekit.node.js", default: "./estatekit.js" });
+  // bytes embedded; Cloudflare Workers (`workerd`, never `worker`: webpack resolves that for a
+  // browser's Web Workers) the one importing the server module compiled; everything else the one
+  // that loads the .wasm file next to it.
+  const entries = (name) => ({ types: `./${name}.d.ts`, workerd: `./${name}.workerd.js`, node: `./${name}.node.js`, default: `./${name}.js` });
+  assert.deepEqual(manifest.exports["."], entries("estatekit"));
+  for (const [key, value] of Object.entries(manifest.exports)) {
+    if (typeof value !== "object") continue;
+    assert.equal("worker" in value, false, `${key} has no \`worker\` condition`);
+    // A resolver takes the first condition it knows: `workerd` before `node` (a Worker's bundler
+    // may know both).
+    if ("workerd" in value) assert.deepEqual(Object.keys(value), ["types", "workerd", "node", "default"], key);
+  }
   assert.equal(manifest.exports["./estatekit_wasm_bg.wasm"], "./estatekit_wasm_bg.wasm");
-  assert.deepEqual(manifest.exports["./testing"], { types: "./testing.d.ts", node: "./testing.node.js", default: "./testing.js" });
+  assert.deepEqual(manifest.exports["./testing"], entries("testing"));
   assert.equal(manifest.exports["./estatekit_testing_wasm_bg.wasm"], "./estatekit_testing_wasm_bg.wasm");
-  assert.deepEqual(manifest.exports["./webhooks"], {
-    types: "./webhooks.d.ts",
-    workerd: "./webhooks.workerd.js",
-    node: "./webhooks.node.js",
-    default: "./webhooks.js",
-  });
+  assert.deepEqual(manifest.exports["./webhooks"], entries("webhooks"));
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
-  assert.deepEqual(manifest.exports["./auth"], { types: "./auth.d.ts", node: "./auth.node.js", default: "./auth.js" });
+  assert.deepEqual(manifest.exports["./auth"], entries("auth"));
   assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
   // No dependency of any kind: redisStore adapts the app's own client (duck typing).
   for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
@@ -116,13 +122,16 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
   for (const [file, types] of [
     ["estatekit.js", "estatekit.d.ts"],
     ["estatekit.node.js", "estatekit.d.ts"],
+    ["estatekit.workerd.js", "estatekit.d.ts"],
     ["testing.js", "testing.d.ts"],
     ["testing.node.js", "testing.d.ts"],
+    ["testing.workerd.js", "testing.d.ts"],
     ["webhooks.js", "webhooks.d.ts"],
     ["webhooks.node.js", "webhooks.d.ts"],
     ["webhooks.workerd.js", "webhooks.d.ts"],
     ["auth.js", "auth.d.ts"],
     ["auth.node.js", "auth.d.ts"],
+    ["auth.workerd.js", "auth.d.ts"],
     ["store.js", "store.d.ts"],
     ["query.js", "query.d.ts"],
   ]) {

@@ -95,6 +95,8 @@ test.describe("createTestService options", () => {
     [{ accessTokenTtlMs: 0 }, /options\.accessTokenTtlMs: must be at least 1/],
     [{ accessTokenTtlMs: "1000" }, /options\.accessTokenTtlMs: .*expected u32/],
     [{ rotateRefreshTokens: "yes" }, /options\.rotateRefreshTokens: .*expected a boolean/],
+    [{ signInPage: "yes" }, /options\.signInPage: .*expected a boolean/],
+    [{ codeTtlMs: 0 }, /options\.codeTtlMs: must be at least 1/],
     [{ oauthClients: { clientId: "a", clientSecret: "b" } }, /options\.oauthClients: expected an array/],
     [{ oauthClients: [] }, /options\.oauthClients: give at least one client/],
     [{ oauthClients: [{ clientId: "a" }] }, /options\.oauthClients: .*clientSecret/],

@@ -8,7 +8,7 @@ import { spawn } from "node:child_process";
 import { copyFileSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { buildSync } from "esbuild";
-import { ENGINE_NAMES, enginesToRun, freePort, installPacked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
+import { ENGINE_NAMES, enginesToRun, freePort, installPackedOnce, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/webhooks`;
 const SECRET = "hooks-3f9c1e7a"; // the unguessable path segment the README advises
@@ -46,7 +46,7 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
   let ownerFailures = 1; // OWNER_UPDATED's handler throws this many times first
 
   test.before(async () => {
-    installPacked(dir);
+    installPackedOnce(dir);
     emulator = await startEmulator(["--delivery-backoff-ms", "50"]);
     app = await import(`${dir}/receiver.mjs`);
     const handler = app.createWebhookHandler({
@@ -285,7 +285,7 @@ test.describe("estatekit/webhooks in a Cloudflare Worker (workerd)", () => {
   let child;
   let url;
   test.before(async () => {
-    installPacked(dir);
+    installPackedOnce(dir);
     mkdirSync(out, { recursive: true });
     buildSync({
       entryPoints: [`${dir}/worker.js`],
@@ -353,7 +353,7 @@ test.describe("estatekit/webhooks in browser pages", () => {
     test.describe(`in ${ENGINE_NAMES[engine]}`, () => {
       let emulator;
       test.before(async () => {
-        installPacked(dir);
+        installPackedOnce(dir);
         emulator = await startEmulator(["--static", dir]);
       });
       test.after(() => emulator?.stop());

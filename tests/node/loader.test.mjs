@@ -51,7 +51,8 @@ function main(path, { fallback = async () => MODULE, entry = "estatekit" } = {})
     entry,
     file: "estatekit_wasm_bg.wasm",
     source: () => new URL(path, origin),
-    // As the entries give it: the embedded copy's module, whose default export gives the bytes.
+    // As the entries give it: the embedded copy's module, whose default export gives the module
+    // (here the bytes, which the stand-in `init` takes as well).
     fallback: async () => {
       where.fellBack += 1;
       return { default: fallback };
@@ -173,6 +174,47 @@ test.describe("neither loads: the error says the URL, what came back and the fix
     assert.match(e.message, /\(HTTP 200, application\/wasm: CompileError: WebAssembly\.instantiateStreaming\(\): Refused to compile/);
     assert.match(e.message, /; allow script-src 'wasm-unsafe-eval' in the page's CSP\.$/);
     assert.ok(e.cause instanceof WebAssembly.CompileError);
+  });
+
+  test.it("Next.js's edge runtime: no fallback, the Node.js runtime advised", async () => {
+    const { init } = glue("WebAssembly.instantiate(): Wasm code generation disallowed by embedder");
+    const where = main("/assets/estatekit_wasm_bg.wasm");
+    globalThis.EdgeRuntime = "edge-runtime";
+    try {
+      const e = await failure(init, where);
+      assert.equal(where.fellBack, 0);
+      assert.match(e.message, /; use Next\.js's Node\.js runtime, not the edge runtime\.$/);
+    } finally {
+      delete globalThis.EdgeRuntime;
+    }
+  });
+
+  test.it("a runtime that compiles no WebAssembly from bytes (workerd): the embedded copy's refusal says the fix", async () => {
+    // The embedded copy as the entries have it (./embedded.js), in a runtime whose compiling from
+    // bytes is refused with V8's words, as Cloudflare's workerd refuses a Worker bundled without
+    // the `workerd` condition (tests/consumers/workers.test.mjs runs the real one).
+    const { embedded } = await import(new URL("../../pkg/embedded.js", import.meta.url).href);
+    const { gzipSync } = await import("node:zlib");
+    const copy = () => embedded(gzipSync(MODULE).toString("base64"));
+    assert.ok((await copy()) instanceof WebAssembly.Module, "elsewhere the copy is compiled");
+    const compile = WebAssembly.compile;
+    WebAssembly.compile = async () => {
+      throw new WebAssembly.CompileError("WebAssembly.compile(): Wasm code generation disallowed by embedder");
+    };
+    try {
+      const { init } = glue();
+      const where = main("/", { fallback: copy });
+      where.source = () => new URL("estatekit_wasm_bg.wasm", undefined);
+      const e = await failure(init, where);
+      assert.equal(where.fellBack, 1);
+      assert.match(e.message, /^estatekit: could not load its WebAssembly module \(TypeError: Invalid URL; fallback: CompileError: .*disallowed by embedder\); /);
+      assert.match(
+        e.message,
+        /\); this runtime \(Cloudflare workerd\?\) compiles no WebAssembly from bytes or URLs: bundle with the `workerd` export condition \(wrangler sets it\), \.wasm imports kept as modules \(Next\.js on OpenNext: list estatekit in next\.config's serverExternalPackages\)\.$/,
+      );
+    } finally {
+      WebAssembly.compile = compile;
+    }
   });
 
   test.it("loadOnce: a failed load is tried again by the next call", async () => {

@@ -81,3 +81,85 @@ export function handoff() {
         getToken: async (): Promise<ClientAccessToken> => (await fetch("/api/estate-token")).json() as Promise<ClientAccessToken>,
     });
 }
+
+// The signed-in staff's tokens (createUserTokens), tokenSetFrom and the providers.
+import {
+    authjsProvider,
+    betterAuthProvider,
+    createUserTokens,
+    isSignInRequired,
+    tokenSetFrom,
+    type AuthjsProvider,
+    type BetterAuthProvider,
+    type HeldTokenSet,
+    type SignInAccount,
+    type UserTokens,
+} from "estatekit/auth";
+import { checkedStore, memoryStore } from "estatekit/store";
+
+export async function staff() {
+    const events: TokenEvent[] = [];
+    const users: UserTokens = createUserTokens({
+        baseUrl: "https://acme.example.com",
+        clientId: "portal",
+        clientSecret: "secret",
+        store: checkedStore(memoryStore()),
+        refreshBeforeMs: 30_000,
+        timeoutMs: 10_000,
+        successorRetentionMs: 600_000,
+        onEvent: (e) => events.push(e),
+    });
+    const held: HeldTokenSet = { accessToken: "a", refreshToken: null, expiresAt: 1_790_000_000_000 };
+    const set: TokenSet = await users.fresh(held);
+    await users.fresh(set, "unauthorized");
+    await users.fresh({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
+    const e = events[0];
+    if (e?.type === "successor") {
+        expectType<number>(e.hops);
+        expectType<number>(e.expiresAt);
+    }
+    try {
+        await users.fresh(set);
+    } catch (error) {
+        if (isSignInRequired(error)) {
+            expectType<true>(error.signInRequired);
+            expectType<string>(error.kind);
+        }
+    }
+    // NextAuth's account (expires_at in seconds) and Better Auth's (a Date).
+    const account: SignInAccount = { access_token: "a", refresh_token: "r", expires_at: 1_790_000_000, token_type: "bearer" };
+    expectType<TokenSet>(tokenSetFrom(account));
+    expectType<TokenSet>(tokenSetFrom({ accessToken: "a", refreshToken: "r", accessTokenExpiresAt: new Date() }));
+
+    const oauth = { baseUrl: "https://acme.example.com", clientId: "portal", clientSecret: "secret" };
+    const p: AuthjsProvider = authjsProvider({ ...oauth, id: "acme" });
+    expectType<"oauth">(p.type);
+    expectType<string>(p.authorization.url);
+    const user = p.profile({ id: 1, email: "a@acme.test", firstName: "Ada" });
+    expectType<string>(user.id);
+    expectType<string | null>(user.image);
+    const b: BetterAuthProvider = betterAuthProvider({ ...oauth, fetch: (url, init) => fetch(url, init) });
+    expectType<readonly string[]>(b.scopes);
+    const info = await b.getUserInfo({ accessToken: "a" });
+    expectType<string | undefined>(info?.id);
+
+    // @ts-expect-error clientSecret is required
+    createUserTokens({ baseUrl: "https://acme.example.com", clientId: "c" });
+    // @ts-expect-error a misspelt option
+    createUserTokens({ ...oauth, successorRetention: 5 });
+    // @ts-expect-error expiresAt is required
+    await users.fresh({ accessToken: "a", refreshToken: "r" });
+    // @ts-expect-error a reason that is not a TokenReason
+    await users.fresh(set, "expired");
+    // @ts-expect-error fresh resolves a TokenSet, not a string
+    const text: string = await users.fresh(set);
+    // @ts-expect-error an account's expires_at is a number of seconds, not a Date
+    tokenSetFrom({ access_token: "a", expires_at: new Date() });
+    // @ts-expect-error the providers need the client secret
+    authjsProvider({ baseUrl: "https://acme.example.com", clientId: "c" });
+    // @ts-expect-error a store is an object
+    checkedStore(42);
+    // @ts-expect-error Better Auth's provider has no name option
+    betterAuthProvider({ ...oauth, name: "Acme" });
+    return text;
+}

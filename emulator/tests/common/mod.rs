@@ -84,6 +84,7 @@ pub fn args_of(c: &Config) -> Vec<String> {
         ("--delivery-backoff-ms", c.delivery_backoff_ms),
         ("--rate-limit-window-ms", c.rate_limit_window_ms),
         ("--access-token-ttl", c.access_token_ttl_ms / 1000),
+        ("--code-ttl-ms", c.code_ttl_ms),
     ] {
         args.extend([flag.to_string(), v.to_string()]);
     }
@@ -97,6 +98,7 @@ pub fn args_of(c: &Config) -> Vec<String> {
         (c.second_origin, "--second-origin"),
         (c.quiet, "--quiet"),
         (c.rotate_refresh_tokens, "--rotate-refresh-tokens"),
+        (c.sign_in_page, "--sign-in-page"),
     ] {
         if on {
             args.push(flag.into());

@@ -1,0 +1,374 @@
+// estatekit/auth's API, shared by its server entries (./auth.node.js for Node, Deno, Bun and the
+// server side of Next.js; ./auth.workerd.js for Cloudflare Workers): the token grants and the
+// token provider of the module built with the `auth` feature (src/web/auth.rs), through the same
+// module instance as the main entry's of that runtime, which the entry gives (`entry(init)`). A
+// thin wrapper: it loads the module on first use (no top-level await), and gives a provider whose
+// methods can be passed around unbound (`getToken: provider.getToken`) and whose printed forms
+// (`util.inspect`, `JSON.stringify`, `String`) name no secret.
+import {
+  TokenProvider as WasmTokenProvider,
+  UserTokens as WasmUserTokens,
+  passwordGrant as wasmPasswordGrant,
+  refreshGrant as wasmRefreshGrant,
+  authorizationCodeGrant as wasmAuthorizationCodeGrant,
+} from "./estatekit_wasm_node.js";
+import { apiError } from "./loader.js";
+import { isApiError } from "./client.js";
+import { checkedStore } from "./store.js";
+
+/** @typedef {import("./auth.js").TokenProvider} TokenProvider */
+/** @typedef {import("./auth.js").TokenProviderOptions} TokenProviderOptions */
+/** @typedef {import("./auth.js").GrantOptions} GrantOptions */
+/** @typedef {import("./auth.js").PasswordCredentials} PasswordCredentials */
+/** @typedef {import("./auth.js").AuthorizationCode} AuthorizationCode */
+/** @typedef {import("./auth.js").TokenSet} TokenSet */
+/** @typedef {import("./auth.js").TokenReason} TokenReason */
+/** @typedef {import("./auth.js").AccessToken} AccessToken */
+/** @typedef {import("./auth.js").UserTokens} UserTokens */
+/** @typedef {import("./auth.js").UserTokensOptions} UserTokensOptions */
+/** @typedef {import("./auth.js").HeldTokenSet} HeldTokenSet */
+/** @typedef {import("./auth.js").SignInAccount} SignInAccount */
+/** @typedef {import("./auth.js").SignInRequiredError} SignInRequiredError */
+/** @typedef {import("./auth.js").ProviderOptions} ProviderOptions */
+/** @typedef {import("./auth.js").BetterAuthProviderOptions} BetterAuthProviderOptions */
+/** @typedef {import("./auth.js").AuthjsProvider} AuthjsProvider */
+/** @typedef {import("./auth.js").BetterAuthProvider} BetterAuthProvider */
+/** @typedef {import("./auth.js").StaffUserInfo} StaffUserInfo */
+/** @typedef {import("./auth.js").StaffProfile} StaffProfile */
+
+const INSPECT = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * Loads the module (the main entry's `init` of this runtime); set by `entry`, which every entry
+ * calls first.
+ * @type {() => Promise<unknown>}
+ */
+let init;
+
+/**
+ * A provider's description without its secrets.
+ * @param {unknown} options
+ */
+function describe(options) {
+  const { baseUrl, clientId } = /** @type {{ baseUrl?: unknown, clientId?: unknown }} */ (options ?? {});
+  return { baseUrl: String(baseUrl), clientId: String(clientId) };
+}
+
+/**
+ * A copy of the caller's options (read as they are now) whose `store`, when it is one, answers
+ * through `checkedStore` (a wrong answer is an error naming the method, at once).
+ * @template T
+ * @param {T} options
+ * @returns {T}
+ */
+function withCheckedStore(options) {
+  if (options === null || typeof options !== "object") return options;
+  const copy = /** @type {T & { store?: unknown }} */ ({ ...options });
+  if (copy.store !== null && typeof copy.store === "object") copy.store = checkedStore(copy.store);
+  return copy;
+}
+
+/**
+ * Gets, keeps and refreshes the access token of one user of one OAuth client. See ./auth.d.ts.
+ * @param {TokenProviderOptions} options
+ * @returns {TokenProvider}
+ */
+function createTokenProvider(options) {
+  // Read as they are now (like the Client's options); dropped once the provider is made.
+  /** @type {TokenProviderOptions | undefined} */
+  let given = withCheckedStore(options);
+  const about = describe(options);
+  /** @type {WasmTokenProvider | undefined} */
+  let inner;
+  /** @type {Promise<WasmTokenProvider> | undefined} */
+  let making;
+  let closed = false;
+
+  /** The wasm provider, made once the module is loaded; bad options reject every call alike. */
+  const made = () =>
+    (making ??= init().then(
+      () => {
+        inner = new WasmTokenProvider(/** @type {TokenProviderOptions} */ (given)); // throws ApiError invalid_input
+        given = undefined;
+        if (closed) inner.close();
+        return inner;
+      },
+      (cause) => {
+        making = undefined; // the module failed to load: the next call tries again
+        throw cause;
+      },
+    ));
+
+  return Object.freeze({
+    /** @param {TokenReason} [reason] @returns {Promise<AccessToken>} */
+    async getToken(reason) {
+      if (closed) throw apiError("invalid_input", "invalid tokenProvider: this token provider was closed");
+      return /** @type {Promise<AccessToken>} */ ((await made()).getToken(reason));
+    },
+    invalidate() {
+      inner?.invalidate();
+    },
+    close() {
+      closed = true;
+      given = undefined;
+      inner?.close();
+    },
+    toJSON: () => ({ tokenProvider: about }),
+    toString: () => `[TokenProvider ${about.clientId} at ${about.baseUrl}]`,
+    [INSPECT]: () => `TokenProvider { baseUrl: '${about.baseUrl}', clientId: '${about.clientId}' }`,
+  });
+}
+
+/**
+ * Signs a user in with the password grant. See ./auth.d.ts.
+ * @param {GrantOptions} options
+ * @param {PasswordCredentials} credentials
+ * @returns {Promise<TokenSet>}
+ */
+async function passwordGrant(options, credentials) {
+  await init();
+  return wasmPasswordGrant(options, credentials);
+}
+
+/**
+ * Gets a new access token with a refresh token. See ./auth.d.ts.
+ * @param {GrantOptions} options
+ * @param {string} refreshToken
+ * @returns {Promise<TokenSet>}
+ */
+async function refreshGrant(options, refreshToken) {
+  await init();
+  return wasmRefreshGrant(options, refreshToken);
+}
+
+/**
+ * Exchanges the sign-in dialog's code for tokens. See ./auth.d.ts.
+ * @param {GrantOptions} options
+ * @param {AuthorizationCode} code
+ * @returns {Promise<TokenSet>}
+ */
+async function authorizationCodeGrant(options, code) {
+  await init();
+  return wasmAuthorizationCodeGrant(options, code);
+}
+
+/**
+ * The signed-in users' token sets of one OAuth client, refreshed without races. See ./auth.d.ts.
+ * @param {UserTokensOptions} options
+ * @returns {UserTokens}
+ */
+function createUserTokens(options) {
+  /** @type {UserTokensOptions | undefined} */
+  let given = withCheckedStore(options);
+  const about = describe(options);
+  /** @type {Promise<WasmUserTokens> | undefined} */
+  let making;
+  const made = () =>
+    (making ??= init().then(
+      () => {
+        const inner = new WasmUserTokens(/** @type {UserTokensOptions} */ (given)); // throws ApiError invalid_input
+        given = undefined;
+        return inner;
+      },
+      (cause) => {
+        making = undefined;
+        throw cause;
+      },
+    ));
+  return Object.freeze({
+    /** @param {HeldTokenSet} tokenSet @param {TokenReason} [reason] @returns {Promise<TokenSet>} */
+    async fresh(tokenSet, reason) {
+      return /** @type {Promise<TokenSet>} */ ((await made()).fresh(tokenSet, reason));
+    },
+    toJSON: () => ({ userTokens: about }),
+    toString: () => `[UserTokens ${about.clientId} at ${about.baseUrl}]`,
+    [INSPECT]: () => `UserTokens { baseUrl: '${about.baseUrl}', clientId: '${about.clientId}' }`,
+  });
+}
+
+/**
+ * Whether `e` is the `ApiError` of a refresh token only a new sign-in can replace. See ./auth.d.ts.
+ * @param {unknown} e
+ * @returns {e is SignInRequiredError}
+ */
+export function isSignInRequired(e) {
+  return isApiError(e) && /** @type {{ signInRequired?: unknown }} */ (e).signInRequired === true;
+}
+
+/** An access token's lifetime when an account says none (the service's default hour). */
+const DEFAULT_LIFETIME_MS = 3_600_000;
+
+/**
+ * `invalid_input` naming `field` of the account (never its value).
+ * @param {string} field
+ * @param {string} reason
+ */
+const badAccount = (field, reason) => apiError("invalid_input", `invalid account.${field}: ${reason}`);
+
+/**
+ * A number of seconds (an OAuth library's `expires_at`/`expires_in`), or undefined when absent.
+ * @param {Record<string, unknown>} account
+ * @param {string} field
+ */
+function seconds(account, field) {
+  const value = account[field];
+  if (value == null) return undefined;
+  const n = typeof value === "string" && value.trim() !== "" ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isFinite(n) || n < 0) throw badAccount(field, "must be a number of seconds");
+  return n;
+}
+
+/**
+ * The TokenSet of the `account` a sign-in library hands its callbacks. Synchronous and plain
+ * (the module is loaded asynchronously, a sign-in callback needs it at once). See ./auth.d.ts.
+ * @param {SignInAccount} account
+ * @returns {TokenSet}
+ */
+export function tokenSetFrom(account) {
+  if (account === null || typeof account !== "object") {
+    throw apiError("invalid_input", "invalid account: must be the account object of the sign-in callback");
+  }
+  const a = /** @type {Record<string, unknown>} */ (account);
+  const accessToken = a.access_token ?? a.accessToken;
+  if (typeof accessToken !== "string" || accessToken === "") {
+    throw badAccount(
+      "access_token",
+      "is missing: the sign-in gave no access token (is this the account of an OAuth sign-in with authjsProvider or betterAuthProvider?)",
+    );
+  }
+  const givenRefreshToken = a.refresh_token ?? a.refreshToken;
+  /** @type {string | undefined} */
+  let refreshToken;
+  if (typeof givenRefreshToken === "string") refreshToken = givenRefreshToken || undefined;
+  else if (givenRefreshToken != null) throw badAccount("refresh_token", "must be a string");
+  /** @type {number} */
+  let expiresAt;
+  const expiresAtS = seconds(a, "expires_at");
+  const expiresIn = seconds(a, "expires_in");
+  const date = a.accessTokenExpiresAt;
+  if (expiresAtS !== undefined) {
+    // Seconds since the epoch, as Auth.js and openid-client keep it; a value in milliseconds is refused.
+    if (expiresAtS >= 1e11) throw badAccount("expires_at", "must be seconds since the Unix epoch (this looks like milliseconds)");
+    expiresAt = expiresAtS * 1000;
+  } else if (date != null) {
+    const ms = date instanceof Date ? date.getTime() : typeof date === "string" ? Date.parse(date) : typeof date === "number" ? date : NaN;
+    if (!Number.isFinite(ms) || ms < 1e11) throw badAccount("accessTokenExpiresAt", "must be a Date (or an ISO 8601 text, or milliseconds since the Unix epoch)");
+    expiresAt = ms;
+  } else {
+    expiresAt = Date.now() + (expiresIn !== undefined ? expiresIn * 1000 : DEFAULT_LIFETIME_MS);
+  }
+  const type = a.token_type ?? a.tokenType;
+  /** @type {TokenSet} */
+  const set = { accessToken, expiresAt, tokenType: typeof type === "string" && type !== "" ? type : "Bearer" };
+  if (refreshToken) set.refreshToken = refreshToken;
+  return set;
+}
+
+/** The scope the providers ask for: what the vendor documents (a refresh token, every API). */
+const SCOPE = "offline_access *";
+
+/**
+ * The service's OAuth endpoints for `options` (checked: an absolute http(s) base URL, a client
+ * id and secret), or an `invalid_input` ApiError naming the option.
+ * @param {ProviderOptions} options
+ */
+function endpoints(options) {
+  const { baseUrl, clientId, clientSecret } = /** @type {Partial<ProviderOptions>} */ (options ?? {});
+  /** @type {URL | undefined} */
+  let url;
+  try {
+    url = new URL(/** @type {string} */ (baseUrl));
+  } catch {}
+  if (typeof baseUrl !== "string" || !url || !/^https?:$/.test(url.protocol)) {
+    throw apiError("invalid_input", "invalid options.baseUrl: must be an absolute http(s) URL such as https://acme.example.com");
+  }
+  for (const [name, value] of /** @type {const} */ ([["clientId", clientId], ["clientSecret", clientSecret]])) {
+    if (typeof value !== "string" || value === "") throw apiError("invalid_input", `invalid options.${name}: must be a non-empty string`);
+  }
+  const base = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
+  return {
+    authorize: `${base}/accounts/dialog/authorize`,
+    token: `${base}/accounts/oauth/token`,
+    userinfo: `${base}/accounts/api/userinfo`,
+    clientId: /** @type {string} */ (clientId),
+    clientSecret: /** @type {string} */ (clientSecret),
+  };
+}
+
+/**
+ * The user of the service's `/accounts/api/userinfo` as the sign-in libraries want one.
+ * @param {StaffUserInfo} profile
+ * @returns {StaffProfile}
+ */
+export function staffProfile(profile) {
+  const p = profile ?? /** @type {StaffUserInfo} */ ({});
+  const name = [p.firstName, p.lastName].filter((part) => typeof part === "string" && part.trim() !== "").join(" ");
+  return {
+    id: String(p.id),
+    name: name || (typeof p.email === "string" ? p.email : null),
+    email: typeof p.email === "string" ? p.email : null,
+    image: typeof p.profilePhoto === "string" && p.profilePhoto !== "" ? p.profilePhoto : null,
+  };
+}
+
+/**
+ * An OAuth provider for NextAuth v4 and Auth.js (@auth/core). See ./auth.d.ts.
+ * @param {ProviderOptions} options
+ * @returns {AuthjsProvider}
+ */
+export function authjsProvider(options) {
+  const e = endpoints(options);
+  return {
+    id: options.id ?? "estatekit",
+    name: options.name ?? "estatekit",
+    type: "oauth",
+    authorization: { url: e.authorize, params: { scope: options.scope ?? SCOPE } },
+    token: e.token,
+    userinfo: e.userinfo,
+    clientId: e.clientId,
+    clientSecret: e.clientSecret,
+    client: { token_endpoint_auth_method: "client_secret_basic" },
+    checks: ["pkce", "state"],
+    profile: (profile) => staffProfile(profile),
+  };
+}
+
+/**
+ * A provider of Better Auth's `genericOAuth` plugin. See ./auth.d.ts.
+ * @param {BetterAuthProviderOptions} options
+ * @returns {BetterAuthProvider}
+ */
+export function betterAuthProvider(options) {
+  const e = endpoints(options);
+  const send = options.fetch ?? ((/** @type {string} */ url, /** @type {RequestInit} */ init) => fetch(url, init));
+  return {
+    providerId: options.id ?? "estatekit",
+    authorizationUrl: e.authorize,
+    tokenUrl: e.token,
+    userInfoUrl: e.userinfo,
+    clientId: e.clientId,
+    clientSecret: e.clientSecret,
+    scopes: (options.scope ?? SCOPE).split(" ").filter(Boolean),
+    pkce: true,
+    authentication: "basic",
+    async getUserInfo(tokens) {
+      if (!tokens?.accessToken) return null;
+      const response = await send(e.userinfo, {
+        headers: { authorization: `Bearer ${tokens.accessToken}`, accept: "application/json" },
+      });
+      if (!response.ok) return null;
+      const user = staffProfile(/** @type {StaffUserInfo} */ (await response.json()));
+      return { id: user.id, name: user.name ?? user.id, email: user.email, image: user.image ?? undefined, emailVerified: false };
+    },
+  };
+}
+
+/**
+ * estatekit/auth's API on the module that `load` (the main entry's `init` of this runtime) loads;
+ * one module per realm, shared with the main entry.
+ * @param {() => Promise<unknown>} load
+ */
+export function entry(load) {
+  init ??= load;
+  return { createTokenProvider, createUserTokens, passwordGrant, refreshGrant, authorizationCodeGrant };
+}
