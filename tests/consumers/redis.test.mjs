@@ -16,69 +16,15 @@
 //   call failed (refreshes made locally meanwhile are counted and bounded).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { fork, spawn, execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { fork, execFileSync } from "node:child_process";
 import { createServer } from "node:http";
 import { once } from "node:events";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
-import { assertLocked, freePort, installLocked, root, startEmulator } from "./lib.mjs";
+import { REDIS_SERVER, assertLocked, installLocked, root, startEmulator, startRedis as startRedisServer } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/redis`;
-const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
 const EVENTS = 200;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
-/**
- * A redis-server of its own: a free loopback port, no automatic snapshot and no append-only
- * file. `outage(ms)` shuts it down with a final snapshot (SHUTDOWN SAVE, so the counters survive
- * and the port refuses connections), waits, and starts it again from that snapshot.
- */
-async function startRedis() {
-  const port = await freePort();
-  const data = mkdtempSync(`${tmpdir()}/estatekit-redis-`);
-  let child;
-  const start = async () => {
-    child = track(spawn(REDIS_SERVER, ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", data], {
-      stdio: ["ignore", "pipe", "pipe"],
-    }));
-    let out = "";
-    await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 15_000);
-      child.stdout.on("data", (d) => {
-        out += d;
-        if (out.includes("Ready to accept connections")) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited (${code}):\n${out}`));
-      });
-    });
-    child.stdout.resume();
-  };
-  await start();
-  const stopped = () => child.exitCode !== null || child.signalCode !== null;
-  return {
-    port,
-    async outage(ms, admin) {
-      const exited = once(child, "exit");
-      admin.shutdownSave(); // its answer never comes (the server exits): the exit is waited for
-      await exited;
-      await sleep(ms);
-      await start();
-    },
-    async stop() {
-      if (!stopped()) {
-        child.kill("SIGTERM");
-        await once(child, "exit");
-      }
-      rmSync(data, { recursive: true, force: true });
-    },
-  };
-}
 
 /** The test's own Redis connection (same client kind as the processes'), for checks. */
 async function adminClient(kind, port) {
@@ -117,6 +63,9 @@ function track(child) {
   child.once("exit", () => started.delete(child));
   return child;
 }
+
+/** A redis-server of its own (lib.mjs), tracked like every process this file starts. */
+const startRedis = () => startRedisServer({ onChild: track });
 
 /** Forks one process of the app (worker.mjs) and waits for its receiver's URL. */
 async function startWorker(env) {
