@@ -159,10 +159,11 @@ test-e2e: pkg emulator demo-static
 	@[ -d node_modules/playwright-core ] || npm ci
 	node --test tests/e2e/
 
-# Parity (issue 18): the emulator's integration tests (the same bodies) against its WebAssembly
-# host, estatekit/testing from pkg/, served on loopback by emulator/tests/host/bridge.mjs;
-# test-native runs them against the native server. (`--workspace`, as test-native: the same
-# features, so the test binaries are reused, not rebuilt.)
+# Parity (issue 18): the emulator's integration tests (the same bodies and flags) against its
+# WebAssembly host, estatekit/testing from pkg/, served on loopback by the package's bin
+# `estatekit-emulator` (node pkg/emulator-cli.mjs, as npx runs it; issue 40); test-native runs
+# them against the native server. (`--workspace`, as test-native: the same features, so the test
+# binaries are reused, not rebuilt.)
 .PHONY: test-parity
 test-parity: pkg
 	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed --test oauth --test controls

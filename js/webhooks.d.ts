@@ -87,11 +87,14 @@ export interface WebhookHandlerOptions {
   /**
    * Answer a repeated delivery (same `uuid`) 200 without calling the handler again:
    * - `true`: an in-memory set of the last 10,000 uuids (one process);
-   * - a {@link Store} (estatekit/store's `redisStore(...)`, shared by every process): the handler
-   *   runs once per uuid across all of them. A copy that arrives while another process handles
-   *   that uuid is answered 503 with `Retry-After`, so the sender comes back; once handled, copies
-   *   get 200 without a call. If the store fails or does not answer within `storeTimeoutMs`, the
-   *   delivery is answered 503 (handled neither twice nor lost) and `onError` is told;
+   * - a {@link Store} (estatekit/store's `redisStore(...)`, shared by every process): a uuid's
+   *   handler completes (resolves) once across all of them; one that throws is run again by the
+   *   retry, so its side effects must be idempotent. A copy that arrives while another process
+   *   handles that uuid is answered 503 with `Retry-After`, so the sender comes back; once handled,
+   *   copies get 200 without a call. If the store fails or does not answer within
+   *   `storeTimeoutMs`, the delivery is answered 503 (not lost) and `onError` is told. Once only
+   *   holds while the store keeps its data and acknowledges the done-mark before the claim ends
+   *   (`claimTtlMs`; else `onError` gets a `DoneMarkLate`);
    * - your own `{ has, add }` (a check, then a write: two copies at once can both pass).
    *
    * A delivery whose handler threw is not remembered (and its claim is released), so its retry
@@ -101,8 +104,9 @@ export interface WebhookHandlerOptions {
   dedupe?: boolean | Store | DedupeStore;
   /**
    * With a shared `dedupe` store: how long a process holds a uuid's claim while its handler runs,
-   * in milliseconds (default 300000, 5 minutes). Make it longer than your slowest handler: a
-   * claim that expires mid-handler lets a copy run the handler again.
+   * in milliseconds (default 300000, 5 minutes). Make it longer than your slowest handler plus a
+   * store outage: a claim that ends before the done-mark is written lets a copy run the handler
+   * again (`onError` gets a `DoneMarkLate`).
    */
   claimTtlMs?: number;
   /** With a shared `dedupe` store: how long a handled uuid is remembered, in milliseconds (default 7 days). */
@@ -113,7 +117,11 @@ export interface WebhookHandlerOptions {
   retryAfterSeconds?: number;
   /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */
   maxBytes?: number;
-  /** Told of a handler (or dedupe store) that threw, or of a store that did not answer in time; by default `console.error`. */
+  /**
+   * Told of a handler (or dedupe store) that threw, of a store that did not answer in time (an
+   * `Error` named `StoreTimeout`), or of a done-mark not acknowledged while the claim lasted
+   * (named `DoneMarkLate`); by default `console.error`.
+   */
   onError?: (error: unknown, event: WebhookEvent | undefined) => void;
 }
 

@@ -173,6 +173,22 @@ class StoreTimeout extends Error {
 }
 
 /**
+ * The error told to `onError` when a handler completed but its uuid's done-mark was not written
+ * (acknowledged by the store) within `claimTtlMs` of the claim: from then on another instance may
+ * take the claim and run the handler again.
+ */
+class DoneMarkLate extends Error {
+  /** @param {number} ms */
+  constructor(ms) {
+    super(
+      `estatekit/webhooks: the handler completed, but the dedupe store did not acknowledge its done-mark within claimTtlMs (${ms} ms) of the claim; ` +
+        "a copy of this delivery may run the handler again (at least once: keep the handler idempotent)",
+    );
+    this.name = "DoneMarkLate";
+  }
+}
+
+/**
  * A positive whole number option, or its default.
  * @param {string} name
  * @param {number | undefined} value
@@ -255,11 +271,14 @@ function createWebhookHandler(options) {
   };
 
   /**
-   * Runs the handler once per uuid across every process sharing `shared`: a done-mark
-   * (`webhook:<uuid>:done`, kept `doneTtlMs`) answers copies 200; a claim (`webhook:<uuid>:claim`,
-   * `claimTtlMs`) lets one process at a time handle it, and a copy arriving meanwhile is answered
-   * 503 with Retry-After. Every store call is bounded by `storeTimeoutMs`; a store that fails or
-   * is slow gets the delivery answered 503 (retried by the sender: neither handled twice nor lost).
+   * Runs the handler across every process sharing `shared` so that a uuid's handler completes
+   * (resolves) once: a done-mark (`webhook:<uuid>:done`, kept `doneTtlMs`) answers copies 200; a
+   * claim (`webhook:<uuid>:claim`, `claimTtlMs`) lets one process at a time run it, and a copy
+   * arriving meanwhile is answered 503 with Retry-After. A handler that throws is run again by the
+   * retry (at least once). Every store call is bounded by `storeTimeoutMs`; a store that fails or
+   * is slow before the handler ran gets the delivery answered 503 (retried by the sender, not
+   * lost). Once only holds if the done-mark is acknowledged before the claim ends (else
+   * DoneMarkLate is reported) and the store keeps its data.
    * @param {import("./store.js").Store} shared
    * @param {WebhookEvent} event
    * @param {Request} request
@@ -299,6 +318,9 @@ function createWebhookHandler(options) {
     const before = await isDone();
     if (!before) return busy("the dedupe store is unavailable");
     if (before.value != null) return answer(200, { received: true, duplicate: true });
+    // The claim lasts claimTtlMs from when the store set it, which is after this instant: a mark
+    // acknowledged before `deadline` was written while the claim was held.
+    const deadline = Date.now() + claimTtlMs;
     const claimed = await ask("claim", () => shared.claim(key, claimTtlMs));
     if (!claimed) return busy("the dedupe store is unavailable");
     const owner = claimed.value;
@@ -318,13 +340,22 @@ function createWebhookHandler(options) {
     if (handled.ok) {
       // Marked done, then released. If the mark cannot be written, the claim is kept (a copy
       // arriving meanwhile gets 503) and the mark is tried again every second while it lasts.
-      const mark = () => ask("set", () => shared.set(done, "1", doneTtlMs));
+      // A mark not acknowledged before the claim's end (a handler slower than claimTtlMs, or a
+      // store away that long) no longer keeps copies out: onError is told (DoneMarkLate).
+      let late = false;
+      const mark = async () => {
+        const written = await ask("set", () => shared.set(done, "1", doneTtlMs));
+        if (!late && (written ? Date.now() > deadline : Date.now() + 1_000 >= deadline)) {
+          late = true;
+          report(new DoneMarkLate(claimTtlMs), event);
+        }
+        return written;
+      };
       if (await mark()) await release();
-      else {
-        const until = Date.now() + claimTtlMs - storeTimeoutMs;
+      else if (!late) {
         const again = async () => {
           if (await mark()) await release();
-          else if (Date.now() + 1_000 < until) setTimeout(again, 1_000);
+          else if (!late) setTimeout(again, 1_000);
         };
         setTimeout(again, 1_000);
       }

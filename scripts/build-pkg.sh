@@ -15,7 +15,8 @@
 #    wasm-bindgen (glue estatekit_testing_wasm.js/.d.ts as emitted) and wasm-opt -O1, its
 #    wrapper (js/testing_service.js, entries js/testing.js, js/testing.node.js and
 #    js/testing.workerd.js), js/testing.d.ts and estatekit_testing_wasm_embedded.js. The main
-#    entry never imports it.
+#    entry never imports it. The package's bin `estatekit-emulator` (js/emulator-cli.mjs) serves
+#    it on a local port under Node.
 # 5. the `estatekit/webhooks` entry: its own small module (crate webhooks/, which does not link the
 #    main crate) through wasm-bindgen (glue estatekit_webhooks_wasm.js/.d.ts as emitted) and
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
@@ -96,7 +97,8 @@ if [ "$out" = pkg ]; then
   # -O1, not -Oz: on this module (2026-11-23) -O1 took 11 s and gave 631,366 bytes gzipped,
   # -Os 38 s and 670,709, -Oz 43 s and 673,205 (larger raw modules of -O1 compress better).
   optimize -O1 "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_bg.wasm"
-  cp js/testing_service.js js/testing.js js/testing.node.js js/testing.workerd.js js/testing.d.ts "$out/"
+  cp js/testing_service.js js/testing.js js/testing.node.js js/testing.workerd.js js/testing.d.ts js/emulator-cli.mjs "$out/"
+  chmod +x "$out/emulator-cli.mjs"
   node scripts/embed-wasm.mjs "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_embedded.js"
 fi
 

@@ -1,7 +1,7 @@
 // The package's current figures, kept in one place: docs/figures.md. `make size` writes its size
 // section and `make bench` (a full run on pkg/) its speed section; every other document quotes a
-// current figure only behind a marker, `<!-- figure:KEY -->156,253`, which tests/docs/figures.test.mjs
-// holds against what `make size` measures (within 1 %). A figure without a marker is history and
+// current figure only behind a marker, `<!-- figure:KEY -->156,253`, which `make size` rewrites
+// too and tests/docs/figures.test.mjs holds against what `make size` measures (within 1 %). A figure without a marker is history and
 // says so (a date, a "then"), or it is not quoted at all and a link to docs/figures.md serves.
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -64,4 +64,9 @@ export function staleFigures(file, text, measured) {
     }
   }
   return problems;
+}
+
+/** `text` with every marked figure set to its measured value (the keys `measured` has). */
+export function refreshFigures(text, measured) {
+  return text.replace(MARKER, (whole, key, value) => (key in measured ? whole.slice(0, whole.length - value.length) + format(measured[key]) : whole));
 }

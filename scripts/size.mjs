@@ -17,7 +17,9 @@ import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
 import { fileURLToPath } from "node:url";
 import { buildSync } from "esbuild";
-import { format, marked, writeSection } from "./figures.mjs";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { format, marked, refreshFigures, writeSection } from "./figures.mjs";
 
 /** The budget of issue 17, in bytes. */
 export const BUDGET = 100_000;
@@ -259,8 +261,22 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log("\nserver module (Node, Workers; the client with estatekit/auth, not in the main entry's budget):");
   console.log(`${server.name.padEnd(width)} ${n(server.raw)} ${"-".padStart(9)} ${n(server.gzip)}`);
   if (write) {
-    writeSection("size", sizeSection(currentFigures()));
-    console.log("\ndocs/figures.md: size section written");
+    const figures = currentFigures();
+    writeSection("size", sizeSection(figures));
+    // Every other document's marked figures too (README.md, docs/*.md): they quote the same.
+    const root = new URL("../", import.meta.url);
+    const docs = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "*.md"], { cwd: root, encoding: "utf8" }).split("\n").filter((f) => f && !f.includes("node_modules/"));
+    const changed = [];
+    for (const file of docs) {
+      const path = new URL(file, root);
+      const text = readFileSync(path, "utf8");
+      const next = refreshFigures(text, figures);
+      if (next !== text) {
+        writeFileSync(path, next);
+        changed.push(file);
+      }
+    }
+    console.log(`\ndocs/figures.md: size section written${changed.length ? `; marked figures updated in ${changed.join(", ")}` : ""}`);
   }
   if (result.leaks.length) console.log(`main entry imports another entry: ${result.leaks.join(", ")}`);
   if (check && (!result.guarded || result.leaks.length)) process.exit(1);

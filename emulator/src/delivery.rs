@@ -12,6 +12,10 @@ pub const MAX_ATTEMPTS: u32 = 3;
 /// Largest `copies` of `POST /_emulator/events` (forced redeliveries per webhook).
 pub const MAX_COPIES: u32 = 20;
 
+/// Why a delivery to a host that is not loopback is refused (the native host's policy).
+pub const LOOPBACK_ONLY: &str =
+    "refused: the emulator only delivers to loopback hosts (127.0.0.1, ::1, localhost)";
+
 /// True if the URL's host is a loopback IP or `localhost`.
 pub fn is_loopback(url: &str) -> bool {
     match Url::parse(url) {

@@ -10,13 +10,11 @@ async fn info_accounts_and_reset() {
     let info = get_json(&c, &format!("{}/_emulator/info", s.base_url)).await;
     assert_eq!(info["baseUrl"], s.base_url.as_str());
     assert_eq!(info["tokens"], json!(["dev-token", "readonly-token"]));
-    if native_only("the second origin and the startup line") {
-        assert_eq!(
-            info["secondOrigin"],
-            s.second_origin.clone().expect("second").as_str()
-        );
-        assert!(s.startup_line().starts_with(&format!("estatekit-emulator listening on {} tokens=dev-token,readonly-token second-origin=http://127.0.0.1:", s.base_url)));
-    }
+    assert_eq!(
+        info["secondOrigin"],
+        s.second_origin.clone().expect("second").as_str()
+    );
+    assert!(s.startup_line().starts_with(&format!("estatekit-emulator listening on {} tokens=dev-token,readonly-token second-origin=http://127.0.0.1:", s.base_url)));
 
     // New account: starts 401, works after creation.
     let r = c
@@ -46,11 +44,8 @@ async fn info_accounts_and_reset() {
         json!(["dev-token", "readonly-token", "fresh"])
     );
 
-    // Second origin shares state (the native server's; the wasm host has one origin).
-    let second = s
-        .second_origin
-        .clone()
-        .unwrap_or_else(|| s.base_url.clone());
+    // Second origin shares state.
+    let second = s.second_origin.clone().expect("second");
     register_hook(&c, &second, TOKEN, "OWNER_CREATED", "http://127.0.0.1:9/").await;
     let list = c
         .get(format!("{}{HOOKS}", s.base_url))
@@ -380,9 +375,6 @@ async fn cors_everywhere() {
 
 #[tokio::test]
 async fn static_serving() {
-    if !native_only("--static directories are served by the native host") {
-        return;
-    }
     let dir = std::env::temp_dir().join(format!("emu-static-{}", std::process::id()));
     let pkg = dir.join("pkg");
     std::fs::create_dir_all(pkg.join("sub")).expect("mkdir");
@@ -634,9 +626,6 @@ async fn failed_deliveries_are_retried() {
 
 #[tokio::test]
 async fn non_loopback_targets_are_refused() {
-    if !native_only("deliveries to loopback only is the native host's policy") {
-        return;
-    }
     let s = server().await;
     let c = client();
     let b = &s.base_url;

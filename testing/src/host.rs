@@ -3,6 +3,7 @@
 //! any) for sending them. Futures of JavaScript promises are not `Send`; a wasm32 module has one
 //! thread, so `SendWrapper` lets the router hold them.
 
+use estatekit_emulator::delivery::{is_loopback, LOOPBACK_ONLY};
 use estatekit_emulator::host::{BoxFuture, Host, Sent};
 use js_sys::{Function, Object, Promise, Reflect};
 use send_wrapper::SendWrapper;
@@ -22,13 +23,16 @@ extern "C" {
 /// The JavaScript host of one test service.
 pub struct JsHost {
     deliver: SendWrapper<Option<Function>>,
+    loopback_only: bool,
 }
 
 impl JsHost {
-    /// A host that sends deliveries through `deliver`, or only records them.
-    pub fn new(deliver: Option<Function>) -> JsHost {
+    /// A host that sends deliveries through `deliver`, or only records them; with
+    /// `loopback_only`, a target that is not a loopback host is refused, as the native host does.
+    pub fn new(deliver: Option<Function>, loopback_only: bool) -> JsHost {
         JsHost {
             deliver: SendWrapper::new(deliver),
+            loopback_only,
         }
     }
 }
@@ -97,6 +101,9 @@ impl Host for JsHost {
     }
 
     fn post_json(&self, url: String, body: String) -> BoxFuture<Sent> {
+        if self.loopback_only && !is_loopback(&url) {
+            return Box::pin(std::future::ready(Sent::Refused(LOOPBACK_ONLY.into())));
+        }
         match self.deliver.as_ref() {
             Some(f) => Box::pin(SendWrapper::new(send(f.clone(), url, body))),
             None => Box::pin(std::future::ready(Sent::NotSent)),

@@ -101,6 +101,17 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub code_ttl_ms: Option<u32>,
+    /// A second origin the same service answers on, with the same state (as the native
+    /// emulator's `--second-origin`; `/_emulator/info` names it). Default: none.
+    #[serde(default)]
+    #[tsify(optional)]
+    pub second_origin: Option<String>,
+    /// Whether webhook deliveries go to loopback hosts only (127.0.0.1, ::1, localhost), as the
+    /// native emulator's do: any other target is recorded as refused, once, with no retry and
+    /// without calling `deliver` (default false).
+    #[serde(default)]
+    #[tsify(optional)]
+    pub loopback_only: Option<bool>,
     /// Where webhook deliveries are sent: called as `deliver(url, init)` like `fetch`. Without
     /// it, deliveries are only recorded (`status: null`).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
@@ -141,6 +152,7 @@ pub struct TestService {
     router: Router,
     state: AppState,
     origin: String,
+    second_origin: Option<String>,
     token: String,
     max_body: usize,
 }
@@ -150,7 +162,7 @@ fn type_error(message: &str) -> JsValue {
 }
 
 /// The keys of `TestServiceOptions`.
-const OPTION_KEYS: [&str; 16] = [
+const OPTION_KEYS: [&str; 18] = [
     "baseUrl",
     "tokens",
     "seed",
@@ -166,6 +178,8 @@ const OPTION_KEYS: [&str; 16] = [
     "rotateRefreshTokens",
     "signInPage",
     "codeTtlMs",
+    "secondOrigin",
+    "loopbackOnly",
     "deliver",
 ];
 
@@ -263,26 +277,51 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
         rotate_refresh_tokens: field(value, "rotateRefreshTokens")?,
         sign_in_page: field(value, "signInPage")?,
         code_ttl_ms: field(value, "codeTtlMs")?,
+        second_origin: field(value, "secondOrigin")?,
+        loopback_only: field(value, "loopbackOnly")?,
         deliver: js_sys::Reflect::get(value, &"deliver".into()).unwrap_or(JsValue::UNDEFINED),
     })
 }
 
-/// Checks the options and turns them into the emulator's configuration.
-fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
-    let base = options.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL);
+/// Parses the origin of option `key` (`baseUrl`, `secondOrigin`).
+fn parse_origin(key: &str, base: &str) -> Result<url::Url, String> {
     let url = url::Url::parse(base)
-        .map_err(|e| format!("options.baseUrl: `{base}` is not an absolute URL ({e})"))?;
+        .map_err(|e| format!("options.{key}: `{base}` is not an absolute URL ({e})"))?;
     if !matches!(url.scheme(), "http" | "https") || url.host_str().is_none() {
         return Err(format!(
-            "options.baseUrl: `{base}` must be an http or https origin"
+            "options.{key}: `{base}` must be an http or https origin"
         ));
     }
     if url.path() != "/" || url.query().is_some() || url.fragment().is_some() {
         return Err(format!(
-            "options.baseUrl: `{base}` must be an origin only (no path, query or fragment)"
+            "options.{key}: `{base}` must be an origin only (no path, query or fragment)"
         ));
     }
+    Ok(url)
+}
+
+/// The service's configuration, its origin and its second origin, if any.
+type Configured = (Config, String, Option<String>);
+
+/// Checks the options and turns them into the emulator's configuration.
+fn config_of(options: &TestServiceOptions) -> Result<Configured, String> {
+    let base = options.base_url.as_deref().unwrap_or(DEFAULT_BASE_URL);
+    let url = parse_origin("baseUrl", base)?;
     let origin = url.origin().ascii_serialization();
+    let second = match options.second_origin.as_deref() {
+        Some(s) => {
+            let second = parse_origin("secondOrigin", s)?
+                .origin()
+                .ascii_serialization();
+            if second == origin {
+                return Err(format!(
+                    "options.secondOrigin: `{s}` is the service's origin (give another)"
+                ));
+            }
+            Some(second)
+        }
+        None => None,
+    };
     let mut config = Config {
         host: url.host_str().unwrap_or_default().to_string(),
         port: url.port_or_known_default().unwrap_or(443),
@@ -398,7 +437,8 @@ fn config_of(options: &TestServiceOptions) -> Result<(Config, String), String> {
         }
         config.add_user_accounts();
     }
-    Ok((config, origin))
+    config.second_origin = second.is_some();
+    Ok((config, origin, second))
 }
 
 #[wasm_bindgen]
@@ -420,16 +460,19 @@ impl TestService {
                 "createTestService: options.deliver must be a function like fetch (url, init) => Promise<Response>",
             ));
         };
-        let (config, origin) =
+        let (config, origin, second_origin) =
             config_of(&options).map_err(|e| type_error(&format!("createTestService: {e}")))?;
         let token = config.tokens.first().cloned().unwrap_or_default();
         let max_body = config.max_body_bytes();
-        let (router, state) = app(config, Arc::new(host::JsHost::new(deliver)));
+        let loopback_only = options.loopback_only.unwrap_or(false);
+        let (router, state) = app(config, Arc::new(host::JsHost::new(deliver, loopback_only)));
         *lock(&state.base_url) = origin.clone();
+        *lock(&state.second_origin) = second_origin.clone();
         Ok(TestService {
             router,
             state,
             origin,
+            second_origin,
             token,
             max_body,
         })
@@ -463,9 +506,10 @@ impl TestService {
     pub fn handle(&self, request: Request) -> Promise {
         let router = self.router.clone();
         let origin = self.origin.clone();
+        let second = self.second_origin.clone();
         let max_body = self.max_body;
         future_to_promise(async move {
-            let req = http_request(&request, &origin, max_body).await?;
+            let req = http_request(&request, &origin, second.as_deref(), max_body).await?;
             let mut router = router;
             let resp = match router.call(req).await {
                 Ok(r) => r,
@@ -478,16 +522,18 @@ impl TestService {
 
 /// Reads a fetch `Request` into the router's request (its body copied into wasm memory, unless
 /// it is larger than the service accepts: then only its length is passed on, and the pipeline
-/// answers 413 without reading it).
+/// answers 413 without reading it). The request must be for `origin` or `second`.
 async fn http_request(
     request: &Request,
     origin: &str,
+    second: Option<&str>,
     max_body: usize,
 ) -> Result<HttpRequest<Body>, JsValue> {
     let href = request.url();
     let url = url::Url::parse(&href)
         .map_err(|_| type_error(&format!("estatekit/testing: invalid URL `{href}`")))?;
-    if url.origin().ascii_serialization() != origin {
+    let requested = url.origin().ascii_serialization();
+    if requested != origin && Some(requested.as_str()) != second {
         return Err(type_error(&format!(
             "estatekit/testing: no network here: {} is not this service's origin {origin}, so the request was not sent",
             url.origin().ascii_serialization()

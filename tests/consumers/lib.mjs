@@ -1,8 +1,11 @@
 // Helpers of the consumer smoke tests: the packed tarball, installing it into a consumer
 // project, the emulator, and the browsers (browsers.mjs: Chromium, Firefox and WebKit).
-import { execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { root, startEmulator as startLocalEmulator } from "../../scripts/local.mjs";
 import { ENGINE_NAMES, enginesToRun, openPage } from "./browsers.mjs";
 
@@ -109,6 +112,95 @@ export async function freePort() {
 
 /** Starts the built emulator on a free loopback port, rate limit off; `stop()` ends it. */
 export const startEmulator = (args = []) => startLocalEmulator(["--rate-limit", "0", ...args]);
+
+/** Debian's redis-server (scripts/setup.sh installs it), or REDIS_SERVER. */
+export const REDIS_SERVER = process.env.REDIS_SERVER ?? "/usr/bin/redis-server";
+
+/**
+ * A redis-server of its own: a free loopback port, no snapshot, an append-only file.
+ * `outage(ms, { keep })` kills it (SIGKILL: the connections drop mid-command, replies are lost),
+ * waits `ms`, and starts it again on the same port: with `keep`, from its append-only file, which
+ * holds every write it acknowledged (Redis writes a command to the file before replying; the
+ * file is in the OS's cache, which a process killed does not lose: no fsync is needed, nor asked,
+ * so that a busy disk cannot slow the store down); without, with its files deleted: empty, every
+ * mark forgotten. `whileDown` runs meanwhile. `onChild` sees each redis-server process started (a
+ * test that tracks its processes passes its own).
+ */
+export async function startRedis({ onChild = (child) => child } = {}) {
+  const port = await freePort();
+  const data = mkdtempSync(`${tmpdir()}/estatekit-redis-`);
+  let child;
+  const start = async () => {
+    const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "yes", "--appendfsync", "no", "--dir", data];
+    child = onChild(spawn(REDIS_SERVER, args, { stdio: ["ignore", "pipe", "pipe"] }));
+    let out = "";
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start:\n${out}`)), 15_000);
+      child.stdout.on("data", (d) => {
+        out += d;
+        if (out.includes("Ready to accept connections")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      child.once("exit", (code) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited (${code}):\n${out}`));
+      });
+    });
+    child.stdout.resume();
+  };
+  await start();
+  const stopped = () => child.exitCode !== null || child.signalCode !== null;
+  return {
+    port,
+    /** @param {number} ms @param {{ keep: boolean, whileDown?: () => Promise<unknown> }} how */
+    async outage(ms, { keep, whileDown }) {
+      const exited = once(child, "exit");
+      child.kill("SIGKILL");
+      await exited;
+      if (!keep) {
+        rmSync(data, { recursive: true, force: true });
+        mkdirSync(data);
+      }
+      await Promise.all([sleep(ms), whileDown?.()]);
+      await start();
+    },
+    async stop() {
+      if (!stopped()) {
+        const exited = once(child, "exit");
+        child.kill("SIGKILL"); // nothing of it is needed any more
+        await exited;
+      }
+      rmSync(data, { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * A cookie jar, as a browser keeps cookies for one site: `take(response)` takes its Set-Cookie
+ * lines in (an expired or emptied cookie goes), `header()` is the Cookie header to send.
+ */
+export class Jar {
+  cookies = new Map();
+  set(name, value) {
+    this.cookies.set(name, value);
+  }
+  take(res) {
+    for (const line of res.headers.getSetCookie()) {
+      const [pair, ...attributes] = line.split(";").map((s) => s.trim());
+      const at = pair.indexOf("=");
+      const name = pair.slice(0, at);
+      const value = pair.slice(at + 1);
+      const gone = attributes.some((a) => /^max-age=0$/i.test(a) || (/^expires=/i.test(a) && Date.parse(a.slice(8)) < Date.now()));
+      if (gone || value === "") this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+  header() {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+  }
+}
 
 /** Registers a webhook directly over HTTP (what the pages then list). */
 export async function registerWebhook(url, body, token = "dev-token") {

@@ -11,30 +11,16 @@
 // has no integrity). What each route and page answered is printed (console.log).
 // ESTATEKIT_NEXT_VARIANTS (e.g. "turbopack webpack") picks the builds; the browser checks run in
 // Chromium only, and only when ESTATEKIT_BROWSERS includes it.
+// On the first build, the staff sign-in (next-auth: /me, /api/me, /api/auth/*): two servers of
+// that build, Chromium signing in, the refresh race with and without estatekit/auth's
+// createUserTokens (next-auth.mjs, which says how; next-app.mjs holds what both files share).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
-import { cpSync, existsSync, readdirSync, rmSync } from "node:fs";
-import { dirname } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import {
-  assertLocked,
-  checkUpload,
-  enginesToRun,
-  freePort,
-  installLocked,
-  registerWebhook,
-  root,
-  runPage,
-  startEmulator,
-} from "./lib.mjs";
-
-const dir = `${root}tests/consumers/next`;
-const nextBin = `${dir}/node_modules/next/dist/bin/next`;
-// No telemetry, ever (the machine is offline but for the package registries).
-const baseEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", NO_COLOR: "1", FORCE_COLOR: "0" };
-delete baseEnv.ESTATEKIT_NEXT_OUTPUT;
-delete baseEnv.NODE_ENV;
+import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { assertLocked, checkUpload, enginesToRun, installLocked, registerWebhook, runPage, startEmulator } from "./lib.mjs";
+import { baseEnv, buildApp, dir, get, json, preResult, startApp } from "./next-app.mjs";
+import { describeSignedInStaff } from "./next-auth.mjs";
 
 const VARIANTS = [
   { key: "turbopack", name: "next build (Turbopack)", buildArgs: [] },
@@ -49,108 +35,20 @@ for (const k of asked) {
 const variants = asked.length ? VARIANTS.filter((v) => asked.includes(v.key)) : VARIANTS;
 const chromium = enginesToRun().includes("chromium");
 
-/** The shallowest file named `name` under `from` (breadth first, not in node_modules or .next). */
-function findFile(from, name) {
-  for (let level = [from]; level.length; ) {
-    const next = [];
-    for (const d of level) {
-      for (const entry of readdirSync(d, { withFileTypes: true })) {
-        if (entry.isFile() && entry.name === name) return `${d}/${entry.name}`;
-        if (entry.isDirectory() && entry.name !== "node_modules" && entry.name !== ".next") next.push(`${d}/${entry.name}`);
-      }
-    }
-    level = next;
-  }
-  return undefined;
-}
-
-/**
- * Starts the built app (`next start`, or the standalone server.js) on a free loopback port in
- * its own process group, and polls it until it answers (bounded). Returns `{ url, log(), stop() }`.
- */
-async function startApp({ standalone }, serviceUrl) {
-  const port = await freePort();
-  const env = { ...baseEnv, ESTATEKIT_BASE_URL: serviceUrl, NODE_ENV: "production" };
-  let command;
-  let cwd = dir;
-  if (standalone) {
-    const server = findFile(`${dir}/.next/standalone`, "server.js");
-    assert.ok(server, "next build wrote .next/standalone/**/server.js");
-    cwd = dirname(server);
-    // What the standalone server does not copy itself: the static chunks (and public/, none here).
-    cpSync(`${dir}/.next/static`, `${cwd}/.next/static`, { recursive: true });
-    command = [process.execPath, [server]];
-    Object.assign(env, { PORT: String(port), HOSTNAME: "127.0.0.1" });
-  } else {
-    command = [process.execPath, [nextBin, "start", "-p", String(port), "-H", "127.0.0.1"]];
-  }
-  const child = spawn(command[0], command[1], { cwd, env, detached: true, stdio: ["ignore", "pipe", "pipe"] });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const app = {
-    url: `http://127.0.0.1:${port}`,
-    log: () => output.trim().split("\n").slice(-40).join("\n    "),
-    async stop() {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      try {
-        process.kill(-child.pid, "SIGTERM");
-      } catch {}
-      const done = await Promise.race([exited.then(() => true), sleep(5_000).then(() => false)]);
-      if (!done) {
-        try {
-          process.kill(-child.pid, "SIGKILL");
-        } catch {}
-        await exited;
-      }
-    },
-  };
-  for (let attempt = 0; ; attempt++) {
-    if (child.exitCode !== null) throw new Error(`the server exited (${child.exitCode}):\n    ${app.log()}`);
-    try {
-      const res = await fetch(`${app.url}/`, { signal: AbortSignal.timeout(5_000) });
-      await res.arrayBuffer();
-      if (res.ok) return app;
-    } catch {}
-    if (attempt >= 120) {
-      await app.stop();
-      throw new Error(`the server did not answer on ${app.url} in 60 s:\n    ${app.log()}`);
-    }
-    await sleep(500);
-  }
-}
-
-/** GETs `path` of the app: status and body text. */
-async function get(app, path) {
-  const res = await fetch(`${app.url}${path}`, { signal: AbortSignal.timeout(30_000) });
-  return { status: res.status, text: await res.text() };
-}
-
-/** JSON of an answer, with the server's log when it is not JSON. */
-function json(app, path, { status, text }) {
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new Error(`${path}: HTTP ${status}, not JSON: ${text.slice(0, 400)}\n  server log:\n    ${app.log()}`);
-  }
-}
-
-/** The text of the server component's <pre id="result">, unescaped. */
-function preResult(html) {
-  const match = html.match(/<pre id="result">([\s\S]*?)<\/pre>/);
-  if (!match) return undefined;
-  const entities = { amp: "&", lt: "<", gt: ">", quot: '"', "#x27": "'", "#39": "'" };
-  return match[1].replace(/&(amp|lt|gt|quot|#x27|#39);/g, (_, e) => entities[e]);
-}
-
 test.describe("Next.js 16 App Router portal", () => {
   // (No install script is needed: next's compiler is the optional @next/swc-* package.)
   test.before(() => installLocked(dir));
 
-  test.it("locks next and react exactly, and estatekit as the packed tarball with no integrity", () => {
-    const manifest = assertLocked(assert, dir, { next: "dependencies", react: "dependencies", "react-dom": "dependencies" });
+  test.it("locks next, next-auth, react and redis exactly, and estatekit as the packed tarball with no integrity", () => {
+    const manifest = assertLocked(assert, dir, {
+      next: "dependencies",
+      "next-auth": "dependencies",
+      react: "dependencies",
+      "react-dom": "dependencies",
+      redis: "dependencies",
+    });
     assert.match(manifest.dependencies.next, /^16\./);
+    assert.match(manifest.dependencies["next-auth"], /^4\.24\./);
     // next.config.mjs evaluates to {} (the default) unless ESTATEKIT_NEXT_OUTPUT=standalone.
     const config = (output) =>
       execFileSync(process.execPath, ["--input-type=module", "-e", `import c from "./next.config.mjs"; console.log(JSON.stringify(c))`], {
@@ -172,15 +70,7 @@ test.describe("Next.js 16 App Router portal", () => {
       const show = (what, value) => console.log(`[next ${variant.key}] ${what}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
       test.before(async () => {
-        rmSync(`${dir}/.next`, { recursive: true, force: true });
-        const started = Date.now();
-        execFileSync(process.execPath, [nextBin, "build", ...variant.buildArgs], {
-          cwd: dir,
-          env: variant.standalone ? { ...baseEnv, ESTATEKIT_NEXT_OUTPUT: "standalone" } : baseEnv,
-          stdio: ["ignore", "inherit", "inherit"],
-          timeout: 600_000,
-        });
-        show("build", `${((Date.now() - started) / 1000).toFixed(1)} s`);
+        show("build", `${buildApp(variant).toFixed(1)} s`);
         emulator = await startEmulator();
         hookId = await registerWebhook(emulator.url, hook);
         app = await startApp(variant, emulator.url);
@@ -306,6 +196,8 @@ test.describe("Next.js 16 App Router portal", () => {
           JSON.stringify(hooks),
         );
       });
+
+      if (variant === variants[0]) describeSignedInStaff(variant, !chromium && "Chromium not in ESTATEKIT_BROWSERS");
     });
   }
 });

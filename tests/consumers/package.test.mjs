@@ -35,8 +35,10 @@ const SHIPPED = [
   // The browser entry's module, embedded too: imported lazily when its .wasm file gives none.
   "estatekit_wasm_fallback.js",
   "package.json",
-  // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs).
+  // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs),
+  // and the bin serving it on a local port (emulator-bin.test.mjs).
   "testing.d.ts",
+  "emulator-cli.mjs",
   "estatekit_testing_wasm.js",
   "estatekit_testing_wasm.d.ts",
   "estatekit_testing_wasm_bg.wasm",
@@ -95,6 +97,12 @@ test.it("has complete npm metadata", () => {
   for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
   assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
   assert.equal(manifest.engines.node, ">=20");
+  // One bin, a Node program shipped as it is in js/ (its only import from the package is
+  // estatekit/testing's server entry).
+  assert.deepEqual(manifest.bin, { "estatekit-emulator": "./emulator-cli.mjs" });
+  const bin = execFileSync("tar", ["-xzOf", tgz, "package/emulator-cli.mjs"], { encoding: "utf8" });
+  assert.equal(bin, readFileSync(`${root}js/emulator-cli.mjs`, "utf8"));
+  assert.ok(bin.startsWith("#!/usr/bin/env node\n"));
   assert.equal(manifest.sideEffects, false);
   assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
 });

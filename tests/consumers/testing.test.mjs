@@ -105,6 +105,9 @@ test.describe("createTestService options", () => {
     [{ users: [{ username: "a@x.test", password: "p", extra: 1 }] }, /options\.users\[0\]: unknown key `extra`/],
     [{ users: [{ username: "a b", password: "p" }] }, /options\.users\[0\]: the user name/],
     [{ users: ["a@x.test:p"] }, /options\.users\[0\]: expected \{ username, password, token\? \}/],
+    [{ secondOrigin: "ftp://other.test" }, /options\.secondOrigin: .*http or https origin/],
+    [{ secondOrigin: "https://acme.estatekit.test" }, /options\.secondOrigin: .*is the service's origin/],
+    [{ loopbackOnly: "yes" }, /options\.loopbackOnly: .*expected a boolean/],
   ];
   for (const [options, message] of REFUSED) {
     test.it(`refuses ${JSON.stringify(options)} with a TypeError naming it`, async () => {
@@ -204,6 +207,23 @@ test.describe("service.fetch", () => {
     assert.equal(isApiError(e), true);
     assert.equal(e.kind, "network");
     assert.equal((await service.requests()).length, 1, "only the listWebhooks above");
+    service.close();
+  });
+
+  test.it("secondOrigin: answers on it too, with the same state, and names it in /_emulator/info", async () => {
+    const service = await createTestService({ secondOrigin: "http://127.0.0.1:2" });
+    const headers = { authorization: `Bearer ${service.token}`, "content-type": "application/json" };
+    const r = await service.fetch(`http://127.0.0.1:2${WEBHOOKS}`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ type: "UNIT_CREATED", url: "https://hooks.test/a" }),
+    });
+    assert.equal(r.status, 200);
+    assert.equal((await clientOf(service).listWebhooks()).length, 1);
+    const info = await (await service.fetch(`${service.baseUrl}/_emulator/info`)).json();
+    assert.equal(info.secondOrigin, "http://127.0.0.1:2");
+    assert.equal((await service.requests())[0].host, "127.0.0.1:2");
+    await rejection(service.fetch(`http://127.0.0.1:3${WEBHOOKS}`, { headers }));
     service.close();
   });
 
@@ -460,6 +480,33 @@ test.describe("webhook delivery", () => {
     );
     assert.match(deliveries[1].error, /receiver down/);
     assert.deepEqual(deliveries[2].body, envelope);
+    service.close();
+  });
+
+  test.it("loopbackOnly: a target that is not loopback is refused once, without calling deliver", async () => {
+    const calls = [];
+    const service = await createTestService({
+      loopbackOnly: true,
+      deliveryBackoffMs: 1,
+      deliver: async (url) => (calls.push(url), new Response(null, { status: 204 })),
+    });
+    await service.seed({
+      webhooks: [
+        { type: "UNIT_CREATED", url: "https://hooks.test/units" },
+        { type: "UNIT_CREATED", url: "http://localhost:9/units" },
+      ],
+    });
+    const emitted = await service.emit("UNIT_CREATED");
+    const deliveries = await eventually(async () => {
+      const d = await service.deliveries();
+      return d.length === 2 && d;
+    });
+    const byUrl = Object.fromEntries(deliveries.map((d) => [d.url, d]));
+    assert.equal(byUrl["http://localhost:9/units"].status, 204);
+    assert.equal(byUrl["https://hooks.test/units"].status, null);
+    assert.match(byUrl["https://hooks.test/units"].error, /only delivers to loopback hosts/);
+    assert.ok(deliveries.every((d) => d.eventUuid === emitted.uuid && d.attempt === 1));
+    assert.deepEqual(calls, ["http://localhost:9/units"]);
     service.close();
   });
 

@@ -165,7 +165,8 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     let failures = 1;
     const flaky = { ...inner, set: async (...args) => (failures-- > 0 ? Promise.reject(new Error("READONLY")) : inner.set(...args)) };
     let runs = 0;
-    const handler = createWebhookHandler({ dedupe: flaky, on: { UNIT_UPDATED: () => runs++ }, onError: () => {} });
+    const errors = [];
+    const handler = createWebhookHandler({ dedupe: flaky, on: { UNIT_UPDATED: () => runs++ }, onError: (e) => errors.push(e.name) });
     assert.equal((await handler(delivery("e6"))).status, 200);
     assert.equal(typeof (await inner.get("webhook:e6:claim")), "string", "kept while the mark is missing");
     assert.equal((await createWebhookHandler({ dedupe: flaky, on: { UNIT_UPDATED: () => runs++ } })(delivery("e6"))).status, 503);
@@ -173,6 +174,43 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     assert.equal(await inner.get("webhook:e6:done"), "1");
     assert.equal(await inner.get("webhook:e6:claim"), null);
     assert.equal(runs, 1);
+    assert.deepEqual(errors, ["Error"], "the failed write only: the mark came while the claim lasted");
+  });
+
+  test.it("a handler slower than claimTtlMs: onError gets DoneMarkLate, and a copy after the claim ended runs it again", async () => {
+    const store = memoryStore();
+    const errors = [];
+    let runs = 0;
+    const on = {
+      UNIT_UPDATED: async () => {
+        if (++runs === 1) await sleep(300);
+      },
+    };
+    const a = createWebhookHandler({ dedupe: store, on, claimTtlMs: 100, onError: (e, event) => errors.push([e.name, event.uuid, e.message]) });
+    const b = createWebhookHandler({ dedupe: store, on, claimTtlMs: 100 });
+    const slow = a(delivery("e7"));
+    await sleep(150); // the claim (100 ms) ended, no done-mark yet: the copy takes it
+    assert.equal((await b(delivery("e7"))).status, 200);
+    assert.equal((await slow).status, 200, "the handler completed");
+    assert.equal(runs, 2, "at least once, beyond the limit");
+    assert.equal(errors.length, 1);
+    assert.deepEqual(errors[0].slice(0, 2), ["DoneMarkLate", "e7"]);
+    assert.match(errors[0][2], /within claimTtlMs \(100 ms\) of the claim; a copy of this delivery may run the handler again/);
+  });
+
+  test.it("a done-mark the store refuses for as long as the claim lasts: DoneMarkLate once, then no more tries", async () => {
+    const inner = memoryStore();
+    let writes = 0;
+    const down = { ...inner, set: async () => (writes++, Promise.reject(new Error("READONLY"))) };
+    const errors = [];
+    const handler = createWebhookHandler({ dedupe: down, on: { UNIT_UPDATED: () => {} }, claimTtlMs: 2_500, onError: (e) => errors.push(e.name) });
+    assert.equal((await handler(delivery("e8"))).status, 200);
+    while (!errors.includes("DoneMarkLate")) await sleep(100);
+    const tries = writes;
+    assert.ok(tries >= 1, `${tries} writes`);
+    assert.deepEqual(errors, [...Array(tries).fill("Error"), "DoneMarkLate"]);
+    await sleep(1_500);
+    assert.equal(writes, tries, "no write after the claim ended");
   });
 
   test.it("refuses bad options", () => {

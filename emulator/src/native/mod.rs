@@ -4,7 +4,7 @@
 pub mod static_files;
 
 use crate::config::{self, Config, StaticMount};
-use crate::delivery::is_loopback;
+use crate::delivery::{is_loopback, LOOPBACK_ONLY};
 use crate::host::{BoxFuture, Host, Sent};
 use crate::util::lock;
 use crate::{app, AppState};
@@ -58,10 +58,7 @@ impl Host for NativeHost {
 
     fn post_json(&self, url: String, body: String) -> BoxFuture<Sent> {
         if !is_loopback(&url) {
-            return Box::pin(std::future::ready(Sent::Refused(
-                "refused: the emulator only delivers to loopback hosts (127.0.0.1, ::1, localhost)"
-                    .into(),
-            )));
+            return Box::pin(std::future::ready(Sent::Refused(LOOPBACK_ONLY.into())));
         }
         let request = self
             .http

@@ -2,10 +2,10 @@
 //!
 //! The tests run against one of the emulator's two hosts, chosen by `EMULATOR_HOST`: `native`
 //! (the default: the server of `estatekit_emulator::native`, in this process) or `wasm` (the
-//! in-process WebAssembly host of `estatekit/testing`, built into pkg/ by `make pkg`, served on
-//! a loopback port by `tests/host/bridge.mjs` under Node). The test bodies are the same; the
-//! few that check what only one host has (the native server's second origin, its startup line,
-//! its loopback-only delivery policy) ask [`native_only`].
+//! in-process WebAssembly host of `estatekit/testing`, served on a loopback port by the
+//! package's bin `estatekit-emulator`, `node pkg/emulator-cli.mjs` as npx runs it, after
+//! `make pkg`). The test bodies and flags are the same on both: the second origin, `--static`,
+//! the loopback-only delivery policy and the startup line included.
 #![allow(dead_code)]
 
 use estatekit_emulator::native::{start, Running};
@@ -21,7 +21,7 @@ use std::time::Duration;
 pub enum Host {
     /// The native server.
     Native,
-    /// The WebAssembly host (estatekit/testing) behind the Node bridge.
+    /// The WebAssembly host (estatekit/testing) behind the npm bin `estatekit-emulator`.
     Wasm,
 }
 
@@ -34,52 +34,48 @@ pub fn host() -> Host {
     }
 }
 
-/// True on the native host; on another, prints why the test's host-specific part is skipped.
-pub fn native_only(what: &str) -> bool {
-    let native = host() == Host::Native;
-    if !native {
-        eprintln!("native host only, skipped on {:?}: {what}", host());
-    }
-    native
-}
-
 /// A running emulator on either host.
 pub struct Server {
     /// Base URL, e.g. `http://127.0.0.1:8787`.
     pub base_url: String,
-    /// Second origin (native host with `second_origin` only).
+    /// Second origin (with `second_origin` only).
     pub second_origin: Option<String>,
     native: Option<Running>,
-    bridge: Option<Child>,
+    bin: Option<(Child, String)>,
 }
 
 impl Server {
-    /// The native binary's startup line.
+    /// The startup line (the native binary's, or the one the npm bin printed).
     pub fn startup_line(&self) -> String {
-        self.native
-            .as_ref()
-            .map(Running::startup_line)
-            .unwrap_or_default()
+        match (&self.native, &self.bin) {
+            (Some(running), _) => running.startup_line(),
+            (None, Some((_, line))) => line.clone(),
+            (None, None) => String::new(),
+        }
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        if let Some(child) = &mut self.bridge {
+        if let Some((child, _)) = &mut self.bin {
             let _ = child.kill();
             let _ = child.wait();
         }
     }
 }
 
-/// Starts the Node bridge of the WebAssembly host with the flags of `c`.
-fn bridge(c: &Config) -> Server {
-    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
-    let mut args = vec![format!("{root}/emulator/tests/host/bridge.mjs")];
+/// The command line giving the emulator the configuration `c` (the native CLI's flags).
+pub fn args_of(c: &Config) -> Vec<String> {
+    let mut args: Vec<String> = vec!["--host".into(), c.host.clone()];
     for t in &c.tokens {
         args.extend(["--token".into(), t.clone()]);
     }
+    assert!(
+        c.access_token_ttl_ms.is_multiple_of(1000),
+        "--access-token-ttl is in seconds: give a multiple of 1000 ms"
+    );
     for (flag, v) in [
+        ("--port", u64::from(c.port)),
         ("--seed", c.seed),
         ("--seed-messages", c.seed_messages as u64),
         ("--seed-documents", c.seed_documents as u64),
@@ -87,16 +83,26 @@ fn bridge(c: &Config) -> Server {
         ("--max-upload-mb", c.max_upload_mb),
         ("--delivery-backoff-ms", c.delivery_backoff_ms),
         ("--rate-limit-window-ms", c.rate_limit_window_ms),
-        ("--access-token-ttl-ms", c.access_token_ttl_ms),
+        ("--access-token-ttl", c.access_token_ttl_ms / 1000),
         ("--code-ttl-ms", c.code_ttl_ms),
     ] {
         args.extend([flag.to_string(), v.to_string()]);
     }
-    if c.rotate_refresh_tokens {
-        args.push("--rotate-refresh-tokens".into());
+    for m in &c.statics {
+        args.extend([
+            "--static".into(),
+            format!("{}={}", m.prefix, m.dir.to_string_lossy()),
+        ]);
     }
-    if c.sign_in_page {
-        args.push("--sign-in-page".into());
+    for (on, flag) in [
+        (c.second_origin, "--second-origin"),
+        (c.quiet, "--quiet"),
+        (c.rotate_refresh_tokens, "--rotate-refresh-tokens"),
+        (c.sign_in_page, "--sign-in-page"),
+    ] {
+        if on {
+            args.push(flag.into());
+        }
     }
     for o in &c.oauth_clients {
         args.extend(["--oauth-client".into(), format!("{}:{}", o.id, o.secret)]);
@@ -109,29 +115,42 @@ fn bridge(c: &Config) -> Server {
         }
         args.extend(["--user".into(), spec]);
     }
+    args
+}
+
+/// Starts the package's bin (the WebAssembly host under Node) with the flags of `c`.
+fn bin(c: &Config) -> Server {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../pkg/emulator-cli.mjs");
     let mut child = Command::new("node")
-        .args(&args)
-        .stdin(Stdio::piped())
+        .arg(script)
+        .args(args_of(c))
+        .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .spawn()
-        .expect("node runs the bridge (make pkg first)");
+        .expect("node runs pkg/emulator-cli.mjs (make pkg first)");
     let out = child.stdout.take().expect("stdout");
     let mut line = String::new();
-    BufReader::new(out)
-        .read_line(&mut line)
-        .expect("bridge line");
+    let read = BufReader::new(out).read_line(&mut line);
+    let line = line.trim().to_string();
+    let field = |name: &str| {
+        line.split(' ')
+            .find_map(|w| w.strip_prefix(name))
+            .map(str::to_string)
+    };
     let base_url = line
-        .trim()
-        .rsplit(' ')
-        .next()
-        .filter(|u| u.starts_with("http://127.0.0.1:"))
-        .unwrap_or_else(|| panic!("bridge did not start: {line:?}"))
-        .to_string();
+        .strip_prefix("estatekit-emulator listening on ")
+        .and_then(|rest| rest.split(' ').next())
+        .map(str::to_string);
+    let Some(base_url) = base_url.filter(|_| read.is_ok()) else {
+        let _ = child.kill();
+        let _ = child.wait();
+        panic!("estatekit-emulator (npm bin) did not start: {line:?}");
+    };
     Server {
         base_url,
-        second_origin: None,
+        second_origin: field("second-origin="),
         native: None,
-        bridge: Some(child),
+        bin: Some((child, line)),
     }
 }
 
@@ -151,14 +170,14 @@ pub async fn server_with(f: impl FnOnce(&mut Config)) -> Server {
     };
     f(&mut c);
     if host() == Host::Wasm {
-        return bridge(&c);
+        return bin(&c);
     }
     let running = start(c).await.expect("emulator starts");
     Server {
         base_url: running.base_url.clone(),
         second_origin: running.second_origin.clone(),
         native: Some(running),
-        bridge: None,
+        bin: None,
     }
 }
 

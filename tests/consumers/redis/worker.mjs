@@ -12,25 +12,43 @@ import { createWebhookHandler, toNodeListener } from "estatekit/webhooks";
 const { REDIS_PORT, REDIS_CLIENT, EMULATOR_URL } = process.env;
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * The handler's side effect, idempotent per uuid as docs/webhooks.md shows: in one script (atomic
+ * in Redis), the uuid's key is set if absent, and only then is the effect (here a counter the
+ * test reads) applied. A run again of the same uuid, or a client resending the script after a
+ * lost reply, finds the key and changes nothing.
+ */
+const EFFECT = `if redis.call("SET", KEYS[1], "1", "NX") then return redis.call("INCR", KEYS[2]) end return 0`;
+
 /** The app's own connection, reconnecting every 100 ms while Redis is away. */
 async function connect() {
   if (REDIS_CLIENT === "ioredis") {
     const { Redis } = await import("ioredis");
     // maxRetriesPerRequest: null keeps commands queued until Redis is back (estatekit bounds its
-    // own calls); the handler's INCR below then completes after an outage instead of failing.
+    // own calls), and ioredis resends a command whose reply was lost.
     const redis = new Redis({ host: "127.0.0.1", port: Number(REDIS_PORT), retryStrategy: () => 100, maxRetriesPerRequest: null });
     redis.on("error", () => {});
-    return { store: redisStore(redis), incr: (key) => redis.incr(key), close: async () => redis.disconnect() };
+    return { store: redisStore(redis), effect: (uuid) => redis.eval(EFFECT, 2, `test:applied:${uuid}`, "test:effects"), close: async () => redis.disconnect() };
   }
   const { createClient } = await import("redis");
   const redis = createClient({ socket: { host: "127.0.0.1", port: Number(REDIS_PORT), reconnectStrategy: () => 100 } });
   redis.on("error", () => {});
   await redis.connect();
-  return { store: redisStore(redis), incr: (key) => redis.incr(key), close: async () => redis.destroy() };
+  // node-redis rejects a command whose reply was lost, and queues those sent while it reconnects.
+  const effect = (uuid) => redis.sendCommand(["EVAL", EFFECT, "2", `test:applied:${uuid}`, "test:effects"]);
+  return { store: redisStore(redis), effect, close: async () => redis.destroy() };
 }
 
 const redis = await connect();
-const stats = { started: 0, handled: 0, failed: 0, storeErrors: 0, storeTimeouts: 0 };
+/**
+ * What this process saw. `completed`: per uuid, the handler runs that completed (resolved),
+ * counted by the handler itself as its last step; `failed`: runs that threw (their side effect's
+ * reply was lost or refused); `late`: uuids whose done-mark the receiver reports as not
+ * acknowledged while the claim lasted (DoneMarkLate: beyond what dedupe promises).
+ */
+const stats = { started: 0, completed: {}, failed: 0, storeErrors: 0, storeTimeouts: 0, late: [] };
+/** The handler's own errors (onError is told of them too; they are counted as `failed`). */
+const thrown = new WeakSet();
 
 const handler = createWebhookHandler({
   dedupe: redis.store,
@@ -44,16 +62,20 @@ const handler = createWebhookHandler({
       stats.started++;
       await sleep(200 + Math.random() * 100); // slow enough that copies overlap
       try {
-        await redis.incr(`test:effects:${event.uuid}`); // the side effect, counted by the test
+        await redis.effect(event.uuid);
       } catch (e) {
         stats.failed++;
+        if (e !== null && typeof e === "object") thrown.add(e);
         throw e;
       }
-      stats.handled++;
+      // Nothing is awaited from here on: the run has completed.
+      stats.completed[event.uuid] = (stats.completed[event.uuid] ?? 0) + 1;
     },
   },
-  onError: (error) => {
+  onError: (error, event) => {
+    if (thrown.has(error)) return;
     if (error?.name === "StoreTimeout") stats.storeTimeouts++;
+    else if (error?.name === "DoneMarkLate") stats.late.push(event?.uuid);
     else stats.storeErrors++;
   },
 });

@@ -6,5 +6,5 @@ import Tokens from "./tokens";
 export const dynamic = "force-dynamic";
 
 export default async function TokenPage() {
-  return <Tokens baseUrl={serviceUrl()} />;
+  return <Tokens baseUrl={serviceUrl()} tokenRoute="/api/token" demoSession />;
 }

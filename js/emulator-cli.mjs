@@ -1,0 +1,404 @@
+#!/usr/bin/env node
+// `npx estatekit-emulator`: the service's emulator as a local HTTP server, from npm, with no Rust
+// toolchain. The emulator is estatekit/testing's (the same Rust core as the native server,
+// compiled to WebAssembly); this file only puts it on a socket with node:http, as the native
+// server does with hyper:
+// - flags: the native server's, flag for flag (FLAGS below; parsed by node's util.parseArgs);
+// - each request becomes a fetch `Request` given to `service.fetch`, its `Response` is written
+//   back; a request a `drop` fault closes gets its socket closed unanswered;
+// - webhook deliveries: POSTed with Node's fetch, to loopback hosts only (as natively);
+// - `--static [PREFIX=]DIR`: files for GET/HEAD requests no route answers (as natively);
+// - the native start-up line on stdout; per-request log lines on stderr unless --quiet;
+//   SIGINT/SIGTERM stop it with status 0.
+import http from "node:http";
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { createTestService } from "./testing.node.js";
+
+const NAME = "estatekit-emulator";
+
+/** A bad flag or value (exit status 2, as the native server's). */
+class UsageError extends Error {}
+
+/** The native server's usage line (emulator/src/config.rs), flag for flag. */
+const USAGE = `usage: ${NAME} [--host 127.0.0.1] [--port 8787] [--token T]... [--seed N]
+  [--seed-messages N] [--seed-documents N] [--rate-limit 300] [--max-upload-mb 100]
+  [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]
+  [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
+  [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
+  [--sign-in-page] [--code-ttl-ms 60000]
+
+The emulator of estatekit/testing (WebAssembly, in this Node process) on a loopback port: the
+native server's flags and behaviour, without Rust. Every flag of the native server is here.`;
+
+/** A whole number from `min` to `max` (the value of `flag`). */
+function whole(flag, min, max) {
+  return (v) => {
+    const n = /^\d+$/.test(v) ? Number(v) : NaN;
+    if (!Number.isSafeInteger(n) || n < min || n > max) {
+      throw new UsageError(`${flag}: invalid number \`${v}\` (a whole number from ${min} to ${max})`);
+    }
+    return n;
+  };
+}
+
+const U32 = 2 ** 32 - 1;
+
+/** `--oauth-client ID:SECRET` (the secret may hold `:`). */
+function oauthClient(v) {
+  const at = v.indexOf(":");
+  if (at < 0) throw new UsageError("--oauth-client: expected ID:SECRET");
+  return { clientId: v.slice(0, at), clientSecret: v.slice(at + 1) };
+}
+
+/** `--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]` (the password cannot hold `:`). */
+function user(v) {
+  const [username, password, ...rest] = v.split(":");
+  if (password === undefined) throw new UsageError("--user: expected EMAIL:PASSWORD[:ACCOUNT_TOKEN]");
+  return rest.length ? { username, password, token: rest.join(":") } : { username, password };
+}
+
+/** `--static [PREFIX=]DIR`, as the native server reads it. */
+function mount(v) {
+  const at = v.indexOf("=");
+  const [prefix, dir] = at < 0 ? ["/", v] : [v.slice(0, at), v.slice(at + 1)];
+  if (!dir) throw new UsageError("--static: empty directory");
+  const trimmed = prefix.replace(/^\/+|\/+$/g, "");
+  return { prefix: trimmed ? `/${trimmed}/` : "/", dir: path.resolve(dir) };
+}
+
+/**
+ * The flags: [flag, parseArgs type, short, multiple, what it sets]. `option` rows set that
+ * createTestService option to `parse(value)`; `local` rows are this server's (the socket,
+ * static files, the log). A flag the native server gains is one row here.
+ */
+const FLAGS = [
+  { flag: "host", local: "host", parse: String },
+  { flag: "port", local: "port", parse: whole("--port", 0, 65535) },
+  { flag: "token", option: "tokens", multiple: true, parse: String },
+  { flag: "seed", option: "seed", parse: whole("--seed", 0, U32) },
+  { flag: "seed-messages", option: "seedMessages", parse: whole("--seed-messages", 0, U32) },
+  { flag: "seed-documents", option: "seedDocuments", parse: whole("--seed-documents", 0, U32) },
+  { flag: "rate-limit", option: "rateLimit", parse: whole("--rate-limit", 0, U32) },
+  { flag: "max-upload-mb", option: "maxUploadMb", parse: whole("--max-upload-mb", 0, 4095) },
+  { flag: "static", local: "statics", multiple: true, parse: mount },
+  { flag: "second-origin", local: "secondOrigin", boolean: true },
+  { flag: "delivery-backoff-ms", option: "deliveryBackoffMs", parse: whole("--delivery-backoff-ms", 0, U32) },
+  { flag: "quiet", short: "q", local: "quiet", boolean: true },
+  { flag: "rate-limit-window-ms", option: "rateLimitWindowMs", parse: whole("--rate-limit-window-ms", 1, U32) },
+  { flag: "oauth-client", option: "oauthClients", multiple: true, parse: oauthClient },
+  { flag: "user", option: "users", multiple: true, parse: user },
+  {
+    flag: "access-token-ttl",
+    option: "accessTokenTtlMs",
+    parse: (v) => whole("--access-token-ttl", 1, Math.floor(U32 / 1000))(v) * 1000,
+  },
+  { flag: "rotate-refresh-tokens", option: "rotateRefreshTokens", boolean: true },
+  { flag: "sign-in-page", option: "signInPage", boolean: true },
+  { flag: "code-ttl-ms", option: "codeTtlMs", parse: whole("--code-ttl-ms", 1, U32) },
+  { flag: "help", short: "h", local: "help", boolean: true },
+];
+
+/**
+ * Reads the command line: `{ local, options }` (this server's settings and createTestService's
+ * options). A bad flag or value throws an Error whose message names the flag.
+ * @param {string[]} args
+ */
+function parse(args) {
+  const spec = Object.fromEntries(
+    FLAGS.map((f) => [
+      f.flag,
+      { type: f.boolean ? "boolean" : "string", multiple: !!f.multiple, ...(f.short ? { short: f.short } : {}) },
+    ])
+  );
+  let values;
+  try {
+    ({ values } = parseArgs({ args, options: spec, strict: true, allowPositionals: false }));
+  } catch (e) {
+    // As the native server words it: "unknown argument `--x`".
+    const unknown = e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && /'([^']*)'/.exec(e.message)?.[1];
+    throw new UsageError(`${unknown ? `unknown argument \`${unknown}\`` : e.message}\n${USAGE}`);
+  }
+  const local = { host: "127.0.0.1", port: 8787, statics: [], secondOrigin: false, quiet: false, help: false };
+  const options = {};
+  for (const f of FLAGS) {
+    const v = values[f.flag];
+    if (v === undefined) continue;
+    const value = f.boolean ? v : f.multiple ? v.map(f.parse) : f.parse(v);
+    if (f.local) local[f.local] = value;
+    else options[f.option] = value;
+  }
+  if (options.tokens) {
+    for (const t of options.tokens) {
+      if (!t || /[\s,]/.test(t)) throw new UsageError(`--token: invalid token \`${t}\``);
+    }
+  }
+  return { local, options };
+}
+
+/** An error of createTestService in the flags' words (`options.users[0]` → `--user #1`). */
+function inFlagWords(message) {
+  return message
+    .replace(/^createTestService: /, "")
+    .replace(/options\.(\w+)(?:\[(\d+)\])?/g, (whole, key, i) => {
+      const f = FLAGS.find((f) => f.option === key);
+      if (!f) return whole;
+      return i === undefined ? `--${f.flag}` : `--${f.flag} #${Number(i) + 1}`;
+    });
+}
+
+/** The content types of static files (the native server's table). */
+const TYPES = {
+  wasm: "application/wasm",
+  js: "text/javascript; charset=utf-8",
+  mjs: "text/javascript; charset=utf-8",
+  html: "text/html; charset=utf-8",
+  htm: "text/html; charset=utf-8",
+  css: "text/css; charset=utf-8",
+  json: "application/json",
+  map: "application/json",
+  txt: "text/plain; charset=utf-8",
+  md: "text/plain; charset=utf-8",
+  svg: "image/svg+xml",
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  gif: "image/gif",
+  webp: "image/webp",
+  ico: "image/x-icon",
+  pdf: "application/pdf",
+  ts: "text/plain; charset=utf-8",
+  woff2: "font/woff2",
+};
+
+/** The file under `dir` named by the URL path `rest`, or undefined (never outside `dir`). */
+function resolveIn(dir, rest) {
+  let decoded;
+  try {
+    decoded = decodeURIComponent(rest);
+  } catch {
+    return undefined;
+  }
+  const segments = [];
+  for (const seg of decoded.split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === ".." || /[\\\0:]/.test(seg)) return undefined;
+    segments.push(seg);
+  }
+  return path.join(dir, ...segments);
+}
+
+/**
+ * The static file for `pathname` from the mounts (longest prefix first): `{ bytes, type }`, or
+ * undefined.
+ */
+async function staticFile(mounts, pathname) {
+  for (const m of [...mounts].sort((a, b) => b.prefix.length - a.prefix.length)) {
+    const bare = m.prefix.replace(/\/$/, "");
+    const rest = pathname.startsWith(m.prefix) ? pathname.slice(m.prefix.length) : pathname === bare ? "" : undefined;
+    if (rest === undefined) continue;
+    let file = resolveIn(m.dir, rest);
+    if (file === undefined) continue;
+    if ((await stat(file).catch(() => undefined))?.isDirectory()) file = path.join(file, "index.html");
+    const bytes = await readFile(file).catch(() => undefined);
+    if (!bytes) continue;
+    const ext = path.extname(file).slice(1).toLowerCase();
+    return { bytes, type: TYPES[ext] ?? "application/octet-stream" };
+  }
+  return undefined;
+}
+
+/** Whether a path is outside the service's areas (where static files are served). */
+function isOther(pathname) {
+  return !["/api", "/accounts", "/_emulator"].some((a) => pathname === a || pathname.startsWith(`${a}/`));
+}
+
+/** Hop-by-hop and framing headers: the socket's business, not the service's. */
+const SKIPPED = new Set(["host", "connection", "keep-alive", "transfer-encoding", "content-length", "expect", "upgrade"]);
+/** An answer's framing headers: this server sets them for the bytes it sends. */
+const FRAMING = new Set(["connection", "keep-alive", "transfer-encoding", "content-length"]);
+
+/** Sends a webhook delivery (the native server's: no redirects followed, 10 s at most). */
+async function deliver(url, init) {
+  const response = await fetch(url, { ...init, redirect: "manual", signal: AbortSignal.timeout(10_000) });
+  await response.body?.cancel();
+  return response;
+}
+
+/**
+ * Answers one request through the service (and the static files): `[status, headers, body]`,
+ * or undefined when the service drops the connection (a `drop` fault).
+ */
+async function answer(service, local, method, target, headers, body) {
+  let response;
+  try {
+    response = await service.fetch(new Request(target, { method, headers, body }));
+  } catch {
+    return undefined;
+  }
+  const out = [];
+  for (const [name, value] of response.headers) if (!FRAMING.has(name)) out.push(name, value);
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const pathname = new URL(target).pathname;
+  if (response.status === 404 && (method === "GET" || method === "HEAD") && local.statics.length && isOther(pathname)) {
+    const file = await staticFile(local.statics, pathname);
+    if (file) {
+      // The file, with the CORS headers the service gave its answer.
+      const cors = [];
+      for (const [name, value] of response.headers) {
+        if (name.startsWith("access-control-") || name === "vary") cors.push(name, value);
+      }
+      return [200, [...cors, "content-type", file.type, "cache-control", "no-cache"], file.bytes];
+    }
+  }
+  return [response.status, out, bytes];
+}
+
+/** The request handler of one listener, answering as `origin`. */
+function handler(ready, origin, local) {
+  return (req, res) => {
+    const started = performance.now();
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", async () => {
+      const method = req.method ?? "GET";
+      const url = req.url ?? "/";
+      const log = (what) => {
+        if (!local.quiet) console.error(`${method} ${url.split("?")[0]} -> ${what}`);
+      };
+      try {
+        if (!url.startsWith("/")) {
+          log(400);
+          res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+          res.end("the request target must be a path\n");
+          return;
+        }
+        const headers = new Headers();
+        for (let i = 0; i < req.rawHeaders.length; i += 2) {
+          const name = req.rawHeaders[i];
+          if (!SKIPPED.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1]);
+        }
+        const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
+        const answered = await answer(await ready, local, method, origin + url, headers, body);
+        if (!answered) {
+          log("dropped");
+          req.socket.destroy();
+          return;
+        }
+        const [status, out, bytes] = answered;
+        if (status >= 200 && status !== 204 && status !== 304 && (method !== "HEAD" || bytes.length)) {
+          out.push("content-length", String(bytes.length));
+        }
+        log(`${status} (${Math.round(performance.now() - started)} ms)`);
+        res.writeHead(status, out);
+        res.end(method === "HEAD" ? undefined : bytes);
+      } catch (e) {
+        console.error(`${NAME}: ${method} ${url.split("?")[0]}: ${e instanceof Error ? e.message : String(e)}`);
+        req.socket.destroy();
+      }
+    });
+  };
+}
+
+/** The base URL of a bound server, e.g. `http://127.0.0.1:8787` or `http://[::1]:8787`. */
+function baseOf(server) {
+  const { address, port } = /** @type {import("node:net").AddressInfo} */ (server.address());
+  return `http://${address.includes(":") ? `[${address}]` : address}:${port}`;
+}
+
+/** Binds `server` to host:port; rejects with the listen error. */
+function listen(server, port, host) {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve(baseOf(server));
+    });
+  });
+}
+
+/**
+ * Starts the emulator; resolves with `{ line, close }` once it listens.
+ * @param {string[]} args
+ */
+async function main(args) {
+  const { local, options } = parse(args);
+  if (local.help) {
+    console.log(USAGE);
+    return undefined;
+  }
+  /** @type {(s: import("./testing.js").TestService) => void} */
+  let started = () => {};
+  const ready = new Promise((resolve) => (started = resolve));
+  const servers = [];
+  const close = () => {
+    for (const s of servers) {
+      s.close();
+      s.closeAllConnections();
+    }
+  };
+  try {
+    const main = http.createServer();
+    servers.push(main);
+    const base = await listen(main, local.port, local.host);
+    main.on("request", handler(ready, base, local));
+    let second;
+    if (local.secondOrigin) {
+      const other = http.createServer();
+      servers.push(other);
+      second = await listen(other, 0, local.host);
+      other.on("request", handler(ready, second, local));
+    }
+    let service;
+    try {
+      service = await createTestService({
+        ...options,
+        baseUrl: base,
+        ...(second ? { secondOrigin: second } : {}),
+        loopbackOnly: true,
+        deliver,
+      });
+    } catch (e) {
+      throw e instanceof TypeError ? new UsageError(inFlagWords(e.message)) : e;
+    }
+    started(service);
+    const tokens = [...service.tokens, "readonly-token"].join(",");
+    const line = `${NAME} listening on ${base} tokens=${tokens}${second ? ` second-origin=${second}` : ""}`;
+    return {
+      line,
+      close() {
+        close();
+        service.close();
+      },
+    };
+  } catch (e) {
+    close();
+    throw e;
+  }
+}
+
+let running;
+try {
+  running = await main(process.argv.slice(2));
+} catch (e) {
+  const listening = e && typeof e === "object" && "syscall" in e && e.syscall === "listen";
+  const text = e instanceof Error ? e.message : String(e);
+  console.error(`${NAME}: ${listening ? `cannot listen: ${text}` : text}`);
+  process.exit(e instanceof UsageError ? 2 : 1);
+}
+if (running) {
+  // `on`, not `once`: a Ctrl-C reaches both npx and this process, and npx passes it on too; a
+  // second signal must not find the default handler (which would end it with no status).
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    running.close();
+    console.error(`${NAME}: shutting down`);
+    process.exit(0);
+  };
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
+  process.stdout.write(`${running.line}\n`);
+}
