@@ -105,6 +105,9 @@ pub const DEFAULT_USERNAME: &str = "admin@acme.test";
 pub const DEFAULT_PASSWORD: &str = "dev-password";
 /// The default access-token lifetime (one hour), in ms.
 pub const DEFAULT_ACCESS_TOKEN_TTL_MS: u64 = 3_600_000;
+/// How long an authorization code can be exchanged, in ms, by default (`--code-ttl-ms`,
+/// `createTestService({ codeTtlMs })`).
+pub const DEFAULT_CODE_TTL_MS: u64 = 60_000;
 /// The default rate-limit window (one minute), in ms.
 pub const DEFAULT_RATE_LIMIT_WINDOW_MS: u64 = 60_000;
 
@@ -225,7 +228,7 @@ impl Default for Config {
             access_token_ttl_ms: DEFAULT_ACCESS_TOKEN_TTL_MS,
             rotate_refresh_tokens: false,
             sign_in_page: false,
-            code_ttl_ms: crate::tokens::CODE_TTL_MS,
+            code_ttl_ms: DEFAULT_CODE_TTL_MS,
         }
     }
 }

@@ -11,9 +11,6 @@ use std::collections::{BTreeMap, HashMap, VecDeque};
 
 /// Refresh tokens kept per (client, user); a newer one deletes the oldest.
 pub const MAX_REFRESH_TOKENS: usize = 50;
-/// How long an authorization code can be exchanged, in ms, by default (`--code-ttl-ms`,
-/// `createTestService({ codeTtlMs })`).
-pub const CODE_TTL_MS: u64 = 60_000;
 /// Issued access tokens remembered (expired ones included, so that a late call hears "expired"),
 /// beyond which expired ones are forgotten.
 const ACCESS_TOKENS_KEPT: usize = 10_000;
