@@ -174,9 +174,14 @@ pub fn grant_retryable(grant: GrantType, status: Option<u16>) -> bool {
 }
 
 /// Whether an error is the service refusing the grant itself (`invalid_grant`: a wrong
-/// password, or a refresh token that is unknown, expired or deleted by the 50-token cap).
+/// password, or a refresh token that is unknown, expired or deleted by the 50-token cap). Only a
+/// client error counts (400 per RFC 6749, 401, or the service's documented 403): a 5xx carrying
+/// `invalid_grant` is the service failing, not a verdict on the grant.
 pub fn is_invalid_grant(error: &Error) -> bool {
-    matches!(error, Error::Status { code: Some(code), .. } if code == "invalid_grant")
+    matches!(
+        error,
+        Error::Status { status: 400 | 401 | 403, code: Some(code), .. } if code == "invalid_grant"
+    )
 }
 
 /// The error of a refresh token the service refused when there is no password to fall back on.
@@ -595,5 +600,22 @@ mod tests {
             "{text}"
         );
         assert!(!is_invalid_grant(&Error::invalid("x", "y")));
+    }
+
+    #[test]
+    fn invalid_grant_counts_only_on_a_client_error() {
+        let error = |status| Error::Status {
+            operation: "refresh grant",
+            status,
+            code: Some("invalid_grant".into()),
+            message: None,
+            retry_after_ms: None,
+        };
+        for status in [400, 401, 403] {
+            assert!(is_invalid_grant(&error(status)), "{status}");
+        }
+        for status in [404, 429, 500, 502, 503] {
+            assert!(!is_invalid_grant(&error(status)), "{status}");
+        }
     }
 }

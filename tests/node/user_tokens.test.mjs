@@ -218,6 +218,8 @@ test("signInRequired is set on invalid_grant only: never on a 5xx or a network f
   const answers = [
     () => new Response("<html>bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
     () => Promise.reject(new TypeError("fetch failed")),
+    // A 5xx is the service failing, even when its body says invalid_grant.
+    () => Response.json({ error: "invalid_grant" }, { status: 500 }),
   ];
   for (const answer of answers) {
     const users = createUserTokens({ ...s.oauth, fetch: answer });
