@@ -141,7 +141,8 @@ pub struct UserTokensOptions {
     /// How long before `expiresAt` a set is refreshed, in milliseconds (default 60000).
     #[tsify(optional)]
     pub refresh_before_ms: Option<u32>,
-    /// Timeout of one refresh request in milliseconds (default 30000; 0 = none).
+    /// Timeout of one refresh request in milliseconds (default 30000; must be positive: 0 is
+    /// refused, a refresh shared by every caller and process must end).
     #[tsify(optional)]
     pub timeout_ms: Option<u32>,
     /// How long the successor of a rotated refresh token is kept (under a hash of the old

@@ -53,6 +53,8 @@ const STORE_BACKOFF_MS: f64 = 5_000.0;
 const POLL_MS: u32 = 100;
 /// Repeats of a failed grant where repeating is safe (`grant_retryable`).
 const GRANT_RETRIES: u32 = 2;
+/// The longest wait between two attempts of a grant (`Retry-After` included).
+const GRANT_MAX_DELAY_MS: u32 = 5_000;
 
 fn invalid(field: &str, reason: &str) -> Failure {
     Error::invalid(field, reason).into()
@@ -144,6 +146,14 @@ impl Target {
         })
     }
 
+    /// The longest one grant may take with a timeout: every attempt its whole `timeout_ms`, and
+    /// the longest wait between attempts.
+    fn grant_budget_ms(&self) -> u32 {
+        (GRANT_RETRIES + 1)
+            .saturating_mul(self.timeout_ms)
+            .saturating_add(GRANT_RETRIES.saturating_mul(GRANT_MAX_DELAY_MS))
+    }
+
     /// Makes one grant, repeating it where that is safe (`grant_retryable`, at most
     /// [`GRANT_RETRIES`] times, honouring `Retry-After` up to 5 s), and checks the answer.
     /// Every failure has the client secret and the grant's own secret hidden.
@@ -170,7 +180,7 @@ impl Target {
             policy: RetryPolicy {
                 limit: GRANT_RETRIES,
                 base_delay_ms: 250,
-                max_delay_ms: 5_000,
+                max_delay_ms: GRANT_MAX_DELAY_MS,
             },
             on_retry: None,
             fetch: self.fetch.clone(),

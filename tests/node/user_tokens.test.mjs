@@ -237,6 +237,62 @@ test("signInRequired is set on invalid_grant only: never on a 5xx or a network f
   s.emulator.close();
 });
 
+/** A memory store whose first `failing` gets reject (the store is then left aside for 5 s). */
+function flakyStore(failing = 1) {
+  const inner = memoryStore();
+  let left = failing;
+  return {
+    ...inner,
+    get: (key) => (left-- > 0 ? Promise.reject(new Error("ECONNRESET")) : inner.get(key)),
+  };
+}
+
+test("after a store failure, the new successor is still written: another process gets it, no sign-out", async (t) => {
+  const s = await service();
+  t.after(() => s.emulator.close());
+  const s0 = await s.signIn();
+  const store = flakyStore(1);
+  const a = createUserTokens({ ...s.oauth, store });
+  const b = createUserTokens({ ...s.oauth, store });
+  const s1 = await a.fresh(due(s0));
+  const fromB = await b.fresh(due(s0));
+  assert.equal(fromB.accessToken, s1.accessToken);
+  assert.equal(await s.refreshGrants(), 1);
+  assert.equal(await s.rejectedRefreshGrants(), 0);
+});
+
+test("a refused refresh token looks in the store for a successor even after a store failure", async (t) => {
+  const s = await service();
+  t.after(() => s.emulator.close());
+  const s0 = await s.signIn();
+  const inner = memoryStore();
+  const a = createUserTokens({ ...s.oauth, store: inner });
+  const s1 = await a.fresh(due(s0));
+  let failed = false;
+  const store = { ...inner, get: (key) => (failed ? inner.get(key) : ((failed = true), Promise.reject(new Error("ECONNRESET")))) };
+  const b = createUserTokens({ ...s.oauth, store });
+  const fromB = await b.fresh(due(s0));
+  assert.equal(fromB.accessToken, s1.accessToken);
+  assert.equal(await s.rejectedRefreshGrants(), 1, "b tried the rotated token once, then found the successor");
+});
+
+test("a circular chain of successors in the store rejects, naming it, without signInRequired", async (t) => {
+  const s = await service();
+  t.after(() => s.emulator.close());
+  // A store holding rt-a -> rt-b -> rt-a (found by the refresh token's hash, the end of each key).
+  const { createHash } = await import("node:crypto");
+  const hash = (token) => createHash("sha256").update(token).digest("hex");
+  const link = (next) => JSON.stringify({ accessToken: `at-${next}`, refreshToken: next, expiresAt: Date.now() + 1_000, tokenType: "Bearer" });
+  const links = new Map([[hash("rt-a"), link("rt-b")], [hash("rt-b"), link("rt-a")]]);
+  const store = { ...memoryStore(), get: async (key) => links.get(key.slice(-64)) ?? null };
+  const users = createUserTokens({ ...s.oauth, store });
+  const e = await failure(users.fresh({ accessToken: "at-0", refreshToken: "rt-a", expiresAt: Date.now() + 1_000 }));
+  assert.equal(e.kind, "invalid_input");
+  assert.match(e.message, /options\.store: its chain of successors is too long .* or circular/);
+  assert.equal(e.signInRequired, undefined);
+  assert.equal(s.requests(), 0, "no grant");
+});
+
 test("a token endpoint that hangs: every waiting caller gets the timeout; the next call tries again", async () => {
   const s = await service();
   const s0 = await s.signIn();
@@ -405,6 +461,7 @@ test("bad options reject every fresh alike, naming the field", async () => {
     [{ baseUrl: "https://acme.example.com", clientId: "c", clientSecret: "" }, /options\.clientSecret: must not be empty/],
     [{ baseUrl: "https://acme.example.com", clientId: "c", clientSecret: "x", successorRetentionMs: 0 }, /options\.successorRetentionMs/],
     [{ baseUrl: "https://acme.example.com", clientId: "c", clientSecret: "x", retention: 5 }, /options\.retention: is not a known option/],
+    [{ baseUrl: "https://acme.example.com", clientId: "c", clientSecret: "x", timeoutMs: 0 }, /options\.timeoutMs: must be a positive number/],
   ]) {
     const users = createUserTokens(options);
     const e = await failure(users.fresh({ accessToken: "a", refreshToken: "r", expiresAt: 1 }));

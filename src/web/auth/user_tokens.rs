@@ -6,18 +6,22 @@
 //!   flight keyed by the SHA-256 of the token, never the token).
 //! - Across processes, the round takes the store's claim on that hash; the others wait for the
 //!   **successor** the winner stores under the hash of the old token, kept
-//!   `successorRetentionMs` (and in this process's memory for as long).
+//!   `successorRetentionMs`. The process that made a successor also keeps it in its memory for as
+//!   long; a successor read from the store is read from it again at each look.
 //! - A caller that arrives with a refresh token that was already rotated gets the newest set by
 //!   following the chain of successors (old -> successor -> its successor ...), without a grant.
 //! - A refresh token the service refuses (`invalid_grant`), with no successor kept, rejects with
 //!   an `ApiError` marked `signInRequired: true`; so does a set without a refresh token, before
 //!   any request. No other failure carries the marker.
-//! - A store that fails or is slow is reported (`storeUnavailable`) and left aside for 5 s: the
-//!   process then refreshes by itself, still once per refresh token.
+//! - A store that fails or is slow is reported (`storeUnavailable`) and left aside for 5 s for
+//!   claims and waiting: the process then refreshes by itself, still once per refresh token. A
+//!   new successor is still written to it, and a refused refresh token still looks for one there.
+//! - The chain of successors followed is bounded ([`MAX_HOPS`] links per `fresh`, joins
+//!   included): a longer or circular chain in the store rejects, without the marker.
 
 use super::{
     call_store, invalid, secret_input, Failure, Shared, Target, DEFAULT_REFRESH_BEFORE_MS, POLL_MS,
-    STORE_BACKOFF_MS,
+    STORE_BACKOFF_MS, STORE_TIMEOUT_MS,
 };
 use crate::api::auth::{expires_at_problem, is_invalid_grant, sign_in_rejected, token_hash, Grant};
 use crate::error::{redact, Error};
@@ -38,23 +42,74 @@ use wasm_bindgen_futures::{future_to_promise, JsFuture};
 /// How long a successor is kept unless the options say (15 minutes; see docs/auth.md, "Who
 /// writes the new set back").
 const DEFAULT_RETENTION_MS: u32 = 900_000;
-/// The longest chain of successors followed (the service keeps 50 refresh tokens per user).
+/// The longest chain of successors followed by one `fresh`, joins included (the service keeps 50
+/// refresh tokens per user).
 const MAX_HOPS: u32 = 64;
 
 /// What to do for a refresh token, after looking for its successors.
 enum Step {
     /// Hand out this set: the newest down the chain, not due.
     Use(TokenSet),
-    /// Refresh this refresh token: the given one (no usable successor), or the newest set's.
-    Refresh(String),
+    /// Refresh this refresh token: the given one (no usable successor, `hops` 0), or the newest
+    /// set's, `hops` links down the chain.
+    Refresh {
+        /// The refresh token to refresh.
+        token: String,
+        /// The links followed to reach it.
+        hops: u32,
+    },
+    /// The chain goes on past the links this `fresh` may still follow (too long, or circular).
+    Endless,
 }
 
 /// How a round ended well.
 enum Outcome {
     /// The set to hand out.
     Set(TokenSet),
-    /// The newest set is due too: the round of its refresh token gives the answer.
-    Join(String),
+    /// The newest set is due too: the round of its refresh token gives the answer (`hops` links
+    /// down the chain).
+    Join {
+        /// The newest set's refresh token.
+        token: String,
+        /// The links followed to reach it.
+        hops: u32,
+    },
+    /// The chain of successors is too long or circular: the round rejects.
+    Endless,
+}
+
+impl Step {
+    /// The round's outcome when this step ends it: a set to use, or another refresh token's
+    /// round to join; `None` when `refresh_token` itself is to be refreshed.
+    fn outcome(self, refresh_token: &str) -> Option<Outcome> {
+        match self {
+            Step::Use(set) => Some(Outcome::Set(set)),
+            Step::Refresh { token, hops } if token != refresh_token => {
+                Some(Outcome::Join { token, hops })
+            }
+            Step::Refresh { .. } => None,
+            Step::Endless => Some(Outcome::Endless),
+        }
+    }
+}
+
+/// The error of a chain of successors longer than [`MAX_HOPS`] or circular (the store's content).
+fn chain_too_long() -> Failure {
+    invalid(
+        "options.store",
+        &format!(
+            "its chain of successors is too long (more than {MAX_HOPS} links) or circular: the refresh token's successors lead back to it or go on without end"
+        ),
+    )
+}
+
+/// What a round looks for down the chain of successors.
+#[derive(Clone, Copy)]
+struct Look<'a> {
+    /// An access token the service refused: a set holding it is not usable.
+    stale: Option<&'a str>,
+    /// The most links still to follow in this `fresh`.
+    hops: u32,
 }
 
 struct Users {
@@ -67,8 +122,8 @@ struct Users {
     on_event: Option<Function>,
     /// The round in progress per refresh-token hash.
     flights: RefCell<HashMap<String, Promise>>,
-    /// Successors this process made or read, per hash of the old refresh token, with the time
-    /// (`Date.now()` ms) until which they are kept.
+    /// Successors this process made (not those read from the store), per hash of the old
+    /// refresh token, with the time (`Date.now()` ms) until which they are kept.
     successors: RefCell<HashMap<String, (TokenSet, f64)>>,
     /// Until when the store is left aside after it failed (`Date.now()` ms).
     store_resume_at: Cell<f64>,
@@ -217,6 +272,12 @@ impl Users {
         if target.client_secret.is_empty() {
             return Err(invalid("options.clientSecret", "must not be empty"));
         }
+        if options.timeout_ms == Some(0) {
+            return Err(invalid(
+                "options.timeoutMs",
+                "must be a positive number of milliseconds: a refresh shared by every caller and process must end (0, no timeout, is not accepted here)",
+            ));
+        }
         let retention_ms = options
             .successor_retention_ms
             .unwrap_or(DEFAULT_RETENTION_MS);
@@ -294,17 +355,19 @@ impl Users {
             return Err(rejection(error.into(), true));
         };
         let stale = force.then(|| held.access_token.clone());
-        let value = JsFuture::from(self.flight(refresh_token.clone(), stale.clone())).await?;
+        let value =
+            JsFuture::from(self.flight(refresh_token.clone(), stale.clone(), MAX_HOPS)).await?;
         let same = js::get(&value, "accessToken").as_string() == Some(held.access_token);
         if force && same {
             // This caller joined a round that did not know the token was refused: one of its own.
-            return JsFuture::from(self.flight(refresh_token, stale)).await;
+            return JsFuture::from(self.flight(refresh_token, stale, MAX_HOPS)).await;
         }
         Ok(value)
     }
 
-    /// The round for `refresh_token` in progress, or a new one: one per refresh token.
-    fn flight(self: &Rc<Self>, refresh_token: String, stale: Option<String>) -> Promise {
+    /// The round for `refresh_token` in progress, or a new one: one per refresh token. A new
+    /// round follows at most `hops` links of successors, the rounds it joins included.
+    fn flight(self: &Rc<Self>, refresh_token: String, stale: Option<String>, hops: u32) -> Promise {
         let hash = token_hash(&refresh_token);
         if let Some(pending) = self.flights.borrow().get(&hash) {
             return pending.clone();
@@ -312,11 +375,17 @@ impl Users {
         let this = Rc::clone(self);
         let key = hash.clone();
         let promise = future_to_promise(async move {
-            let result = this.settle(&refresh_token, &key, stale.as_deref()).await;
+            let result = this
+                .settle(&refresh_token, &key, stale.as_deref(), hops)
+                .await;
             this.flights.borrow_mut().remove(&key);
             match result {
                 Ok(Outcome::Set(set)) => Ok(js::to_js(&set)),
-                Ok(Outcome::Join(next)) => JsFuture::from(this.flight(next, stale)).await,
+                Ok(Outcome::Join { token, hops: used }) if used < hops => {
+                    JsFuture::from(this.flight(token, stale, hops - used)).await
+                }
+                // No signInRequired marker: the user's sign-in is not what failed.
+                Ok(Outcome::Join { .. } | Outcome::Endless) => Err(chain_too_long().into_js()),
                 Err(failure) => {
                     let sign_in = is_invalid_grant(&failure.error);
                     Err(rejection(failure, sign_in))
@@ -334,46 +403,67 @@ impl Users {
         refresh_token: &str,
         hash: &str,
         stale: Option<&str>,
+        hops: u32,
     ) -> Result<Outcome, Failure> {
-        match self.step(refresh_token, hash, stale).await {
-            Step::Use(set) => return Ok(Outcome::Set(set)),
-            Step::Refresh(next) if next != refresh_token => return Ok(Outcome::Join(next)),
-            Step::Refresh(_) => {}
+        let look = Look { stale, hops };
+        if let Some(outcome) = self
+            .step(refresh_token, hash, look, false)
+            .await
+            .outcome(refresh_token)
+        {
+            return Ok(outcome);
         }
         if let Some(store) = self.live_store() {
-            match self.claimed(&store, refresh_token, hash, stale).await {
+            match self.claimed(&store, refresh_token, hash, look).await {
                 Ok(outcome) => return Ok(outcome),
                 Err(Shared::Failed(failure)) => return Err(failure),
                 Err(Shared::Unavailable) => {}
             }
         }
-        self.refresh(refresh_token, hash, stale).await
+        self.refresh(refresh_token, hash, look).await
     }
 
-    /// What to do for `refresh_token`, after following its successors.
-    async fn step(&self, refresh_token: &str, hash: &str, stale: Option<&str>) -> Step {
-        match self.follow(hash, refresh_token).await {
-            None => Step::Refresh(refresh_token.to_owned()),
-            Some((set, hops)) if self.usable(&set, stale) => {
+    /// What to do for `refresh_token`, after following its successors (`always`: in the store
+    /// even while it is left aside after a failure).
+    async fn step(&self, refresh_token: &str, hash: &str, look: Look<'_>, always: bool) -> Step {
+        match self.follow(hash, refresh_token, look.hops, always).await {
+            Err(()) => Step::Endless,
+            Ok(None) => Step::Refresh {
+                token: refresh_token.to_owned(),
+                hops: 0,
+            },
+            Ok(Some((set, hops))) if self.usable(&set, look.stale) => {
                 let expires_at = set.expires_at;
                 self.emit(|| TokenEvent::Successor { hops, expires_at });
                 Step::Use(set)
             }
-            Some((set, _)) => Step::Refresh(
-                set.refresh_token
+            Ok(Some((set, hops))) => Step::Refresh {
+                token: set
+                    .refresh_token
                     .unwrap_or_else(|| refresh_token.to_owned()),
-            ),
+                hops,
+            },
         }
     }
 
-    /// The newest set down the chain of successors from `hash`, and how many links it took.
-    async fn follow(&self, hash: &str, refresh_token: &str) -> Option<(TokenSet, u32)> {
+    /// The newest set down the chain of successors from `hash`, and how many links it took; an
+    /// error when the chain goes on past `limit` links.
+    async fn follow(
+        &self,
+        hash: &str,
+        refresh_token: &str,
+        limit: u32,
+        always: bool,
+    ) -> Result<Option<(TokenSet, u32)>, ()> {
         let mut key = hash.to_owned();
         let mut newest = None;
-        for hops in 1..=MAX_HOPS {
-            let Some(set) = self.successor(&key, refresh_token).await else {
+        for hops in 1..=limit.saturating_add(1) {
+            let Some(set) = self.successor(&key, refresh_token, always).await else {
                 break;
             };
+            if hops > limit {
+                return Err(());
+            }
             let next = set.refresh_token.as_deref().map(token_hash);
             newest = Some((set, hops));
             match next {
@@ -382,18 +472,23 @@ impl Users {
                 _ => break,
             }
         }
-        newest
+        Ok(newest)
     }
 
-    /// The successor kept under `hash`: in this process, else in the store.
-    async fn successor(&self, hash: &str, refresh_token: &str) -> Option<TokenSet> {
+    /// The successor kept under `hash`: in this process, else in the store (`always`: even while
+    /// it is left aside after a failure; the call is still bounded by the store's timeout).
+    async fn successor(&self, hash: &str, refresh_token: &str, always: bool) -> Option<TokenSet> {
         let kept = self.successors.borrow().get(hash).cloned();
         if let Some((set, until)) = kept {
             if js::now_ms() < until {
                 return Some(set);
             }
         }
-        let store = self.live_store()?;
+        let store = if always {
+            self.store.clone()?
+        } else {
+            self.live_store()?
+        };
         let key = format!("{}{hash}", self.prefix);
         let value = match call_store(&store, "get", &[key.into()]).await {
             Ok(value) => value,
@@ -426,9 +521,15 @@ impl Users {
         store: &JsValue,
         refresh_token: &str,
         hash: &str,
-        stale: Option<&str>,
+        look: Look<'_>,
     ) -> Result<Outcome, Shared> {
-        let claim_ms = self.target.timeout_ms.max(1_000).saturating_add(5_000);
+        // The claim outlasts the holder's whole round: the grant with all its attempts and
+        // waits, its store calls, and a margin.
+        let claim_ms = self
+            .target
+            .grant_budget_ms()
+            .saturating_add(STORE_TIMEOUT_MS.saturating_mul(4))
+            .saturating_add(5_000);
         let give_up = js::now_ms() + 2.0 * f64::from(claim_ms);
         let claim_key = format!("{}{hash}:refreshing", self.prefix);
         loop {
@@ -440,10 +541,10 @@ impl Users {
                 })?;
             if let Some(owner) = claimed.as_string() {
                 // Another process may have refreshed between the first look and the claim.
-                let result = match self.step(refresh_token, hash, stale).await {
-                    Step::Use(set) => Ok(Outcome::Set(set)),
-                    Step::Refresh(next) if next != refresh_token => Ok(Outcome::Join(next)),
-                    Step::Refresh(_) => self.refresh(refresh_token, hash, stale).await,
+                let step = self.step(refresh_token, hash, look, false).await;
+                let result = match step.outcome(refresh_token) {
+                    Some(outcome) => Ok(outcome),
+                    None => self.refresh(refresh_token, hash, look).await,
                 };
                 let released =
                     call_store(store, "release", &[(&claim_key).into(), owner.into()]).await;
@@ -456,13 +557,12 @@ impl Users {
             let until = js::now_ms() + f64::from(claim_ms);
             while js::now_ms() < until {
                 transport::delay(POLL_MS, None).await;
-                match self.step(refresh_token, hash, stale).await {
-                    Step::Use(set) => return Ok(Outcome::Set(set)),
-                    Step::Refresh(next) if next != refresh_token => return Ok(Outcome::Join(next)),
-                    Step::Refresh(_) if self.live_store().is_none() => {
-                        return Err(Shared::Unavailable)
-                    }
-                    Step::Refresh(_) => {}
+                let step = self.step(refresh_token, hash, look, false).await;
+                if let Some(outcome) = step.outcome(refresh_token) {
+                    return Ok(outcome);
+                }
+                if self.live_store().is_none() {
+                    return Err(Shared::Unavailable);
                 }
             }
             if js::now_ms() > give_up {
@@ -483,7 +583,7 @@ impl Users {
         &self,
         refresh_token: &str,
         hash: &str,
-        stale: Option<&str>,
+        look: Look<'_>,
     ) -> Result<Outcome, Failure> {
         let grant = Grant::Refresh { refresh_token };
         match self.target.grant(grant, None, self.on_event.as_ref()).await {
@@ -492,14 +592,13 @@ impl Users {
                 Ok(Outcome::Set(set))
             }
             Err(failure) if is_invalid_grant(&failure.error) => {
-                match self.step(refresh_token, hash, stale).await {
-                    Step::Use(set) => Ok(Outcome::Set(set)),
-                    Step::Refresh(next) if next != refresh_token => Ok(Outcome::Join(next)),
-                    Step::Refresh(_) => Err(Failure {
-                        error: sign_in_rejected(failure.error),
-                        ..failure
-                    }),
-                }
+                // Another process may have refreshed it: the store is asked even while it is
+                // left aside, lest a process that could not reach it signs the user out.
+                let step = self.step(refresh_token, hash, look, true).await;
+                step.outcome(refresh_token).ok_or_else(|| Failure {
+                    error: sign_in_rejected(failure.error),
+                    ..failure
+                })
             }
             Err(failure) => Err(failure),
         }
@@ -517,7 +616,9 @@ impl Users {
                 (set.clone(), now + f64::from(self.retention_ms)),
             );
         }
-        let Some(store) = self.live_store() else {
+        // Written even while the store is left aside after a failure: another process may need
+        // this successor (the call is bounded by the store's timeout).
+        let Some(store) = self.store.clone() else {
             return;
         };
         let key = format!("{}{hash}", self.prefix);
