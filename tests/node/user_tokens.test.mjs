@@ -79,8 +79,9 @@ function recordingStore(inner = memoryStore()) {
   return { store, keys };
 }
 
-test("concurrent callers with one refresh token share one refresh grant", async () => {
+test("concurrent callers with one refresh token share one refresh grant", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const users = createUserTokens(s.oauth);
   const sets = await Promise.all(Array.from({ length: 20 }, () => users.fresh(due(s0))));
@@ -91,11 +92,11 @@ test("concurrent callers with one refresh token share one refresh grant", async 
   assert.notEqual(sets[0].accessToken, s0.accessToken);
   assert.notEqual(sets[0].refreshToken, s0.refreshToken, "the emulator rotates refresh tokens");
   assert.ok(sets[0].expiresAt > Date.now() + 60_000);
-  s.emulator.close();
 });
 
-test("two processes on one store: one refresh grant, the other gets the successor", async () => {
+test("two processes on one store: one refresh grant, the other gets the successor", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const store = memoryStore();
   const a = createUserTokens({ ...s.oauth, store });
@@ -105,11 +106,11 @@ test("two processes on one store: one refresh grant, the other gets the successo
   assert.equal(await s.rejectedRefreshGrants(), 0);
   assert.equal(s.requests(), 2, "the sign-in and one refresh");
   assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
-  s.emulator.close();
 });
 
-test("a rotated refresh token gets the newest set down the chain, without a grant", async () => {
+test("a rotated refresh token gets the newest set down the chain, without a grant", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const store = memoryStore();
   const events = [];
@@ -127,11 +128,11 @@ test("a rotated refresh token gets the newest set down the chain, without a gran
   assert.equal((await a.fresh(due(s0))).accessToken, s3.accessToken, "the successors this process made");
   assert.equal(await s.refreshGrants(), 3);
   assert.equal(await s.rejectedRefreshGrants(), 0);
-  s.emulator.close();
 });
 
-test("successors are kept successorRetentionMs: after it, the rotated token needs a new sign-in", async () => {
+test("successors are kept successorRetentionMs: after it, the rotated token needs a new sign-in", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   let now = Date.now();
   const store = memoryStore({ now: () => now });
@@ -146,11 +147,11 @@ test("successors are kept successorRetentionMs: after it, the rotated token need
   assert.equal(e.code, "invalid_grant");
   assert.equal(e.attempts, 1);
   assert.equal(await s.rejectedRefreshGrants(), 1);
-  s.emulator.close();
 });
 
-test("a set that is not due comes back as it is; 'unauthorized' refreshes it anyway", async () => {
+test("a set that is not due comes back as it is; 'unauthorized' refreshes it anyway", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const users = createUserTokens(s.oauth);
   assert.deepEqual(await users.fresh(s0), s0);
@@ -162,11 +163,11 @@ test("a set that is not due comes back as it is; 'unauthorized' refreshes it any
   const e = await failure(users.fresh(s0, "later"));
   assert.equal(e.kind, "invalid_input");
   assert.match(e.message, /invalid reason/);
-  s.emulator.close();
 });
 
-test("bad token sets are invalid_input without a request: an expiresAt in seconds, no access token", async () => {
+test("bad token sets are invalid_input without a request: an expiresAt in seconds, no access token", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const users = createUserTokens(s.oauth);
   const seconds = Math.floor(s0.expiresAt / 1000);
@@ -180,11 +181,11 @@ test("bad token sets are invalid_input without a request: an expiresAt in second
     assert.ok(!err.message.includes(s0.accessToken) && !err.message.includes(s0.refreshToken));
   }
   assert.equal(s.requests(), 1, "only the sign-in");
-  s.emulator.close();
 });
 
-test("a set without a refresh token: signInRequired, no request", async () => {
+test("a set without a refresh token: signInRequired, no request", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const users = createUserTokens(s.oauth);
   const { refreshToken, ...bare } = s0;
@@ -195,11 +196,11 @@ test("a set without a refresh token: signInRequired, no request", async () => {
   assert.equal(e.attempts, 0);
   assert.match(e.message, /tokenSet\.refreshToken: is missing/);
   assert.equal(s.requests(), 1, "only the sign-in");
-  s.emulator.close();
 });
 
-test("a refresh token deleted by the 50-token cap: signInRequired after one request", async () => {
+test("a refresh token deleted by the 50-token cap: signInRequired after one request", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   assert.equal(await s.emulator.revokeRefreshTokens(USER.username), 1);
   const users = createUserTokens(s.oauth);
@@ -209,11 +210,11 @@ test("a refresh token deleted by the 50-token cap: signInRequired after one requ
   assert.equal(e.attempts, 1);
   assert.match(e.message, /the user must sign in again/);
   assert.equal(s.requests(), 2, "the sign-in and one refresh");
-  s.emulator.close();
 });
 
-test("signInRequired is set on invalid_grant only: never on a 5xx or a network failure", async () => {
+test("signInRequired is set on invalid_grant only: never on a 5xx or a network failure", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const answers = [
     () => new Response("<html>bad gateway</html>", { status: 502, headers: { "content-type": "text/html" } }),
@@ -234,7 +235,6 @@ test("signInRequired is set on invalid_grant only: never on a 5xx or a network f
   assert.equal(e.kind, "http");
   assert.equal(e.status, 400);
   assert.equal(e.signInRequired, true);
-  s.emulator.close();
 });
 
 /** A memory store whose first `failing` gets reject (the store is then left aside for 5 s). */
@@ -293,8 +293,9 @@ test("a circular chain of successors in the store rejects, naming it, without si
   assert.equal(s.requests(), 0, "no grant");
 });
 
-test("a token endpoint that hangs: every waiting caller gets the timeout; the next call tries again", async () => {
+test("a token endpoint that hangs: every waiting caller gets the timeout; the next call tries again", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const users = createUserTokens({ ...s.oauth, timeoutMs: 200 });
   s.hang(true);
@@ -308,11 +309,11 @@ test("a token endpoint that hangs: every waiting caller gets the timeout; the ne
   const renewed = await users.fresh(due(s0));
   assert.notEqual(renewed.accessToken, s0.accessToken);
   assert.equal(s.requests(), 3);
-  s.emulator.close();
 });
 
-test("a store that is unreachable: one grant in the process, and an event says so", async () => {
+test("a store that is unreachable: one grant in the process, and an event says so", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const down = () => Promise.reject(new Error("ECONNREFUSED 127.0.0.1:6379"));
   const store = { get: down, set: down, delete: down, claim: down, release: down, take: down };
@@ -324,11 +325,11 @@ test("a store that is unreachable: one grant in the process, and an event says s
   const unavailable = events.filter((e) => e.type === "storeUnavailable");
   assert.ok(unavailable.length >= 1);
   assert.match(unavailable[0].reason, /ECONNREFUSED/);
-  s.emulator.close();
 });
 
-test("a store that never answers: its calls are bounded, one grant in the process, an event", async () => {
+test("a store that never answers: its calls are bounded, one grant in the process, an event", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const never = () => new Promise(() => {});
   const store = { get: never, set: never, delete: never, claim: never, release: never, take: never };
@@ -338,7 +339,6 @@ test("a store that never answers: its calls are bounded, one grant in the proces
   assert.equal(new Set(sets.map((set) => set.accessToken)).size, 1);
   assert.equal(await s.refreshGrants(), 1);
   assert.ok(events.some((e) => e.type === "storeUnavailable" && /store\.get did not answer within 2000 ms/.test(e.reason)), inspect(events));
-  s.emulator.close();
 });
 
 /** A hand-written store whose claim resolves `true` instead of an owner id; counts its calls. */
@@ -359,6 +359,7 @@ const CLAIM_TRUE = "store.claim resolved true; it must resolve an owner id (stri
 
 test("a store whose claim resolves true: every user of the store says so at once", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
 
   await t.test("checkedStore names the method and what it returned", async () => {
@@ -424,11 +425,11 @@ test("a store whose claim resolves true: every user of the store says so at once
     await assert.rejects(checkedStore(store).take("k", 1, 1), { message: "store.take resolved true; it must resolve a non-negative finite number of milliseconds" });
     client.free();
   });
-  s.emulator.close();
 });
 
-test("no secret in any message, event or store key", async () => {
+test("no secret in any message, event or store key", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   const { store, keys } = recordingStore();
   const events = [];
@@ -452,7 +453,6 @@ test("no secret in any message, event or store key", async () => {
   }
   assert.ok([...keys].every((key) => /^user-tokens:https:\/\/acme\.estatekit\.test:staff-portal:[0-9a-f]{64}(:refreshing)?$/.test(key)), [...keys].join("\n"));
   assert.ok(events.some((e) => e.type === "grant"));
-  s.emulator.close();
 });
 
 test("bad options reject every fresh alike, naming the field", async () => {
@@ -490,8 +490,9 @@ test("tokenSetFrom: the account of NextAuth / Auth.js (seconds) and of Better Au
   assert.throws(() => tokenSetFrom({ access_token: "at", expires_at: 1_790_000_000_000 }), /looks like milliseconds/);
 });
 
-test("the providers: URLs under the account, scope, PKCE and state, Basic, and the profile", async () => {
+test("the providers: URLs under the account, scope, PKCE and state, Basic, and the profile", async (t) => {
   const s = await service();
+  t.after(() => s.emulator.close());
   const options = { baseUrl: `${s.emulator.baseUrl}/`, ...CLIENT };
   const p = authjsProvider(options);
   assert.deepEqual({ ...p, profile: undefined }, {
@@ -527,5 +528,4 @@ test("the providers: URLs under the account, scope, PKCE and state, Basic, and t
   assert.equal(typeof user.id, "string");
   assert.equal(user.emailVerified, false);
   assert.equal(await b.getUserInfo({ accessToken: "not-a-token" }), null);
-  s.emulator.close();
 });
