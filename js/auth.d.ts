@@ -134,11 +134,17 @@ export function tokenSetFrom(account: SignInAccount): TokenSet;
 
 /** The signed-in user, from `GET {baseUrl}/accounts/api/userinfo`. */
 export interface StaffUserInfo {
+    /** The user's id. */
     id: string | number;
+    /** The user's e-mail. */
     email?: string | null;
+    /** The user's first name. */
     firstName?: string | null;
+    /** The user's last name. */
     lastName?: string | null;
+    /** The URL of the user's profile photo. */
     profilePhoto?: string | null;
+    /** Further details of the user, as the service sends them. */
     profileData?: {
         language?: string | null;
         salutation?: string | null;
@@ -149,13 +155,20 @@ export interface StaffUserInfo {
 
 /** A user as the sign-in libraries take one (`name` is the first and last names, else the e-mail). */
 export interface StaffProfile {
+    /** The service's user id, as text. */
     id: string;
+    /** First and last names, else the e-mail; null when the service has neither. */
     name: string | null;
+    /** The user's e-mail, or null. */
     email: string | null;
+    /** The URL of the user's profile photo, or null. */
     image: string | null;
 }
 
-/** Maps the service's user info to a sign-in library's user (what the providers' `profile` does). */
+/**
+ * Maps the service's user info to a sign-in library's user (what the providers' `profile` does).
+ * Throws an `ApiError` of kind `invalid_input` when the user info has no `id`.
+ */
 export function staffProfile(profile: StaffUserInfo): StaffProfile;
 
 /** Options of {@link authjsProvider}. */

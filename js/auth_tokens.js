@@ -302,6 +302,10 @@ function endpoints(options) {
  */
 export function staffProfile(profile) {
   const p = profile ?? /** @type {StaffUserInfo} */ ({});
+  if ((typeof p.id !== "string" || p.id === "") && (typeof p.id !== "number" || !Number.isFinite(p.id))) {
+    // A profile without its id would sign a user in as "undefined": refused, as the type says.
+    throw apiError("invalid_input", "invalid userinfo: the service's user has no id (a string or a number)");
+  }
   const name = [p.firstName, p.lastName].filter((part) => typeof part === "string" && part.trim() !== "").join(" ");
   return {
     id: String(p.id),
@@ -357,7 +361,13 @@ export function betterAuthProvider(options) {
         headers: { authorization: `Bearer ${tokens.accessToken}`, accept: "application/json" },
       });
       if (!response.ok) return null;
-      const user = staffProfile(/** @type {StaffUserInfo} */ (await response.json()));
+      /** @type {StaffProfile} */
+      let user;
+      try {
+        user = staffProfile(/** @type {StaffUserInfo} */ (await response.json()));
+      } catch {
+        return null; // no user (no id): Better Auth refuses the sign-in
+      }
       return { id: user.id, name: user.name ?? user.id, email: user.email, image: user.image ?? undefined, emailVerified: false };
     },
   };

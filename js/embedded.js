@@ -24,8 +24,8 @@ const REFUSED = /disallowed by embedder/;
 /** What to do about REFUSED; ./loader.js puts it at the end of its message. */
 const FIX =
   "this runtime (Cloudflare workerd?) compiles no WebAssembly from bytes or URLs: bundle with the `workerd` " +
-  "export condition (wrangler sets it), .wasm imports kept as modules (Next.js on OpenNext: list estatekit in " +
-  "next.config's serverExternalPackages)";
+  "export condition (wrangler sets it), .wasm imports kept as modules (Next.js on OpenNext, untested: list estatekit " +
+  "in next.config's serverExternalPackages)";
 
 /**
  * The bytes of a module embedded as gzip + base64: gunzipped by Node's zlib where there is one,

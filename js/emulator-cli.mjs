@@ -294,7 +294,8 @@ function handler(ready, origin, local) {
         res.writeHead(status, out);
         res.end(method === "HEAD" ? undefined : bytes);
       } catch (e) {
-        console.error(`${NAME}: ${method} ${url.split("?")[0]}: ${e instanceof Error ? e.message : String(e)}`);
+        // The error's name only: a message may quote a header's value (a token).
+        console.error(`${NAME}: ${method} ${url.split("?")[0]}: failed (${e instanceof Error ? e.name : typeof e})`);
         req.socket.destroy();
       }
     });

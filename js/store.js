@@ -264,12 +264,13 @@ export function redisStore(client, options = {}) {
  */
 export function clientWithCheckedStore(Client) {
   return new Proxy(Client, {
-    construct(target, [options]) {
+    construct(target, args, newTarget) {
+      const [options, ...rest] = args;
       const rate = options?.rateLimit;
       if (rate !== null && typeof rate === "object" && rate.store !== null && typeof rate.store === "object") {
-        options = { ...options, rateLimit: { ...rate, store: checkedStore(rate.store) } };
+        return Reflect.construct(target, [{ ...options, rateLimit: { ...rate, store: checkedStore(rate.store) } }, ...rest], newTarget);
       }
-      return new target(options);
+      return Reflect.construct(target, args, newTarget);
     },
   });
 }

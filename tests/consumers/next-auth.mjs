@@ -48,7 +48,7 @@ const REFRESH_BEFORE_MS = 1_500;
  * longer than the session cookie can lag behind a refresh (a poll's interval and its own time,
  * the delayed refresh included), which is what it must cover.
  */
-const RETENTION_MS = 8_000;
+const RETENTION_MS = 15_000;
 const USER = { email: "admin@acme.test", password: "dev-password" };
 const SECRET = "next-auth-secret-of-the-consumer-test-0123456789";
 

@@ -227,7 +227,7 @@ ${names
 
   test.it("bundled without the `workerd` condition: each entry's error names the runtime and the fix", async () => {
     const fix =
-      "this runtime (Cloudflare workerd?) compiles no WebAssembly from bytes or URLs: bundle with the `workerd` export condition (wrangler sets it), .wasm imports kept as modules (Next.js on OpenNext: list estatekit in next.config's serverExternalPackages).";
+      "this runtime (Cloudflare workerd?) compiles no WebAssembly from bytes or URLs: bundle with the `workerd` export condition (wrangler sets it), .wasm imports kept as modules (Next.js on OpenNext, untested: list estatekit in next.config's serverExternalPackages).";
     for (const [name, worker] of Object.entries(plain)) {
       console.log(`# Worker bundled with the conditions ${worker.conditions.join(", ")}: ${worker.built.bytes} bytes, .wasm imports: ${JSON.stringify(worker.built.wasm)}`);
       const response = await fetch(worker.url);
