@@ -33,6 +33,9 @@ declare global {
   function markSigned(contractId: string): Promise<void>;
   function forgetUnit(data: unknown): Promise<void>;
   function reindex(uuid: string): void;
+  /** A PostgreSQL pool (node-postgres) and an ioredis connection, as far as the idempotency examples of docs/webhooks.md use them. */
+  const pool: { connect(): Promise<{ query(text: string, values?: unknown[]): Promise<{ rowCount: number | null }>; release(): void }> };
+  const redis: { eval(script: string, keys: number, ...args: (string | number)[]): Promise<unknown> };
   /** A server's environment (docs/auth.md, docs/scaling.md; no @types/node here). */
   const process: { env: Record<string, string | undefined> };
 }
