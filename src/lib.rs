@@ -2,12 +2,11 @@
 //! (GraphQL), documents and webhooks.
 //!
 //! Layout: [`model`] (the service's types: serde + tsify), [`api`] (pure request building and
-//! response checking, unit-tested natively), [`error`] (the one error type), and `web` (the
-//! only code that sends requests; compiled for wasm32 only).
+//! response checking, unit-tested natively) and [`error`] (the one error type) live in the
+//! `estatekit-core` crate (core/); `web` (the only code that sends requests; compiled for wasm32
+//! only) is here.
 
-pub mod api;
-pub mod error;
-pub mod model;
+pub use estatekit_core::{api, error, model};
 
 #[cfg(target_arch = "wasm32")]
 mod web;
