@@ -9,8 +9,8 @@ export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
 # README.md: wasm-pack copies it into pkg/ (the package's page on npm).
-PKG_SOURCES := $(shell find src core/src js emulator/src testing/src events/src webhooks/src -type f) Cargo.toml Cargo.lock \
-  README.md core/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml scripts/build-pkg.sh \
+PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src -type f) Cargo.toml Cargo.lock \
+  README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml scripts/build-pkg.sh \
   scripts/embed-wasm.mjs
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
@@ -73,8 +73,8 @@ demo-static: pkg
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
-	cargo clippy -p estatekit -p estatekit-core --target wasm32-unknown-unknown --all-targets -- -D warnings
-	cargo clippy -p estatekit --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
+	cargo clippy -p estatekit -p estatekit-core -p estatekit-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+	cargo clippy -p estatekit -p estatekit-web --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy -p estatekit-webhooks -p estatekit-events --target wasm32-unknown-unknown --all-targets -- -D warnings
 

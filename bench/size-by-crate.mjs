@@ -22,11 +22,14 @@ function owner(name) {
   return crate;
 }
 
-/** For estatekit's own items: the module (`web::client`, `api::response`, `model::messages`). */
+/** For estatekit's own items (its crates estatekit, estatekit_core, estatekit_web): the module,
+ * by the path it has in the `estatekit` crate (`web::client`, `api::response`, `model::messages`). */
 function ownModule(name) {
-  const m = name.match(/^<*&?(?:mut )?estatekit::([a-z_]+)(?:::([a-z_]+))?/);
+  const m = name.match(/^<*&?(?:mut )?estatekit(_core|_web)?::([a-z_]+)(?:::([a-z_]+))?/);
   if (!m) return null;
-  return m[2] && !/^[A-Z_]/.test(m[2]) ? `${m[1]}::${m[2]}` : m[1];
+  // estatekit_web's modules are estatekit's former `web::*`; estatekit_core's keep their paths.
+  const [first, second] = m[1] === "_web" ? ["web", m[2]] : [m[2], m[3]];
+  return second && !/^[A-Z_]/.test(second) ? `${first}::${second}` : first;
 }
 
 const totals = new Map();

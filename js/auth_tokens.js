@@ -1,6 +1,6 @@
 // estatekit/auth's API, shared by its server entries (./auth.node.js for Node, Deno, Bun and the
 // server side of Next.js; ./auth.workerd.js for Cloudflare Workers): the token grants and the
-// token provider of the module built with the `auth` feature (src/web/auth.rs), through the same
+// token provider of the module built with the `auth` feature (web/src/auth.rs), through the same
 // module instance as the main entry's of that runtime, which the entry gives (`entry(init)`). A
 // thin wrapper: it loads the module on first use (no top-level await), and gives a provider whose
 // methods can be passed around unbound (`getToken: provider.getToken`) and whose printed forms

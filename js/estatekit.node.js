@@ -1,7 +1,7 @@
 /* @ts-self-types="./estatekit.d.ts" */
 // estatekit for servers (the `node` condition of package.json: Node, Deno, Bun, the server side of
 // Next.js with Turbopack or webpack, Vite SSR, vitest): the module built with the `dom-emulation`
-// feature (uploads from test environments that emulate a DOM in Node, see src/web/form.rs), its
+// feature (uploads from test environments that emulate a DOM in Node, see web/src/form.rs), its
 // bytes embedded in ./estatekit_wasm_embedded.js, so no bundler can move or rewrite its location.
 // The API is ./client.js's, the same as the browser entry's.
 import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm_node.js";

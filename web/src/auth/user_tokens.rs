@@ -25,12 +25,12 @@ use super::{
 };
 use crate::api::auth::{expires_at_problem, is_invalid_grant, sign_in_rejected, token_hash, Grant};
 use crate::error::{redact, Error};
+use crate::js;
 use crate::model::auth::{
     HeldTokenSet, SignInRequired, StoreOperation, TokenEvent, TokenSet, UserTokensOptions,
 };
 use crate::model::client::TokenReason;
-use crate::web::js;
-use crate::web::transport;
+use crate::transport;
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;

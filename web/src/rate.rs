@@ -94,7 +94,7 @@ mod shared {
     use super::{js, Events, Stop};
     use crate::api::retry::RateWindow;
     use crate::error::Error;
-    use crate::web::transport::{self, Waited};
+    use crate::transport::{self, Waited};
     use js_sys::Promise;
     use std::cell::{Cell, RefCell};
     use wasm_bindgen::prelude::*;
