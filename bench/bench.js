@@ -125,8 +125,8 @@ const scenarios = {
       if (!Array.isArray(messages)) throw new Error("no data.messages array");
       return messages;
     },
-    peer: () => peer.messages({ candidateId: "cand-bulk" }),
-    estatekit: () => client.messages({ candidateId: "cand-bulk" }),
+    peer: () => peer.listMessages({ candidateId: "cand-bulk" }),
+    estatekit: () => client.listMessages({ candidateId: "cand-bulk" }),
     verify: (v) =>
       (v.length >= 20000 && v.every((m) => Array.isArray(m.attachments))) ||
       `expected >= 20000 messages with attachments, got ${v.length}`,

@@ -12,8 +12,7 @@ import {
   refreshGrant as wasmRefreshGrant,
   authorizationCodeGrant as wasmAuthorizationCodeGrant,
 } from "./estatekit_wasm_node.js";
-import { apiError } from "./loader.js";
-import { isApiError } from "./client.js";
+import { apiError, isApiError } from "./api_error.js";
 import { checkedStore } from "./store.js";
 
 /** @typedef {import("./auth.js").TokenProvider} TokenProvider */

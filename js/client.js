@@ -7,19 +7,24 @@
 //   await), while init()/initSync() stay available;
 // - exports a `Client` that forwards every member of the wasm `Client` generically (members added
 //   in Rust are forwarded without editing this file), `free()` and `Symbol.dispose`;
-// - adds the async iterables `documents` and `messagesAll`, `isApiError` (a pure check that needs
-//   no module) and EVENT_TYPES / DOCUMENT_TYPES.
+// - gives the list calls `listDocuments` and `listMessages` as `PagePromise`s (./paging.js):
+//   awaited, one request as given; iterated, every item of every page;
+// - re-exports the `ApiError` class (./api_error.js, which the module constructs too) and
+//   `isApiError`, and adds EVENT_TYPES / DOCUMENT_TYPES.
 // Its declarations are ./estatekit.d.ts (the wrapper's additions; the rest comes from the glue's).
 // The build copies this file into pkg/ unchanged; `make test-types` type-checks it there.
-import { apiError, loadOnce } from "./loader.js";
+import { loadOnce } from "./loader.js";
+import { ApiError, apiError, isApiError } from "./api_error.js";
+import { DEFAULT_PAGE_SIZE, PagePromise } from "./paging.js";
 
-/** @typedef {import("./estatekit_wasm.js").ApiError} ApiError */
+export { ApiError, isApiError, DEFAULT_PAGE_SIZE };
+
 /** @typedef {import("./estatekit_wasm.js").ApiErrorKind} ApiErrorKind */
 /** @typedef {import("./estatekit_wasm.js").ClientOptions} ClientOptions */
 /** @typedef {import("./estatekit.js").InitOutput} InitOutput */
-/** @typedef {import("./estatekit.js").DocumentsQuery} DocumentsQuery */
-/** @typedef {import("./estatekit.js").DocumentsOptions} DocumentsOptions */
-/** @typedef {import("./estatekit.js").MessagesAllOptions} MessagesAllOptions */
+/** @typedef {import("./estatekit.js").ListDocumentsOptions} ListDocumentsOptions */
+/** @typedef {import("./estatekit.js").ListMessagesOptions} ListMessagesOptions */
+/** @typedef {import("./estatekit_wasm.js").ListDocumentsQuery} ListDocumentsQuery */
 /** @typedef {import("./estatekit_wasm.js").DocumentRecord} DocumentRecord */
 /** @typedef {import("./estatekit_wasm.js").Message} Message */
 /** @typedef {import("./estatekit_wasm.js").MessageFilter} MessageFilter */
@@ -95,21 +100,6 @@ export function isDocumentType(value) {
 
 /** The module is instantiated: clients can be built synchronously. */
 let ready = false;
-
-/**
- * Whether `e` is an error thrown by estatekit (a type guard in TypeScript).
- * @param {unknown} e
- * @returns {e is ApiError}
- */
-export function isApiError(e) {
-  return e instanceof Error && e.name === "ApiError" && typeof (/** @type {{ kind?: unknown }} */ (e).kind) === "string";
-}
-
-/**
- * `e instanceof ApiError` is `isApiError(e)`: true for every estatekit error, whichever entry,
- * module or realm made it (not a constructor).
- */
-export const ApiError = Object.freeze({ [Symbol.hasInstance]: isApiError });
 
 /**
  * The glue of the module, and the loading of the module (see `entry`). Set before anything here
@@ -238,42 +228,43 @@ async function inner(client) {
 }
 
 /**
- * @param {string} name
- * @param {unknown} value
- * @param {number} min
+ * Calls the wasm client's `key` with `args`. A failure's stack is taken again here, on the
+ * failure path only: where the engine keeps async stack traces (V8), it then shows the caller's
+ * frames rather than only the glue's and `wasm-function[n]`.
+ * @param {Client} client
+ * @param {string} key
+ * @param {unknown[]} args
  */
-function checkCount(name, value, min) {
-  if (value === undefined) return;
-  if (!Number.isSafeInteger(value) || /** @type {number} */ (value) < min) {
-    throw apiError(
-      "invalid_input",
-      `estatekit: ${name} must be ${min > 0 ? "a positive" : "a non-negative"} integer, got ${String(value)}`,
-    );
+async function invoke(client, key, args) {
+  try {
+    const wasm = /** @type {Record<string, (...args: unknown[]) => unknown>} */ (/** @type {unknown} */ (await inner(client)));
+    return await wasm[key](...args);
+  } catch (e) {
+    const capture = /** @type {{ captureStackTrace?: (target: object) => void }} */ (Error).captureStackTrace;
+    if (isApiError(e) && typeof capture === "function") capture(/** @type {object} */ (e));
+    throw e;
   }
 }
 
 /**
- * Yields the items of successive pages until a short page or `limit` items.
- * @template T
- * @param {(skip: number, take: number) => Promise<T[]>} fetchPage
- * @param {number} [pageSize]
- * @param {number} [limit]
- * @returns {AsyncGenerator<T, void, undefined>}
+ * The options of a list call without its iteration options, or the refusal of an awaited call
+ * that was given them.
+ * @param {unknown} options
+ * @returns {{ call: unknown, pageSize?: unknown, limit?: unknown }}
  */
-async function* pages(fetchPage, pageSize = 100, limit = Infinity) {
-  let skip = 0;
-  let left = limit;
-  while (left > 0) {
-    const take = Math.min(pageSize, left);
-    const page = await fetchPage(skip, take);
-    const items = page.length > take ? page.slice(0, take) : page;
-    for (const item of items) yield item;
-    skip += items.length;
-    left -= items.length;
-    if (items.length < take) return;
-  }
+function splitPaging(options) {
+  if (options === null || typeof options !== "object") return { call: options };
+  const { pageSize, limit, ...call } = /** @type {Record<string, unknown>} */ (options);
+  return { call, pageSize, limit };
 }
 
+/** @param {string} what */
+const iterationOnly = (what) =>
+  apiError(
+    "invalid_input",
+    `invalid options.${what}: an iteration option (for await ... of), not a request's: await gives one request as ` +
+      "given (its query's take is the page size of that one request)",
+  );
 /**
  * A client for one account of the service. The WebAssembly client is built at once when the
  * module is initialised, else at the first method call, which initialises the module. Never
@@ -310,36 +301,58 @@ class Client {
   }
 
   /**
-   * Every document matching `query`, page by page with `listDocuments`.
-   * @param {DocumentsQuery} [query]
-   * @param {DocumentsOptions} [options]
-   * @returns {AsyncGenerator<DocumentRecord, void, undefined>}
+   * Documents' metadata, filtered: awaited, one request with `query` as given; iterated, every
+   * matching document, `pageSize` a request from the query's `skip`, up to `limit`.
+   * @param {ListDocumentsQuery} [query]
+   * @param {ListDocumentsOptions} [options]
+   * @returns {PagePromise<DocumentRecord>}
    */
-  documents(query, options) {
-    const { pageSize, limit, ...callOptions } = options ?? {};
-    checkCount("pageSize", pageSize, 1);
-    checkCount("limit", limit, 0);
-    return pages(
-      async (skip, take) => (await inner(this)).listDocuments({ ...query, skip, take }, callOptions),
-      pageSize,
-      limit,
+  listDocuments(query, options) {
+    const { call, pageSize, limit } = splitPaging(options);
+    const q = /** @type {Record<string, unknown> | undefined} */ (query !== null && typeof query === "object" ? query : undefined);
+    return new PagePromise(
+      () =>
+        pageSize !== undefined || limit !== undefined
+          ? Promise.reject(iterationOnly(pageSize !== undefined ? "pageSize" : "limit"))
+          : /** @type {Promise<DocumentRecord[]>} */ (invoke(this, "listDocuments", [query, options])),
+      (skip, take) => /** @type {Promise<DocumentRecord[]>} */ (invoke(this, "listDocuments", [{ ...q, skip, take }, call])),
+      {
+        skip: q?.skip,
+        pageSize,
+        limit,
+        refused:
+          q?.take !== undefined &&
+          apiError("invalid_input", "invalid query.take: when iterating, give the page size as options.pageSize (default 50)"),
+      },
     );
   }
 
   /**
-   * Every message of a conversation, page by page with `messages`.
+   * The messages of a conversation (GraphQL `messages`): awaited, one request with `paging` as
+   * given; iterated, every message, `pageSize` a request from `paging.skip`, up to `limit`.
    * @param {MessageFilter} filter
-   * @param {MessagesAllOptions} [options]
-   * @returns {AsyncGenerator<Message | null, void, undefined>}
+   * @param {ListMessagesOptions} [options]
+   * @returns {PagePromise<Message | null>}
    */
-  messagesAll(filter, options) {
-    const { pageSize, limit, ...messagesOptions } = options ?? {};
-    checkCount("pageSize", pageSize, 1);
-    checkCount("limit", limit, 0);
-    return pages(
-      async (skip, take) => (await inner(this)).messages(filter, { ...messagesOptions, paging: { skip, take } }),
-      pageSize,
-      limit,
+  listMessages(filter, options) {
+    const { call, pageSize, limit } = splitPaging(options);
+    const rest = /** @type {Record<string, unknown>} */ (call !== null && typeof call === "object" ? call : {});
+    const paging = /** @type {{ skip?: unknown, take?: unknown } | undefined} */ (rest.paging ?? undefined);
+    return new PagePromise(
+      () =>
+        pageSize !== undefined || limit !== undefined
+          ? Promise.reject(iterationOnly(pageSize !== undefined ? "pageSize" : "limit"))
+          : /** @type {Promise<(Message | null)[]>} */ (invoke(this, "listMessages", [filter, options])),
+      (skip, take) =>
+        /** @type {Promise<(Message | null)[]>} */ (invoke(this, "listMessages", [filter, { ...rest, paging: { ...paging, skip, take } }])),
+      {
+        skip: paging?.skip,
+        pageSize,
+        limit,
+        refused:
+          paging?.take !== undefined &&
+          apiError("invalid_input", "invalid options.paging.take: when iterating, give the page size as options.pageSize (default 50)"),
+      },
     );
   }
 
@@ -362,7 +375,6 @@ class Client {
  */
 function forwardMembers(WasmClass) {
     /** @typedef {Record<string, unknown>} Members */
-    /** @typedef {Record<string, (...args: unknown[]) => unknown>} Methods */
     const proto = WasmClass.prototype;
     for (const key of Object.getOwnPropertyNames(proto)) {
       if (key === "constructor" || key.startsWith("__") || Object.hasOwn(Client.prototype, key)) continue;
@@ -373,9 +385,8 @@ function forwardMembers(WasmClass) {
         member.writable = true;
         member.value = {
           /** @this {Client} @param {unknown[]} args */
-          async [key](...args) {
-            const wasm = /** @type {Methods} */ (/** @type {unknown} */ (await inner(this)));
-            return wasm[key](...args);
+          [key](...args) {
+            return invoke(this, key, args);
           },
         }[key]; // a method named like the wasm one
       } else {

@@ -2,7 +2,9 @@
 // that comes from Rust (ClientOptions, Message, Webhook, ApiError, EventType, ...) is declared once,
 // by wasm-bindgen, in ./estatekit_wasm.d.ts, and re-exported from there unchanged.
 import type {
-    ApiError as WasmApiError,
+    AnsweredKind,
+    ApiError as ApiErrorUnion,
+    ApiErrorKind,
     CallOptions,
     Client as WasmClient,
     ClientOptions,
@@ -19,6 +21,13 @@ import type {
 } from "./estatekit_wasm.js";
 
 export * from "./estatekit_wasm.js";
+
+declare global {
+    interface SymbolConstructor {
+        /** `Symbol.dispose` (ES2026 explicit resource management; declared for older `lib` settings). */
+        readonly dispose: unique symbol;
+    }
+}
 
 /**
  * What `init` and `initSync` give: the module's memory. (wasm-bindgen's own `InitOutput` also
@@ -58,7 +67,7 @@ export type SelectedMessage<
     U extends readonly string[] | undefined = undefined,
 > = Pick<Message, F[number]> & (U extends readonly string[] ? { user?: { [K in U[number]]?: unknown } | null } : {});
 
-/** Options of `messages` whose `fields` and `userFields` type the messages it gives. */
+/** Options of `listMessages` whose `fields` and `userFields` type the messages it gives. */
 export interface SelectingMessagesOptions<F extends readonly MessageField[], U extends readonly string[] | undefined>
     extends Omit<MessagesOptions, "fields" | "userFields"> {
     /** `Message` fields to select; default: all of them except `user`. */
@@ -67,41 +76,79 @@ export interface SelectingMessagesOptions<F extends readonly MessageField[], U e
     userFields?: U;
 }
 
-/** Every failure of a call: a real `Error` (with a stack) named `ApiError`. */
-export type ApiError = WasmApiError;
-/**
- * `e instanceof ApiError` is `isApiError(e)`: true for every estatekit error, whichever entry
- * (`estatekit`, `estatekit/auth`, `estatekit/testing`), module copy or realm made it. Not a
- * constructor: estatekit makes its errors.
- */
-export declare const ApiError: {
-    /** Whether `value` is an error thrown by estatekit. */
+/** Every failure of a call: see `ApiErrorUnion`'s kinds in `estatekit_wasm.d.ts`. */
+export type ApiError = ApiErrorUnion;
+
+/** The `ApiError` of kind `K`, with the fields that kind always has. */
+export type ApiErrorOf<K extends ApiErrorKind> = Extract<ApiError, { kind: K }>;
+
+/** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */
+export type ApiErrorInit<K extends ApiErrorKind = ApiErrorKind> = {
+    kind: K;
+    /** Default: `estatekit: <kind>`. */
+    message?: string;
+    code?: string;
+    requestId?: string;
+    retryAfterMs?: number;
+    /** Default 0. */
+    attempts?: number;
+    /** Default: what the kind implies (network, timeout, rate_limited, a 5xx). */
+    retryable?: boolean;
+    details?: unknown;
+    data?: unknown;
+    cause?: unknown;
+} & (K extends AnsweredKind ? { status: number } : { status?: undefined });
+
+/** The `ApiError` class: constructible (test doubles), `instanceof` across module copies and realms. */
+export interface ApiErrorConstructor {
+    /** Makes an `ApiError`, e.g. `new ApiError({ kind: "not_found", status: 404, message: "no such document" })`. */
+    new <K extends ApiErrorKind>(init: ApiErrorInit<K>): ApiErrorOf<K>;
+    readonly prototype: ApiError;
+    /** An `ApiError` again from its `toJSON()` (after JSON, a server action or `postMessage`). */
+    fromJSON(json: unknown): ApiError;
+    /** `e instanceof ApiError`: true for every estatekit error, whichever entry, module copy or realm made it. */
     [Symbol.hasInstance](value: unknown): value is ApiError;
-};
+}
+/** Every failure of estatekit: a real class (`class ApiError extends Error`). */
+export declare const ApiError: ApiErrorConstructor;
 
 /** Whether `e` is an error thrown by estatekit (a type guard in TypeScript). */
 export function isApiError(e: unknown): e is ApiError;
 
-/** How `documents` and `messagesAll` page through results. */
+/** Items a list call asks for per request when iterated, unless `pageSize` says otherwise: 50. */
+export declare const DEFAULT_PAGE_SIZE: 50;
+
+/** How an iterated list call pages (`for await`): iteration options only, refused by `await`. */
 export interface PageOptions {
-    /** Items asked for per request (`take`), a positive integer; default 100. A shorter page ends the iteration. */
+    /** Items asked for per request (`take`), a whole number from 1; default 50. A shorter page ends the iteration. */
     pageSize?: number;
-    /** Stops after this many items in all (a non-negative integer); default: no limit. */
+    /** Stops after this many items in all (a whole number from 0); default: no limit. */
     limit?: number;
 }
 
-/** Filters of `documents`: those of `listDocuments` except `skip` and `take`, which the iterator sets. */
-export type DocumentsQuery = Omit<ListDocumentsQuery, "skip" | "take">;
+/** Options of `listDocuments`: the call options, and the paging of an iteration. */
+export interface ListDocumentsOptions extends PageOptions, CallOptions {}
 
-/** Options of `documents`: paging, and the call options every page's request gets. */
-export interface DocumentsOptions extends PageOptions, CallOptions {}
+/** Options of `listMessages`: its options, and the paging of an iteration. */
+export interface ListMessagesOptions<F extends readonly MessageField[] = readonly MessageField[], U extends readonly string[] | undefined = undefined>
+    extends PageOptions, SelectingMessagesOptions<F, U> {}
 
-/** Options of `messagesAll`: paging, and the options of `messages` except `paging`, which the iterator sets. */
-export interface MessagesAllOptions extends PageOptions, Omit<MessagesOptions, "paging"> {}
-
-/** Options of `messagesAll` whose `fields` and `userFields` type the messages it gives. */
-export interface SelectingMessagesAllOptions<F extends readonly MessageField[], U extends readonly string[] | undefined>
-    extends PageOptions, Omit<SelectingMessagesOptions<F, U>, "paging"> {}
+/**
+ * What a list call returns. Awaited, the one request with the query as given (sent on the first
+ * `then`, shared by later ones). Iterated (`for await`), every item of every page, `pageSize` a
+ * request from the query's `skip` until a short page or `limit`; each iteration pages afresh
+ * and shares nothing with the awaited request. Nothing is sent before one of the two.
+ * Concurrent `next()` calls are queued; a failed page rejects that `next()` and ends the iteration.
+ */
+export interface PagePromise<T> extends PromiseLike<T[]>, AsyncIterable<T> {
+    then<R1 = T[], R2 = never>(
+        onfulfilled?: ((value: T[]) => R1 | PromiseLike<R1>) | null,
+        onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
+    ): Promise<R1 | R2>;
+    catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T[] | R>;
+    finally(onfinally?: (() => void) | null): Promise<T[]>;
+    [Symbol.asyncIterator](): AsyncIterator<T, void, undefined>;
+}
 
 /**
  * A client for one account of the service: every member of the Rust `Client` (see
@@ -111,8 +158,8 @@ export interface SelectingMessagesAllOptions<F extends readonly MessageField[], 
 export declare class Client {
     /**
      * Creates a client; nothing is sent until a method is called. Never throws: invalid options
-     * make every call reject with an `ApiError` (kind `invalid_input`), and `baseUrl` throw it,
-     * whether the module was loaded before or not.
+     * make every call reject with an `ApiError` (kind `invalid_input`), and `baseUrl` throw it
+     * when the base URL itself is invalid, whether the module was loaded before or not.
      */
     constructor(options: ClientOptions);
     /**
@@ -128,33 +175,21 @@ export declare class Client {
     /** The same as `free()` (`using client = new Client(...)`). */
     [Symbol.dispose](): void;
     /**
-     * Every document matching `query`, fetched page by page with `listDocuments` (`skip`/`take`)
-     * as the loop asks for them. Returns at once; nothing is sent before the first `next()`.
-     * Concurrent `next()` calls are queued, never raced. A failed page rejects that `next()`
-     * with its `ApiError` and ends the iteration.
+     * Lists documents' metadata, filtered. `await` gives one request with `query` as given;
+     * `for await` gives every matching document (see `PagePromise`); a `take` in an iterated
+     * query is refused (give `pageSize`).
      */
-    documents(query?: DocumentsQuery, options?: DocumentsOptions): AsyncGenerator<DocumentRecord, void, undefined>;
+    listDocuments(query?: ListDocumentsQuery | null, options?: ListDocumentsOptions | null): PagePromise<DocumentRecord>;
     /**
-     * Every message of a conversation, fetched page by page with `messages` (`paging.skip`/`take`)
-     * as the loop asks for them. Returns at once; nothing is sent before the first `next()`.
-     * Concurrent `next()` calls are queued, never raced. A failed page rejects that `next()`
-     * with its `ApiError` and ends the iteration.
+     * Lists the messages of a conversation (GraphQL `messages`). `await` gives one request with
+     * `paging` as given; `for await` every message from `paging.skip` (see `PagePromise`; a
+     * `paging.take` is refused when iterating). With `fields: ["id", "text"]` (a literal array,
+     * or `as const`), each message has exactly those fields.
      */
-    messagesAll<
+    listMessages<
         const F extends readonly MessageField[] = readonly MessageField[],
         const U extends readonly string[] | undefined = undefined,
-    >(
-        filter: MessageFilter,
-        options?: SelectingMessagesAllOptions<F, U>,
-    ): AsyncGenerator<SelectedMessage<F, U> | null, void, undefined>;
-    /**
-     * Reads the messages of a conversation (GraphQL `messages`). With `fields: ["id", "text"]`
-     * (a literal array, or `as const`), each message has exactly those fields.
-     */
-    messages<
-        const F extends readonly MessageField[] = readonly MessageField[],
-        const U extends readonly string[] | undefined = undefined,
-    >(filter: MessageFilter, options?: SelectingMessagesOptions<F, U> | null): Promise<(SelectedMessage<F, U> | null)[]>;
+    >(filter: MessageFilter, options?: ListMessagesOptions<F, U> | null): PagePromise<SelectedMessage<F, U> | null>;
 }
-/** The members of the Rust `Client`, which the wrapper forwards (`messages` typed above). */
-export interface Client extends Omit<WasmClient, "messages"> {}
+/** The members of the Rust `Client`, which the wrapper forwards (the list calls typed above). */
+export interface Client extends Omit<WasmClient, "listMessages" | "listDocuments"> {}

@@ -17,4 +17,4 @@ const api = entry(
 
 export default api.init;
 export const { initSync, Client } = api;
-export { ApiError, isApiError, isEventType, isDocumentType, EVENT_TYPES, DOCUMENT_TYPES } from "./client.js";
+export { ApiError, isApiError, isEventType, isDocumentType, EVENT_TYPES, DOCUMENT_TYPES, DEFAULT_PAGE_SIZE } from "./client.js";

@@ -26,6 +26,8 @@
 // and the embedded copy loads, which is fewer bytes than the file there (dev servers do not
 // compress).
 
+import { apiError } from "./api_error.js";
+
 const PACKAGE = "estatekit";
 
 /** @typedef {{ module_or_path: unknown }} InitArgument */
@@ -115,20 +117,6 @@ export async function instantiate(init, where) {
   const from = url ? ` from ${url}` : "";
   const message = `${where.entry}: could not load its WebAssembly module${from} (${reason}); ${fix || /** @type {{ fix?: string } | undefined} */ (cause)?.fix || advice(where, url)}.`;
   throw apiError("network", message, { cause, details: reason });
-}
-
-/**
- * An ApiError made by the JavaScript wrappers (the module makes the others): the loader's, and
- * ./client.js's own.
- * @param {import("./estatekit_wasm.js").ApiErrorKind} kind
- * @param {string} message
- * @param {{ cause?: unknown, details?: unknown }} [extra]
- * @returns {import("./estatekit_wasm.js").ApiError}
- */
-export function apiError(kind, message, { cause, ...extra } = {}) {
-  const e = new Error(message, cause === undefined ? undefined : { cause });
-  const retryable = kind === "network"; // a module that could not be loaded: a later call may load it
-  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind, attempts: 0, retryable }, extra);
 }
 
 /**

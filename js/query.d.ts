@@ -7,7 +7,6 @@ import type {
     CallOptions,
     Client,
     DocumentRecord,
-    DocumentsQuery,
     ListDocumentsQuery,
     Message,
     MessageFilter,
@@ -90,10 +89,10 @@ export interface EstatekitKeys {
     readonly messages: {
         /** Every messages query. */
         readonly all: EstatekitKey;
-        /** The key of `messagesQueryOptions(client, filter, options)`. */
+        /** The key of `listMessagesQueryOptions(client, filter, options)`. */
         list(filter: MessageFilter, options?: MessagesOptions): EstatekitKey;
-        /** The key of `messagesInfiniteQueryOptions(client, filter, options)`. */
-        infinite(filter: MessageFilter, options?: MessagesInfiniteOptions): EstatekitKey;
+        /** The key of `listMessagesInfiniteQueryOptions(client, filter, options)`. */
+        infinite(filter: MessageFilter, options?: ListMessagesInfiniteOptions): EstatekitKey;
     };
     /** Documents. */
     readonly documents: {
@@ -101,8 +100,8 @@ export interface EstatekitKeys {
         readonly all: EstatekitKey;
         /** The key of `listDocumentsQueryOptions(client, query)`. */
         list(query?: ListDocumentsQuery): EstatekitKey;
-        /** The key of `documentsInfiniteQueryOptions(client, query, { pageSize })`. */
-        infinite(query?: DocumentsQuery, pageSize?: number): EstatekitKey;
+        /** The key of `listDocumentsInfiniteQueryOptions(client, query, { pageSize })`. */
+        infinite(query?: ListDocumentsQuery, pageSize?: number): EstatekitKey;
         /** The key of `getDocumentQueryOptions(client, documentId)`. */
         detail(documentId: string): EstatekitKey;
     };
@@ -129,8 +128,8 @@ export function retry(failureCount: number, error: unknown): boolean;
 /** A `retryDelay` for TanStack Query: the service's `retryAfterMs`, else 1 s, 2 s, 4 s... (at most 30 s). */
 export function retryDelay(failureCount: number, error: unknown): number;
 
-/** `messages` as a query. */
-export function messagesQueryOptions(
+/** `listMessages` as a query (one request, `paging` as given). */
+export function listMessagesQueryOptions(
     client: Client,
     filter: MessageFilter,
     options?: MessagesOptions,
@@ -159,24 +158,24 @@ export interface InfinitePageOptions {
     pageSize?: number;
 }
 
-/** Options of `messagesInfiniteQueryOptions`: those of `messages` but `paging`, which the pages set. */
-export interface MessagesInfiniteOptions extends InfinitePageOptions, Omit<MessagesOptions, "paging" | "signal"> {}
+/** Options of `listMessagesInfiniteQueryOptions`: those of `listMessages` but `paging`, which the pages set. */
+export interface ListMessagesInfiniteOptions extends InfinitePageOptions, Omit<MessagesOptions, "paging" | "signal"> {}
 
-/** Options of `documentsInfiniteQueryOptions`: the page size and the call options but `signal`. */
-export interface DocumentsInfiniteOptions extends InfinitePageOptions, Omit<CallOptions, "signal"> {}
+/** Options of `listDocumentsInfiniteQueryOptions`: the page size and the call options but `signal`. */
+export interface ListDocumentsInfiniteOptions extends InfinitePageOptions, Omit<CallOptions, "signal"> {}
 
-/** `messages` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. */
-export function messagesInfiniteQueryOptions(
+/** `listMessages` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. */
+export function listMessagesInfiniteQueryOptions(
     client: Client,
     filter: MessageFilter,
-    options?: MessagesInfiniteOptions,
+    options?: ListMessagesInfiniteOptions,
 ): EstatekitInfiniteQueryOptions<Message | null>;
 
 /** `listDocuments` page by page (`skip`/`take`), for `useInfiniteQuery`. */
-export function documentsInfiniteQueryOptions(
+export function listDocumentsInfiniteQueryOptions(
     client: Client,
-    query?: DocumentsQuery,
-    options?: DocumentsInfiniteOptions,
+    query?: Omit<ListDocumentsQuery, "skip" | "take">,
+    options?: ListDocumentsInfiniteOptions,
 ): EstatekitInfiniteQueryOptions<DocumentRecord>;
 
 /** Settings of the upload mutation: `onProgress`, `timeoutMs`, `onEvent`, and what cancels it. */

@@ -5,10 +5,11 @@
 // `queryClient.fetchQuery`, ...) take as is. No import of TanStack, nor of the WebAssembly module:
 // the factories only call the methods of the `Client` they are given. Declarations: ./query.d.ts.
 
+import { isApiError } from "./api_error.js";
+import { DEFAULT_PAGE_SIZE, checkedCount } from "./paging.js";
+
 /** The first element of every key: `invalidateQueries({ queryKey: ["estatekit"] })` reaches all. */
 const ROOT = "estatekit";
-/** Page size of the infinite queries when none is given. */
-const PAGE_SIZE = 50;
 /** How many times `retry` lets TanStack re-run a call that estatekit did not retry itself. */
 const RETRIES = 3;
 
@@ -35,7 +36,7 @@ export function estatekitKeys(client) {
       all: /** @type {const} */ ([...all, "messages"]),
       /** @param {unknown} filter @param {import("./estatekit.js").MessagesOptions} [options] */
       list: (filter, options) => /** @type {const} */ ([...all, "messages", "list", { filter, ...keyed(options) }]),
-      /** @param {unknown} filter @param {import("./query.js").MessagesInfiniteOptions} [options] */
+      /** @param {unknown} filter @param {import("./query.js").ListMessagesInfiniteOptions} [options] */
       infinite: (filter, options) =>
         /** @type {const} */ ([...all, "messages", "infinite", { filter, ...keyed(options) }]),
     },
@@ -65,7 +66,7 @@ export function estatekitKeys(client) {
  * @returns {boolean}
  */
 export function retry(failureCount, error) {
-  if (!(error instanceof Error) || error.name !== "ApiError") return false;
+  if (!isApiError(error)) return false;
   const { retryable, attempts } = /** @type {{ retryable?: unknown, attempts?: unknown }} */ (error);
   return retryable === true && typeof attempts === "number" && attempts <= 1 && failureCount < RETRIES;
 }
@@ -84,16 +85,16 @@ export function retryDelay(failureCount, error) {
 }
 
 /**
- * `messages` as a query.
+ * `listMessages` as a query.
  * @param {import("./estatekit.js").Client} client
  * @param {import("./estatekit.js").MessageFilter} filter
  * @param {import("./estatekit.js").MessagesOptions} [options]
  */
-export function messagesQueryOptions(client, filter, options) {
+export function listMessagesQueryOptions(client, filter, options) {
   return {
     queryKey: estatekitKeys(client).messages.list(filter, options),
     /** @param {{ signal: AbortSignal }} context */
-    queryFn: ({ signal }) => client.messages(filter, { ...options, signal }),
+    queryFn: ({ signal }) => Promise.resolve(client.listMessages(filter, { ...options, signal })),
     retry,
     retryDelay,
   };
@@ -109,7 +110,7 @@ export function listDocumentsQueryOptions(client, query, options) {
   return {
     queryKey: estatekitKeys(client).documents.list(query),
     /** @param {{ signal: AbortSignal }} context */
-    queryFn: ({ signal }) => client.listDocuments(query, { ...options, signal }),
+    queryFn: ({ signal }) => Promise.resolve(client.listDocuments(query, { ...options, signal })),
     retry,
     retryDelay,
   };
@@ -151,12 +152,7 @@ export function listWebhooksQueryOptions(client, options) {
  * @returns {number}
  */
 function checkedPageSize(pageSize) {
-  if (pageSize === undefined) return PAGE_SIZE;
-  if (!Number.isSafeInteger(pageSize) || /** @type {number} */ (pageSize) < 1) {
-    const e = new Error(`invalid pageSize: must be a positive integer, got ${String(pageSize)}`);
-    throw Object.assign(e, { name: "ApiError", kind: "invalid_input", attempts: 0, retryable: false });
-  }
-  return /** @type {number} */ (pageSize);
+  return checkedCount("options.pageSize", pageSize, 1) ?? DEFAULT_PAGE_SIZE;
 }
 
 /**
@@ -180,19 +176,19 @@ function paging(pageSize) {
 }
 
 /**
- * `messages` page by page, for `useInfiniteQuery` ("load more").
+ * `listMessages` page by page, for `useInfiniteQuery` ("load more").
  * @param {import("./estatekit.js").Client} client
  * @param {import("./estatekit.js").MessageFilter} filter
- * @param {import("./query.js").MessagesInfiniteOptions} [options]
+ * @param {import("./query.js").ListMessagesInfiniteOptions} [options]
  */
-export function messagesInfiniteQueryOptions(client, filter, options) {
+export function listMessagesInfiniteQueryOptions(client, filter, options) {
   const { pageSize: given, ...messagesOptions } = options ?? {};
   const pageSize = checkedPageSize(given);
   return {
     queryKey: estatekitKeys(client).messages.infinite(filter, { ...messagesOptions, pageSize }),
     /** @param {{ signal: AbortSignal, pageParam: number }} context */
     queryFn: ({ signal, pageParam }) =>
-      client.messages(filter, { ...messagesOptions, paging: { skip: pageParam, take: pageSize }, signal }),
+      Promise.resolve(client.listMessages(filter, { ...messagesOptions, paging: { skip: pageParam, take: pageSize }, signal })),
     ...paging(pageSize),
   };
 }
@@ -200,17 +196,17 @@ export function messagesInfiniteQueryOptions(client, filter, options) {
 /**
  * `listDocuments` page by page, for `useInfiniteQuery`.
  * @param {import("./estatekit.js").Client} client
- * @param {import("./estatekit.js").DocumentsQuery} [query]
- * @param {import("./query.js").DocumentsInfiniteOptions} [options]
+ * @param {import("./estatekit.js").ListDocumentsQuery} [query]
+ * @param {import("./query.js").ListDocumentsInfiniteOptions} [options]
  */
-export function documentsInfiniteQueryOptions(client, query, options) {
+export function listDocumentsInfiniteQueryOptions(client, query, options) {
   const { pageSize: given, ...callOptions } = options ?? {};
   const pageSize = checkedPageSize(given);
   return {
     queryKey: estatekitKeys(client).documents.infinite(query, pageSize),
     /** @param {{ signal: AbortSignal, pageParam: number }} context */
     queryFn: ({ signal, pageParam }) =>
-      client.listDocuments({ ...query, skip: pageParam, take: pageSize }, { ...callOptions, signal }),
+      Promise.resolve(client.listDocuments({ ...query, skip: pageParam, take: pageSize }, { ...callOptions, signal })),
     ...paging(pageSize),
   };
 }

@@ -11,6 +11,13 @@ import type {
     TestServiceOptions,
 } from "./estatekit_testing_wasm.js";
 
+declare global {
+    interface SymbolConstructor {
+        /** `Symbol.dispose` (ES2026 explicit resource management; declared for older `lib` settings). */
+        readonly dispose: unique symbol;
+    }
+}
+
 export type {
     DeliveryRecord,
     Fault,

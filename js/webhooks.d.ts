@@ -32,10 +32,10 @@ export type {
 } from "./estatekit_webhooks_wasm.js";
 
 /** One of the 28 event types: the `operation` of a known event. */
-export type WebhookEventType = KnownEvent["operation"];
+export type EventType = KnownEvent["operation"];
 
 /** The event of type `T`, with its `data` typed (or `unknown` for the 23 types without a shape). */
-export type EventOf<T extends WebhookEventType> = Extract<KnownEvent, { operation: T }>;
+export type EventOf<T extends EventType> = Extract<KnownEvent, { operation: T }>;
 
 /**
  * The error of a delivery that is not a valid event: not UTF-8, not JSON, not an object, a
@@ -44,11 +44,21 @@ export type EventOf<T extends WebhookEventType> = Extract<KnownEvent, { operatio
  * violation (also in `path`, `.` for the envelope itself) and never repeats the whole body.
  */
 export interface WebhookEventError extends Error {
-  name: "ApiError";
+  readonly name: "WebhookEventError";
   kind: "invalid_event";
   /** The JSON path of the first violation: `data.listing.unit.name`, `createdAt`, or `.`. */
   path: string;
 }
+
+/**
+ * The class of {@link WebhookEventError}: its own, not an `ApiError` (no call failed;
+ * `isApiError` is false for it). `instanceof` holds across module copies and realms.
+ */
+export declare const WebhookEventError: {
+  new (message: string, path?: string): WebhookEventError;
+  readonly prototype: WebhookEventError;
+  [Symbol.hasInstance](value: unknown): value is WebhookEventError;
+};
 
 /**
  * Checks a delivery and gives it typed: the body as received (a string or bytes, UTF-8, a BOM
@@ -67,7 +77,7 @@ export function isInvalidEvent(e: unknown): e is WebhookEventError;
 
 /** A handler per event type; each receives its type's event. A misspelt type is a type error. */
 export type WebhookHandlers = {
-  [T in WebhookEventType]?: (event: EventOf<T>, request: Request) => unknown;
+  [T in EventType]?: (event: EventOf<T>, request: Request) => unknown;
 };
 
 /** Where `dedupe` remembers the `uuid`s of handled deliveries (a `Set`, Redis, a table...). */

@@ -12,10 +12,12 @@
 // Its declarations are ./webhooks.d.ts (the event types come from Rust, through the glue's).
 import wasmInit, { checkEvent } from "./estatekit_webhooks_wasm.js";
 import { loadOnce } from "./loader.js";
+import { WebhookEventError, isInvalidEvent } from "./api_error.js";
+
+export { WebhookEventError, isInvalidEvent };
 import { checkedStore } from "./store.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
-/** @typedef {import("./webhooks.js").WebhookEventError} WebhookEventError */
 /** @typedef {import("./webhooks.js").WebhookHandlerOptions} WebhookHandlerOptions */
 /** @typedef {import("./webhooks.js").DedupeStore} DedupeStore */
 /** @typedef {import("./webhooks.js").NodeRequest} NodeRequest */
@@ -29,23 +31,11 @@ import { checkedStore } from "./store.js";
 let load;
 
 /**
- * An ApiError of kind invalid_event (the module makes those of the envelope's members).
+ * The error of an invalid delivery (the module makes those of the envelope's members with the
+ * same class).
  * @param {string} reason
- * @returns {WebhookEventError}
  */
-function invalid(reason) {
-  const e = new Error(`invalid webhook event: ${reason}`);
-  return Object.assign(e, { name: /** @type {const} */ ("ApiError"), kind: /** @type {const} */ ("invalid_event"), path: "." });
-}
-
-/**
- * Whether `e` is the error of an invalid delivery.
- * @param {unknown} e
- * @returns {e is WebhookEventError}
- */
-export function isInvalidEvent(e) {
-  return e instanceof Error && e.name === "ApiError" && /** @type {{ kind?: unknown }} */ (e).kind === "invalid_event";
-}
+const invalid = (reason) => new WebhookEventError(`invalid webhook event: ${reason}`, ".");
 
 const utf8 = new TextDecoder("utf-8", { fatal: true }); // drops a leading BOM (ignoreBOM: false)
 

@@ -56,7 +56,15 @@ else
   wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
 fi
 optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
-cp js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+# The ApiError class: wasm-bindgen copies js/api_error.js beside the glue (snippets/js/, where the
+# module's binding imports it); the wrapper's ./api_error.js is that same file, one module instance.
+if [ "$out" = pkg ]; then
+  printf '%s\n' '// The ApiError class: the file the module imports (js/api_error.js in the repository).' \
+    'export * from "./snippets/js/api_error.js";' > "$out/api_error.js"
+else
+  cp js/api_error.js "$out/"
+fi
+cp js/paging.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token
@@ -72,6 +80,8 @@ if [ "$out" = pkg ]; then
     target/wasm32-unknown-unknown/release/estatekit.wasm
   optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
   cp "$node_out/estatekit_wasm_node.js" "$node_out/estatekit_wasm_node.d.ts" "$out/"
+  # The node glue's snippets (the ApiError class, as the browser glue's): the same files.
+  cp -r "$node_out/snippets" "$out/"
   node scripts/embed-wasm.mjs "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_embedded.js"
   # estatekit/auth: the token provider lives in this module (feature `auth`); its browser entry
   # only throws (a client secret must never reach a browser).

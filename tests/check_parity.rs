@@ -345,7 +345,7 @@ async fn input_errors_name_the_path_serde_path_to_error_tracks() {
             continue;
         }
         if let Some(field) = tracked_field::<MessagesOptions>("options", &text) {
-            let e = err(client.messages(ts(json(filter)), opt(json(&text)))).await;
+            let e = err(client.list_messages(ts(json(filter)), opt(json(&text)))).await;
             assert_eq!(
                 named_field(&e),
                 field,

@@ -148,7 +148,7 @@ async fn misspelt_keys_are_refused_with_their_path() {
     ));
     // Per call: the options, the filter, nested inputs; nothing is sent.
     let e = err_kind(
-        c.messages(
+        c.list_messages(
             ts(json(r#"{"candidateId":"c","candidateID":"d"}"#)),
             opt(json(r#"{"paging":{"take":5}}"#)),
         ),
@@ -158,7 +158,7 @@ async fn misspelt_keys_are_refused_with_their_path() {
     .await;
     assert!(message(&e).starts_with("invalid filter.candidateID: is not a known option"));
     let e = err_kind(
-        c.messages(
+        c.list_messages(
             ts(json(r#"{"candidateId":"c"}"#)),
             opt(json(r#"{"paging":{"take":5,"takee":6}}"#)),
         ),

@@ -310,7 +310,7 @@ async fn refused_input_is_an_error_event_without_requests() {
     let options = js_sys::Object::new();
     js_sys::Reflect::set(&options, &"onEvent".into(), &listener).unwrap();
     err_kind(
-        c.messages(ts(json("{}")), opt(options.into())),
+        c.list_messages(ts(json("{}")), opt(options.into())),
         "invalid_input",
         None,
     )

@@ -120,7 +120,7 @@ async fn every_operation_goes_through_the_fetch_option() {
     let recorder = Recorder::new();
     let c = recorder.client(&token, "");
 
-    ok(c.messages(ts(json(r#"{"candidateId":"cand-1"}"#)), None)).await;
+    ok(c.list_messages(ts(json(r#"{"candidateId":"cand-1"}"#)), None)).await;
     let record = ok(c.upload_document(ts(upload_input("hello")), None)).await;
     let id = get_str(&record, "id").unwrap();
     ok(c.list_documents(None, NONE)).await;
@@ -260,7 +260,7 @@ async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     // A Response returned without a promise is taken as it is.
     recorder.plan(&["response"]);
     assert!(items(&ok(c.list_webhooks(NONE)).await).is_empty());
-    ok(c.messages(ts(json(r#"{"candidateId":"cand-1"}"#)), None)).await;
+    ok(c.list_messages(ts(json(r#"{"candidateId":"cand-1"}"#)), None)).await;
 }
 
 /// Progress reports seen, as (loaded, total).

@@ -55,7 +55,7 @@ async fn run(c: &Client, call: Call) -> Result<JsValue, JsValue> {
             )),
             opt(JsValue::UNDEFINED),
         ),
-        Call::Messages => c.messages(
+        Call::Messages => c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(JsValue::UNDEFINED),
         ),

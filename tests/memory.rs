@@ -78,11 +78,11 @@ async fn five_thousand_calls_keep_memory_flat() {
         let calls = vec![
             c.list_webhooks(opt(live_options.clone())),
             c.get_document(JsValue::from_str("missing"), opt(live_options.clone())),
-            c.messages(
+            c.list_messages(
                 ts(json(r#"{"candidateId":"cand-2"}"#)),
                 opt(json(r#"{"fields":["id","text"]}"#)),
             ),
-            c.messages(ts(json("{}")), opt(JsValue::UNDEFINED)),
+            c.list_messages(ts(json("{}")), opt(JsValue::UNDEFINED)),
             c.list_webhooks(opt(with_signal(&aborted))),
             c.list_documents(opt(JsValue::UNDEFINED), opt(live_options.clone())),
             c.upload_document(ts(input), opt(upload_options)),

@@ -28,7 +28,7 @@ async fn conversation_of_a_candidate() {
     let token = new_account().await;
     let c = client(&token);
     let list = items(
-        &ok(c.messages(
+        &ok(c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(JsValue::UNDEFINED),
         ))
@@ -93,11 +93,11 @@ async fn filters_fields_paging_and_sorting() {
         r#"{"listingId":"listing-1"}"#,
         r#"{"candidateId":"cand-2","externalContactId":"x"}"#,
     ] {
-        let list = items(&ok(c.messages(ts(json(filter)), opt(JsValue::UNDEFINED))).await);
+        let list = items(&ok(c.list_messages(ts(json(filter)), opt(JsValue::UNDEFINED))).await);
         assert!(!list.is_empty(), "{filter}");
     }
     let list = items(
-        &ok(c.messages(
+        &ok(c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(json(
                 r#"{"fields":["id","text"],"userFields":["id","firstName"]}"#,
@@ -116,7 +116,7 @@ async fn filters_fields_paging_and_sorting() {
         );
     }
     let all = items(
-        &ok(c.messages(
+        &ok(c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(json(
                 r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"}}"#,
@@ -125,7 +125,7 @@ async fn filters_fields_paging_and_sorting() {
         .await,
     );
     let desc = items(
-        &ok(c.messages(
+        &ok(c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(json(
                 r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"DESC"}}"#,
@@ -141,7 +141,7 @@ async fn filters_fields_paging_and_sorting() {
     let mut reversed = ids(&desc);
     reversed.reverse();
     assert_eq!(ids(&all), reversed);
-    let page = items(&ok(c.messages(ts(json(r#"{"candidateId":"cand-1"}"#)), opt(json(r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"},"paging":{"skip":2,"take":3}}"#)))).await);
+    let page = items(&ok(c.list_messages(ts(json(r#"{"candidateId":"cand-1"}"#)), opt(json(r#"{"fields":["id"],"sort":{"fieldName":"id","direction":"ASC"},"paging":{"skip":2,"take":3}}"#)))).await);
     assert_eq!(ids(&page), ids(&all)[2..5].to_vec());
 }
 
@@ -171,7 +171,7 @@ async fn missing_filter_is_rejected_before_sending() {
         ),
     ] {
         let e = err_kind(
-            c.messages(ts(json(filter)), opt(json(options))),
+            c.list_messages(ts(json(filter)), opt(json(options))),
             "invalid_input",
             None,
         )
@@ -183,7 +183,7 @@ async fn missing_filter_is_rejected_before_sending() {
         );
     }
     err_kind(
-        c.messages(ts(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
+        c.list_messages(ts(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
         "invalid_input",
         None,
     )
@@ -196,7 +196,7 @@ async fn graphql_errors_carry_details() {
     let token = new_account().await;
     let c = client(&token);
     let e = err_kind(
-        c.messages(
+        c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(json(r#"{"sort":{"fieldName":"noSuchField"}}"#)),
         ),
@@ -212,7 +212,7 @@ async fn graphql_errors_carry_details() {
     let path = "/api/reporting/graphql";
     fault(&format!(r#"{{"path":"{path}","token":"{token}","status":400,"body":"{{\"errors\":[{{\"message\":\"filter required\"}}],\"data\":{{\"messages\":[]}}}}","contentType":"application/json"}}"#)).await;
     let e = err_kind(
-        c.messages(
+        c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(JsValue::UNDEFINED),
         ),
@@ -231,7 +231,7 @@ async fn tolerant_and_strict_decoding() {
     let path = "/api/reporting/graphql";
     fault(&format!(r#"{{"path":"{path}","token":"{token}","status":200,"body":"{{\"data\":{{\"messages\":[{{\"id\":\"m\",\"sentBy\":\"SYSTEM\"}}]}}}}","contentType":"application/json"}}"#)).await;
     let list = items(
-        &ok(c.messages(
+        &ok(c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(JsValue::UNDEFINED),
         ))
@@ -245,7 +245,7 @@ async fn tolerant_and_strict_decoding() {
 
     fault(&format!(r#"{{"path":"{path}","token":"{token}","status":200,"body":"{{\"data\":{{\"messages\":[{{\"id\":\"m\",\"isRead\":\"no\"}}]}}}}","contentType":"application/json"}}"#)).await;
     let e = err_kind(
-        c.messages(
+        c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(JsValue::UNDEFINED),
         ),
@@ -258,7 +258,7 @@ async fn tolerant_and_strict_decoding() {
         "{}",
         message(&e)
     );
-    ok(c.messages(
+    ok(c.list_messages(
         ts(json(r#"{"candidateId":"cand-1"}"#)),
         opt(JsValue::UNDEFINED),
     ))

@@ -87,7 +87,7 @@ async fn safe_requests_are_retried_then_succeed() {
         let p = match call {
             0 => c.list_documents(opt(JsValue::UNDEFINED), opt(JsValue::UNDEFINED)),
             1 => c.delete_webhook(JsValue::from_str("nope"), opt(JsValue::UNDEFINED)),
-            _ => c.messages(
+            _ => c.list_messages(
                 ts(json(r#"{"candidateId":"cand-1"}"#)),
                 opt(JsValue::UNDEFINED),
             ),

@@ -190,7 +190,7 @@ async fn an_echoed_token_is_hidden_in_errors_and_kept_in_answers() {
     ))
     .await;
     let e = err_kind(
-        c.messages(
+        c.list_messages(
             ts(json(r#"{"candidateId":"cand-1"}"#)),
             opt(JsValue::UNDEFINED),
         ),

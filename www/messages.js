@@ -52,7 +52,7 @@ export function setupMessages(ctx) {
     try {
       const messages = await busy(
         { region: thread, buttons: [showButton], status, label: "Loading messages…" },
-        () => ctx.client.messages(filter, { sort: { fieldName: "id", direction }, paging: { skip: 0, take: TAKE } }),
+        () => ctx.client.listMessages(filter, { sort: { fieldName: "id", direction }, paging: { skip: 0, take: TAKE } }),
       );
       render(messages.filter(Boolean), filter);
       // On narrow screens the thread is below the form: bring it into view.

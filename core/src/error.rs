@@ -43,6 +43,10 @@ pub enum ApiErrorKind {
     /// The client was freed (`free()`, or the end of a `using` block) before this call: a
     /// mistake in the app's code, not the user's; the message says what to do.
     Freed,
+    /// A function the caller gave estatekit (its `fetch` option) threw an error of the program
+    /// itself (`RangeError`, `ReferenceError`, `SyntaxError`, ...): a bug in that function, not a
+    /// network failure. Never retried; `cause` is what it threw.
+    CallerError,
 }
 
 /// Everything that can go wrong in a call; `Display` is the message JavaScript sees.
@@ -91,11 +95,25 @@ pub enum Error {
         operation: &'static str,
     },
     /// No HTTP answer: connection refused, DNS failure, CORS refusal, dropped connection.
-    #[error("{operation} failed: network error ({reason})")]
+    #[error("{operation} failed: network error reaching {host} ({reason})")]
     Network {
         /// What the call was doing.
         operation: &'static str,
+        /// The host (and port) the request was sent to.
+        host: String,
         /// What the browser reported.
+        reason: String,
+    },
+    /// The caller's own `fetch` threw an error of the program (see
+    /// [`ApiErrorKind::CallerError`]).
+    #[error(
+        "{operation} failed: the `fetch` option threw {reason}: a bug in that function (not a \
+         network failure), so the request was not retried"
+    )]
+    CallerFetch {
+        /// What the call was doing.
+        operation: &'static str,
+        /// What it threw (`RangeError: ...`).
         reason: String,
     },
     /// The call exceeded its timeout and was aborted.
@@ -165,18 +183,21 @@ impl Error {
             Error::Graphql { .. } => ApiErrorKind::Graphql,
             Error::Redirected { .. } => ApiErrorKind::Http,
             Error::Network { .. } => ApiErrorKind::Network,
+            Error::CallerFetch { .. } => ApiErrorKind::CallerError,
             Error::Timeout { .. } => ApiErrorKind::Timeout,
             Error::Aborted { .. } => ApiErrorKind::Aborted,
             Error::Decode { .. } => ApiErrorKind::Decode,
         }
     }
 
-    /// The HTTP status, when the service answered.
+    /// The HTTP status, when the service answered (0 for a redirect: never followed, and a
+    /// browser hides its status).
     pub fn status(&self) -> Option<u16> {
         match self {
             Error::Status { status, .. }
             | Error::Graphql { status, .. }
             | Error::Decode { status, .. } => Some(*status),
+            Error::Redirected { .. } => Some(0),
             _ => None,
         }
     }
@@ -321,9 +342,15 @@ pub struct ApiErrorInfo {
     pub retry_after_ms: Option<f64>,
     /// How many requests the call made.
     pub attempts: u32,
-    /// Whether a later identical call may succeed (network, timeout, 429, 5xx). When `attempts`
-    /// is over 1, estatekit already retried it.
+    /// Whether a later identical call may succeed (network, timeout, 429, 5xx), and is safe to
+    /// make: never where a request that is not idempotent (a registration, an upload) may have
+    /// reached the service. When `attempts` is over 1, estatekit already retried it.
     pub retryable: bool,
+    /// The answer's `X-Request-Id` (for a support ticket), when the failure came with an answer
+    /// that had one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub request_id: Option<String>,
 }
 
 #[cfg(test)]
@@ -362,8 +389,19 @@ mod tests {
         let operation = "list webhooks";
         let network = Error::Network {
             operation,
+            host: "acme.example.com".into(),
             reason: "refused".into(),
         };
+        assert_eq!(
+            network.to_string(),
+            "list webhooks failed: network error reaching acme.example.com (refused)"
+        );
+        let caller = Error::CallerFetch {
+            operation,
+            reason: "RangeError: x".into(),
+        };
+        assert!(!caller.retryable());
+        assert_eq!(caller.kind(), ApiErrorKind::CallerError);
         assert!(network.retryable());
         let timeout = Error::Timeout {
             operation,

@@ -89,7 +89,7 @@ test.describe("before initialisation", () => {
     const [hooksA, hooksB, messages] = await Promise.all([
       a.listWebhooks(),
       b.listWebhooks(),
-      a.messages({ candidateId: "cand-1" }, { fields: ["id"] }),
+      a.listMessages({ candidateId: "cand-1" }, { fields: ["id"] }),
     ]);
     assert.deepEqual([hooksA, hooksB], [[], []]);
     assert.ok(messages.length >= 8);
@@ -117,7 +117,7 @@ test.describe("after initialisation", () => {
   });
 
   test.it("a missing messages filter rejects with invalid_input", async () => {
-    const e = await rejection(client().messages(undefined));
+    const e = await rejection(client().listMessages(undefined));
     assert.equal(e.kind, "invalid_input");
   });
 
@@ -140,7 +140,7 @@ test.describe("after initialisation", () => {
 
 test.describe("documents()", () => {
   test.it("pages with skip/take and stops after a short page", async () => {
-    const docs = await collect(client().documents({ propertyId: "prop-bulk" }, { pageSize: 3 }));
+    const docs = await collect(client().listDocuments({ propertyId: "prop-bulk" }, { pageSize: 3 }));
     assert.deepEqual(
       docs.map((d) => d.title),
       Array.from({ length: DOCS }, (_, i) => `bulk-${i + 1}.pdf`),
@@ -149,26 +149,26 @@ test.describe("documents()", () => {
   });
 
   test.it("asks once more when the last page was full", async () => {
-    assert.equal((await collect(client().documents({}, { pageSize: DOCS }))).length, DOCS);
+    assert.equal((await collect(client().listDocuments({}, { pageSize: DOCS }))).length, DOCS);
     assert.equal(await requests(DOCS_ROUTE), 2);
   });
 
   test.it("stops at limit without asking for more than it needs", async () => {
-    const docs = await collect(client().documents(undefined, { pageSize: 2, limit: 5 }));
+    const docs = await collect(client().listDocuments(undefined, { pageSize: 2, limit: 5 }));
     assert.equal(docs.length, 5);
     assert.equal(await requests(DOCS_ROUTE), 3, "2 + 2 + 1");
-    assert.deepEqual(await collect(client().documents({}, { limit: 0 })), []);
+    assert.deepEqual(await collect(client().listDocuments({}, { limit: 0 })), []);
     assert.equal(await requests(DOCS_ROUTE), 3);
   });
 
   test.it("returns the iterable synchronously and sends nothing before next()", async () => {
-    const it = client().documents();
+    const it = client().listDocuments();
     assert.equal(typeof it[Symbol.asyncIterator], "function");
     assert.equal(await requests(DOCS_ROUTE), 0);
   });
 
   test.it("queues concurrent next() calls", async () => {
-    const it = client().documents({}, { pageSize: 2 });
+    const it = client().listDocuments({}, { pageSize: 2 });
     const results = await Promise.all(Array.from({ length: DOCS + 2 }, () => it.next()));
     assert.deepEqual(
       results.map((r) => (r.done ? "done" : r.value.title)),
@@ -179,7 +179,7 @@ test.describe("documents()", () => {
 
   test.it("a failed page rejects next() with its ApiError and ends the iteration", async () => {
     await admin("faults", { method: "GET", path: "/api/file-storage/company/documents/metadata", status: 404 });
-    const it = client().documents({}, { pageSize: 2 });
+    const it = client().listDocuments({}, { pageSize: 2 });
     const e = await rejection(it.next());
     assert.equal(isApiError(e), true);
     assert.equal(e.kind, "not_found");
@@ -187,31 +187,31 @@ test.describe("documents()", () => {
   });
 
   test.it("passes signal to every page (aborted -> kind aborted)", async () => {
-    const e = await rejection(client().documents({}, { signal: AbortSignal.abort() }).next());
+    const e = await rejection(client().listDocuments({}, { signal: AbortSignal.abort() }).next());
     assert.equal(e.kind, "aborted");
   });
 
   test.it("rejects invalid pageSize and limit at once", () => {
     for (const options of [{ pageSize: 0 }, { pageSize: 1.5 }, { pageSize: "5" }, { limit: -1 }]) {
-      assert.throws(() => client().documents({}, options), (e) => isApiError(e) && e.kind === "invalid_input");
+      assert.throws(() => client().listDocuments({}, options), (e) => isApiError(e) && e.kind === "invalid_input");
     }
   });
 });
 
-test.describe("messagesAll()", () => {
+test.describe("listMessages()", () => {
   test.it("pages messages with paging.skip/take, keeping the other options", async () => {
     const c = client();
-    const all = await c.messages({ candidateId: "cand-bulk" }, { fields: ["id"] });
+    const all = await c.listMessages({ candidateId: "cand-bulk" }, { fields: ["id"] });
     assert.equal(all.length, BULK_MESSAGES);
     await admin("reset", {});
-    const paged = await collect(c.messagesAll({ candidateId: "cand-bulk" }, { pageSize: 10, fields: ["id"] }));
+    const paged = await collect(c.listMessages({ candidateId: "cand-bulk" }, { pageSize: 10, fields: ["id"] }));
     assert.deepEqual(paged, all);
     assert.deepEqual(Object.keys(paged[0]), ["id"]);
     assert.equal(await requests(GRAPHQL_ROUTE), 3, "10 + 10 + 5");
   });
 
   test.it("stops at limit", async () => {
-    const ids = (await collect(client().messagesAll({ candidateId: "cand-bulk" }, { pageSize: 4, limit: 6 }))).map(
+    const ids = (await collect(client().listMessages({ candidateId: "cand-bulk" }, { pageSize: 4, limit: 6 }))).map(
       (m) => m.id,
     );
     assert.equal(ids.length, 6);
@@ -220,7 +220,7 @@ test.describe("messagesAll()", () => {
   });
 
   test.it("a missing filter rejects the first next() with invalid_input", async () => {
-    const e = await rejection(client().messagesAll(undefined).next());
+    const e = await rejection(client().listMessages(undefined).next());
     assert.equal(e.kind, "invalid_input");
   });
 });
@@ -240,7 +240,7 @@ test.describe("free() and Symbol.dispose", () => {
   });
 
   test.it("instanceof ApiError: the module's errors, the wrapper's, and no others", async () => {
-    const e = await rejection(client().messages(undefined));
+    const e = await rejection(client().listMessages(undefined));
     assert.ok(e instanceof ApiError);
     assert.ok(isApiError(e));
     assert.equal(new Error("x") instanceof ApiError, false);

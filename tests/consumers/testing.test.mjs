@@ -62,7 +62,7 @@ test.describe("createTestService options", () => {
     assert.deepEqual(service.tokens, ["t-1", "t-2"]);
     const client = clientOf(service);
     assert.equal((await client.listDocuments()).length, 2);
-    assert.equal((await client.messages({ candidateId: "cand-bulk" }, { fields: ["id"] })).length, 3);
+    assert.equal((await client.listMessages({ candidateId: "cand-bulk" }, { fields: ["id"] })).length, 3);
     service.close();
   });
 
@@ -321,7 +321,7 @@ test.describe("state", () => {
     assert.equal(doc.id, seeded.documentIds[0]);
     assert.equal(doc.title, "Lease.pdf");
     assert.equal(doc.size, 5);
-    const [message] = await client.messages({ candidateId: "cand-9" });
+    const [message] = await client.listMessages({ candidateId: "cand-9" });
     assert.equal(message.id, seeded.messageIds[0]);
     assert.equal(message.text, "Hello");
     assert.deepEqual(message.attachments.map((a) => a.name), ["id.pdf"]);
@@ -329,7 +329,7 @@ test.describe("state", () => {
 
     await service.reset();
     assert.deepEqual(await client.listDocuments({ tenantId: "t-1" }), []);
-    assert.deepEqual(await client.messages({ candidateId: "cand-9" }), []);
+    assert.deepEqual(await client.listMessages({ candidateId: "cand-9" }), []);
     assert.deepEqual(await client.listWebhooks(), []);
     assert.deepEqual((await service.requests()).length, 3, "reset forgot the requests before it");
     service.close();
@@ -376,7 +376,7 @@ test.describe("state", () => {
   test.it("a fault's headers (a plain object) reach the client: Retry-After on a 429", async () => {
     const service = await createTestService();
     await service.addFaults({ path: "/api/reporting/graphql", status: 429, headers: { "retry-after": "30" } });
-    const e = await rejection(clientOf(service, { retry: { limit: 0 } }).messages({ candidateId: "cand-1" }));
+    const e = await rejection(clientOf(service, { retry: { limit: 0 } }).listMessages({ candidateId: "cand-1" }));
     assert.equal(e.kind, "rate_limited");
     assert.equal(e.retryAfterMs, 30_000);
     service.close();

@@ -65,7 +65,7 @@ for (const token of TOKENS) {
     test.it("messages: the messages as sent", async () => {
       const s = service(() => ({ body: { data: { messages: [message, null] } } }));
       const client = new Client({ baseUrl: BASE, token, fetch: s.fetch });
-      assert.deepEqual(await client.messages({ candidateId: "cand-1" }), [message, null]);
+      assert.deepEqual(await client.listMessages({ candidateId: "cand-1" }), [message, null]);
       assert.equal(s.seen[0].authorization, `Bearer ${token}`);
     });
 
@@ -126,18 +126,18 @@ for (const token of TOKENS) {
       assert.equal(s.seen[0].path, `/api/external-integrations/webhooks/${webhook.id}`);
     });
 
-    test.it("documents() and messagesAll(): every item as sent, page by page", async () => {
+    test.it("documents() and listMessages(): every item as sent, page by page", async () => {
       const pages = [[document, { ...document, id: token }], [document]];
       const docs = service(() => ({ body: pages.shift() ?? [] }));
       const client = new Client({ baseUrl: BASE, token, fetch: docs.fetch });
       const listed = [];
-      for await (const d of client.documents({ tenantId: token }, { pageSize: 2 })) listed.push(d);
+      for await (const d of client.listDocuments({ tenantId: token }, { pageSize: 2 })) listed.push(d);
       assert.deepEqual(listed, [document, { ...document, id: token }, document]);
       const threads = [[message, message], [null]];
       const msgs = service(() => ({ body: { data: { messages: threads.shift() ?? [] } } }));
       const other = new Client({ baseUrl: BASE, token, fetch: msgs.fetch });
       const read = [];
-      for await (const m of other.messagesAll({ candidateId: "cand-1" }, { pageSize: 2 })) read.push(m);
+      for await (const m of other.listMessages({ candidateId: "cand-1" }, { pageSize: 2 })) read.push(m);
       assert.deepEqual(read, [message, message, null]);
     });
 
@@ -152,7 +152,7 @@ for (const token of TOKENS) {
       );
       const client = new Client({ baseUrl: BASE, token, fetch: s.fetch, retry: { limit: 0 }, onEvent: (e) => events.push(e) });
       const failures = [];
-      for (const call of [() => client.listWebhooks(), () => client.messages({ candidateId: "c" }), () => client.getDocument("d")]) {
+      for (const call of [() => client.listWebhooks(), () => client.listMessages({ candidateId: "c" }), () => client.getDocument("d")]) {
         await assert.rejects(call(), (e) => {
           assert.ok(isApiError(e));
           failures.push(e);

@@ -42,10 +42,10 @@ const INPUTS = {
   ClientOptions: [options, (v) => new Client(v).listWebhooks()],
   RetryOptions: [{}, (v) => new Client({ ...options, retry: v }).listWebhooks()],
   RateLimitOptions: [{ perMinute: 60 }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
-  MessageFilter: [filter, (v) => client.messages(v)],
-  MessagesOptions: [{}, (v) => client.messages(filter, v)],
-  GraphPaging: [{}, (v) => client.messages(filter, { paging: v })],
-  GraphSorting: [{ fieldName: "id" }, (v) => client.messages(filter, { sort: v })],
+  MessageFilter: [filter, (v) => client.listMessages(v)],
+  MessagesOptions: [{}, (v) => client.listMessages(filter, v)],
+  GraphPaging: [{}, (v) => client.listMessages(filter, { paging: v })],
+  GraphSorting: [{ fieldName: "id" }, (v) => client.listMessages(filter, { sort: v })],
   ListDocumentsQuery: [{}, (v) => client.listDocuments(v)],
   CallOptions: [{}, (v) => client.listWebhooks(v)],
   UploadDocumentInput: [upload, (v) => client.uploadDocument(v)],
@@ -98,8 +98,8 @@ test.it("an unset baseUrl (an environment variable missing) is missing, and says
   assert.equal(absent.message, "invalid options.baseUrl: is required");
   const array = await client.listDocuments({ types: "CONTRACT" }).catch((error) => error);
   assert.equal(array.message, "invalid query.types: is not an array");
-  const object = await client.messages(filter, { paging: "x" }).catch((error) => error);
+  const object = await client.listMessages(filter, { paging: "x" }).catch((error) => error);
   assert.equal(object.message, 'invalid options.paging: is the string "x", expected an object');
-  const count = await client.messages(filter, { paging: { take: -1 } }).catch((error) => error);
+  const count = await client.listMessages(filter, { paging: { take: -1 } }).catch((error) => error);
   assert.equal(count.message, "invalid options.paging.take: is the number `-1`, expected a non-negative integer");
 });

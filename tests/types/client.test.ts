@@ -14,8 +14,7 @@ import init, {
   type ClientEvent,
   type ClientOptions,
   type DocumentRecord,
-  type DocumentsOptions,
-  type DocumentsQuery,
+  type ListDocumentsOptions,
   type DocumentType,
   type EventType,
   type InitOutput,
@@ -23,10 +22,10 @@ import init, {
   type Message,
   type MessageField,
   type SelectedMessage,
-  type SelectingMessagesAllOptions,
+  type PagePromise,
   type SelectingMessagesOptions,
   type MessageFilter,
-  type MessagesAllOptions,
+  type ListMessagesOptions,
   type MessagesOptions,
   type RegisterWebhookInput,
   type UploadDocumentInput,
@@ -85,29 +84,30 @@ new Client({ ...base, fetch: (url: string) => fetch(url) });
 
 // --- messages ---
 // Without `fields`, every field but `user` (which only `userFields` selects).
-type PlainMessages = typeof client.messages<readonly MessageField[], undefined>;
-expect<Equal<Parameters<PlainMessages>, [filter: MessageFilter, options?: SelectingMessagesOptions<readonly MessageField[], undefined> | null]>>();
+type PlainMessages = typeof client.listMessages<readonly MessageField[], undefined>;
+expect<Equal<Parameters<PlainMessages>, [filter: MessageFilter, options?: ListMessagesOptions<readonly MessageField[], undefined> | null]>>();
 // GraphQL list elements are nullable: the service may send null for a message.
 expect<Equal<Awaited<ReturnType<PlainMessages>>, (SelectedMessage | null)[]>>();
+expect<Equal<ReturnType<PlainMessages>, PagePromise<SelectedMessage | null>>>();
 expect<Equal<SelectedMessage, Pick<Message, MessageField>>>();
 async function plainMessages(): Promise<void> {
-  const plain = await client.messages({ candidateId: "c" }, { paging: { take: 5 } });
+  const plain = await client.listMessages({ candidateId: "c" }, { paging: { take: 5 } });
   expect<Equal<typeof plain, (SelectedMessage | null)[]>>();
 }
-client.messages({ candidateId: "cand-1" }, { fields: ["id", "text", "attachments"], userFields: ["email"] });
-client.messages({ listingId: "l" }, { paging: { skip: 0, take: 10 }, sort: { fieldName: "id", direction: "DESC" }, ...call });
-// @ts-expect-error messages needs a filter object
-client.messages();
+client.listMessages({ candidateId: "cand-1" }, { fields: ["id", "text", "attachments"], userFields: ["email"] });
+client.listMessages({ listingId: "l" }, { paging: { skip: 0, take: 10 }, sort: { fieldName: "id", direction: "DESC" }, ...call });
+// @ts-expect-error listMessages needs a filter object
+client.listMessages();
 // @ts-expect-error the filter is an object, not an id
-client.messages("cand-1");
+client.listMessages("cand-1");
 // @ts-expect-error "body" is not a Message field
-client.messages({ candidateId: "c" }, { fields: ["body"] });
+client.listMessages({ candidateId: "c" }, { fields: ["body"] });
 // @ts-expect-error sort direction is ASC or DESC
-client.messages({ candidateId: "c" }, { sort: { fieldName: "id", direction: "UP" } });
+client.listMessages({ candidateId: "c" }, { sort: { fieldName: "id", direction: "UP" } });
 // @ts-expect-error take is a number
-client.messages({ candidateId: "c" }, { paging: { take: "10" } });
+client.listMessages({ candidateId: "c" }, { paging: { take: "10" } });
 async function readMessage(): Promise<void> {
-  const [m] = await client.messages({ candidateId: "c" });
+  const [m] = await client.listMessages({ candidateId: "c" });
   if (!m) return;
   const sentBy: string | null | undefined = m.sentBy;
   expect<Equal<Message["sentBy"], "ADMIN" | "CANDIDATE" | (string & {}) | null | undefined>>();
@@ -136,8 +136,9 @@ client.uploadDocument({ file: blob, resourcePath: "p", format: "GIF" });
 // @ts-expect-error onProgress gets one { loaded, total } object
 client.uploadDocument({ file: blob, resourcePath: "p" }, { onProgress: (loaded: number, total: number) => loaded + total });
 
-expect<Equal<Params<"listDocuments">, [query?: ListDocumentsQuery | null, options?: CallOptions | null]>>();
+expect<Equal<Params<"listDocuments">, [query?: ListDocumentsQuery | null, options?: ListDocumentsOptions | null]>>();
 expect<Equal<Result<"listDocuments">, DocumentRecord[]>>();
+expect<Equal<ReturnType<Client["listDocuments"]>, PagePromise<DocumentRecord>>>();
 client.listDocuments();
 client.listDocuments({ propertyId: "p", types: ["CONTRACT", "MOVE_OUT"], title: "lease", skip: 0, take: 50 }, call);
 // @ts-expect-error "INVOICE" is not a document type
@@ -197,39 +198,40 @@ async function readWebhooks(): Promise<void> {
 }
 
 // --- pagination ---
-expect<Equal<Params<"documents">, [query?: DocumentsQuery, options?: DocumentsOptions]>>();
-expect<Equal<ReturnType<Client["documents"]>, AsyncGenerator<DocumentRecord, void, undefined>>>();
-type PlainMessagesAll = typeof client.messagesAll<readonly MessageField[], undefined>;
-expect<Equal<Parameters<PlainMessagesAll>, [filter: MessageFilter, options?: SelectingMessagesAllOptions<readonly MessageField[], undefined>]>>();
-expect<Equal<ReturnType<PlainMessagesAll>, AsyncGenerator<SelectedMessage | null, void, undefined>>>();
-const allOptions: MessagesAllOptions = { pageSize: 5, fields: ["id"] };
-client.messagesAll({ candidateId: "c" }, allOptions);
+// The iterators of old are gone: one name per operation.
+// @ts-expect-error documents() is listDocuments(), iterated
+client.documents;
+// @ts-expect-error messagesAll() is listMessages(), iterated
+client.messagesAll;
+// @ts-expect-error messages() is listMessages()
+client.messages;
+const allOptions: ListMessagesOptions = { pageSize: 5, fields: ["id"] };
+client.listMessages({ candidateId: "c" }, allOptions);
 async function paginate(): Promise<void> {
-  for await (const doc of client.documents({ propertyId: "p", types: ["SELLING"] }, { pageSize: 50, limit: 200, signal })) {
+  for await (const doc of client.listDocuments({ propertyId: "p", types: ["SELLING"] }, { pageSize: 50, limit: 200, signal })) {
     expect<Equal<typeof doc, DocumentRecord>>();
   }
-  for await (const message of client.messagesAll({ candidateId: "c" }, { pageSize: 20, fields: ["id"], sort: { fieldName: "id" } })) {
+  for await (const message of client.listMessages({ candidateId: "c" }, { pageSize: 20, fields: ["id"], sort: { fieldName: "id" } })) {
     expect<Equal<typeof message, Pick<Message, "id"> | null>>();
     // @ts-expect-error only `id` was selected
     message?.text;
   }
-  const it = client.documents();
+  const it = client.listDocuments()[Symbol.asyncIterator]();
   const first = await it.next();
   if (!first.done) expect<Equal<typeof first.value, DocumentRecord>>();
-  await it.return();
+  await it.return?.();
+  // Awaited, the same call is one request's array.
+  const page = await client.listDocuments({ take: 5 });
+  expect<Equal<typeof page, DocumentRecord[]>>();
 }
-// @ts-expect-error the iterator sets skip/take itself
-client.documents({ take: 5 });
 // @ts-expect-error pageSize is a number
-client.documents({}, { pageSize: "10" });
+client.listDocuments({}, { pageSize: "10" });
 // @ts-expect-error limit is a number
-client.messagesAll({ candidateId: "c" }, { limit: "10" });
-// @ts-expect-error the iterator sets paging itself
-client.messagesAll({ candidateId: "c" }, { paging: { take: 5 } });
-// @ts-expect-error messagesAll needs a filter object
-client.messagesAll();
+client.listMessages({ candidateId: "c" }, { limit: "10" });
+// @ts-expect-error listMessages needs a filter object
+client.listMessages();
 // @ts-expect-error "body" is not a Message field
-client.messagesAll({ candidateId: "c" }, { fields: ["body"] });
+client.listMessages({ candidateId: "c" }, { fields: ["body"] });
 
 // --- request events ---
 new Client({
@@ -261,7 +263,7 @@ new Client({
         event.status;
         break;
     }
-    expect<Equal<typeof event.operation, "messages" | "uploadDocument" | "listDocuments" | "getDocument" | "deleteDocument" | "listWebhooks" | "registerWebhook" | "ensureWebhook" | "deleteWebhook">>();
+    expect<Equal<typeof event.operation, "listMessages" | "uploadDocument" | "listDocuments" | "getDocument" | "deleteDocument" | "listWebhooks" | "registerWebhook" | "ensureWebhook" | "deleteWebhook">>();
     const callId: number = event.callId;
     void callId;
   },
@@ -315,10 +317,10 @@ const FIELDS = ["id", "text"] as const;
 const TYPES: readonly DocumentType[] = DOCUMENT_TYPES;
 client.listDocuments({ types: DOCUMENT_TYPES });
 client.listDocuments({ types: TYPES });
-client.documents({ types: ["CONTRACT", "MOVE_IN"] as const });
-client.messages({ candidateId: "c" }, { fields: FIELDS, userFields: ["email"] as const });
+client.listDocuments({ types: ["CONTRACT", "MOVE_IN"] as const });
+client.listMessages({ candidateId: "c" }, { fields: FIELDS, userFields: ["email"] as const });
 async function selected(): Promise<void> {
-  const [m] = await client.messages({ candidateId: "c" }, { fields: FIELDS });
+  const [m] = await client.listMessages({ candidateId: "c" }, { fields: FIELDS });
   expect<Equal<typeof m, Pick<Message, "id" | "text"> | null>>();
   const text: string | null | undefined = m?.text;
   // @ts-expect-error `sentBy` was not selected
@@ -327,15 +329,15 @@ async function selected(): Promise<void> {
   m?.user;
   // @ts-expect-error still nullable, as the interface says
   m?.text.length;
-  const [literal] = await client.messages({ candidateId: "c" }, { fields: ["isRead"] });
+  const [literal] = await client.listMessages({ candidateId: "c" }, { fields: ["isRead"] });
   const read: boolean | null | undefined = literal?.isRead;
   // @ts-expect-error only isRead was selected
   literal?.id;
-  const [withUser] = await client.messages({ candidateId: "c" }, { fields: ["id"], userFields: ["email", "name"] });
+  const [withUser] = await client.listMessages({ candidateId: "c" }, { fields: ["id"], userFields: ["email", "name"] });
   const email: unknown = withUser?.user?.email;
   // @ts-expect-error "phone" was not selected
   withUser?.user?.phone;
-  for await (const page of client.messagesAll({ candidateId: "c" }, { fields: ["id", "sentBy"] })) {
+  for await (const page of client.listMessages({ candidateId: "c" }, { fields: ["id", "sentBy"] })) {
     const by: string | null | undefined = page?.sentBy;
     // @ts-expect-error text was not selected
     page?.text;
@@ -357,6 +359,6 @@ const unguarded: EventType = picked;
 // @ts-expect-error the guards take one value
 isEventType();
 // @ts-expect-error "WRONG" is not a field even in a readonly array
-client.messages({ candidateId: "c" }, { fields: ["WRONG"] as const });
+client.listMessages({ candidateId: "c" }, { fields: ["WRONG"] as const });
 
 void [readMessage, readDocument, readWebhooks, paginate, selected, unguarded, plainMessages];

@@ -1,13 +1,6 @@
 /* tslint:disable */
 /* eslint-disable */
 
-/** Every failure of a call: a real `Error` (with a stack) named `ApiError`. */
-export interface ApiError extends Error, ApiErrorInfo {
-    name: "ApiError";
-}
-
-
-
 /** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
 export interface RateStore {
     /** Takes one from `limit` per `windowMs` under `key`: 0 when taken, else the milliseconds until there is room. */
@@ -31,6 +24,93 @@ export type StorePurpose = "rate";
 
 /** How a shared store failed: no answer in time, or a rejection (or an unexpected answer). */
 export type StoreFailure = "timeout" | "error";
+
+
+
+/** What every `ApiError` has, whatever its kind. */
+export interface ApiErrorBase extends Error {
+    readonly name: "ApiError";
+    /** What went wrong: narrows the error to the fields its kind always has. */
+    kind: ApiErrorKind;
+    /** How many requests the call made. */
+    attempts: number;
+    /**
+     * Whether a later identical call may succeed and is safe to make: never where a request that
+     * is not idempotent (a registration, an upload) may have acted. When `attempts` is over 1,
+     * estatekit already retried it.
+     */
+    retryable: boolean;
+    /** The answer's `X-Request-Id` (for a support ticket), when an answer came with one. */
+    requestId?: string;
+    /** What failed underneath, as it was thrown: a failed `fetch`'s `TypeError`, an abort's reason, what a callback threw. */
+    cause?: unknown;
+    /** The HTTP status, on the kinds that come with an answer. */
+    status?: number;
+    /** The error as plain data (`JSON.stringify` writes it); `ApiError.fromJSON` makes an `ApiError` of it again. */
+    toJSON(): ApiErrorJSON;
+}
+
+/** The kinds of an `ApiError` that always come with an answer of the service (`status` set). */
+export type AnsweredKind = "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "decode";
+
+/** An `ApiError` of a kind that comes with an answer: `status` is always there. */
+export interface AnsweredApiError<K extends AnsweredKind = AnsweredKind> extends ApiErrorBase {
+    kind: K;
+    /** The answer's HTTP status (0 for a redirect, which is never followed and whose status a browser hides). */
+    status: number;
+    /** The service's error `code`, when its body had one. */
+    code?: string;
+    /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
+    details?: unknown;
+}
+
+/** HTTP 429: `retryAfterMs` when the service said how long to wait. */
+export interface RateLimitedApiError extends AnsweredApiError<"rate_limited"> {
+    /** How long the service asked to wait before trying again, in milliseconds. */
+    retryAfterMs?: number;
+}
+
+/** The GraphQL answer carried `errors` (in `details`), maybe with partial `data`. */
+export interface GraphqlApiError extends AnsweredApiError<"graphql"> {
+    /** The GraphQL `errors` array, as sent (the token hidden). */
+    details: unknown;
+    /** Partial GraphQL `data` that came with the errors. */
+    data?: unknown;
+}
+
+/** An `ApiError` of a kind that comes without an answer: no `status`. */
+export interface UnansweredApiError<K extends Exclude<ApiErrorKind, AnsweredKind> = Exclude<ApiErrorKind, AnsweredKind>> extends ApiErrorBase {
+    kind: K;
+    status?: undefined;
+    /** For `invalid_input`: what was refused, where the wrapper says more. */
+    details?: unknown;
+}
+
+/**
+ * Every failure of a call: a real `Error` (with a stack) of the class `ApiError`, discriminated
+ * by `kind` (`if (e.kind === "not_found") e.status` is a `number`).
+ */
+export type ApiError =
+| AnsweredApiError<"unauthorized" | "forbidden" | "not_found" | "http" | "decode">
+| RateLimitedApiError
+| GraphqlApiError
+| UnansweredApiError;
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its text. */
+export interface ApiErrorJSON {
+    name: "ApiError";
+    message: string;
+    kind: ApiErrorKind;
+    status?: number;
+    code?: string;
+    requestId?: string;
+    retryAfterMs?: number;
+    attempts: number;
+    retryable: boolean;
+    details?: unknown;
+    data?: unknown;
+    cause?: string;
+}
 
 
 /**
@@ -521,7 +601,7 @@ export interface GraphSorting {
 /**
  * The client method a call was made through (`ClientEvent.operation`).
  */
-export type Operation = "messages" | "uploadDocument" | "listDocuments" | "getDocument" | "deleteDocument" | "listWebhooks" | "registerWebhook" | "ensureWebhook" | "deleteWebhook";
+export type Operation = "listMessages" | "uploadDocument" | "listDocuments" | "getDocument" | "deleteDocument" | "listWebhooks" | "registerWebhook" | "ensureWebhook" | "deleteWebhook";
 
 /**
  * The last argument of every method.
@@ -626,16 +706,22 @@ export interface ApiErrorInfo {
      */
     attempts: number;
     /**
-     * Whether a later identical call may succeed (network, timeout, 429, 5xx). When `attempts`
-     * is over 1, estatekit already retried it.
+     * Whether a later identical call may succeed (network, timeout, 429, 5xx), and is safe to
+     * make: never where a request that is not idempotent (a registration, an upload) may have
+     * reached the service. When `attempts` is over 1, estatekit already retried it.
      */
     retryable: boolean;
+    /**
+     * The answer's `X-Request-Id` (for a support ticket), when the failure came with an answer
+     * that had one.
+     */
+    requestId?: string;
 }
 
 /**
  * What went wrong, in `ApiError.kind`.
  */
-export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode" | "freed";
+export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode" | "freed" | "caller_error";
 
 /**
  * Which conversation to read: give at least one of `candidateId`, `contactId`, `listingId`.
@@ -683,7 +769,7 @@ export class Client {
     /**
      * Deletes a webhook.
      */
-    deleteWebhook(id: string, options?: CallOptions | null): Promise<void>;
+    deleteWebhook(webhookId: string, options?: CallOptions | null): Promise<void>;
     /**
      * Returns the id of a webhook with this type and URL, registering one only if none exists.
      */
@@ -697,13 +783,13 @@ export class Client {
      */
     listDocuments(query?: ListDocumentsQuery | null, options?: CallOptions | null): Promise<DocumentRecord[]>;
     /**
+     * Lists the messages of a conversation (GraphQL `messages`): one page, as `paging` says.
+     */
+    listMessages(filter: MessageFilter, options?: MessagesOptions | null): Promise<(Message | null)[]>;
+    /**
      * Lists the registered webhooks.
      */
     listWebhooks(options?: CallOptions | null): Promise<Webhook[]>;
-    /**
-     * Reads the messages of a conversation (GraphQL `messages`).
-     */
-    messages(filter: MessageFilter, options?: MessagesOptions | null): Promise<(Message | null)[]>;
     /**
      * Creates a client for one account; nothing is sent until a method is called. Invalid
      * options throw an `ApiError` (kind `invalid_input`) once the module is initialised;

@@ -6,14 +6,14 @@ import { ApiError, Client, isApiError, type DocumentRecord, type Message, type W
 import { ApiError as AuthApiError } from "estatekit/auth";
 import {
   deleteDocumentMutationOptions,
-  documentsInfiniteQueryOptions,
+  listDocumentsInfiniteQueryOptions,
   ensureWebhookMutationOptions,
   estatekitKeys,
   getDocumentQueryOptions,
   listDocumentsQueryOptions,
   listWebhooksQueryOptions,
-  messagesInfiniteQueryOptions,
-  messagesQueryOptions,
+  listMessagesInfiniteQueryOptions,
+  listMessagesQueryOptions,
   registerWebhookMutationOptions,
   retry,
   retryDelay,
@@ -32,7 +32,7 @@ const first: "estatekit" = key[0];
 const listed: Promise<Webhook[]> = webhooks.queryFn({ signal });
 const documents: Promise<DocumentRecord[]> = listDocumentsQueryOptions(client, { tenantId: "t" }).queryFn({ signal });
 const one: Promise<DocumentRecord> = getDocumentQueryOptions(client, "doc-1").queryFn({ signal });
-const thread: Promise<(Message | null)[]> = messagesQueryOptions(client, { candidateId: "c" }).queryFn({ signal });
+const thread: Promise<(Message | null)[]> = listMessagesQueryOptions(client, { candidateId: "c" }).queryFn({ signal });
 // @ts-expect-error queryFn needs TanStack's context (its signal)
 webhooks.queryFn();
 // @ts-expect-error a document id is a string
@@ -41,16 +41,16 @@ getDocumentQueryOptions(client, 7);
 listDocumentsQueryOptions(client, { tenant: "t" });
 
 // Infinite queries: skip as the page parameter, undefined after the last page.
-const pages = documentsInfiniteQueryOptions(client, { tenantId: "t" }, { pageSize: 20 });
+const pages = listDocumentsInfiniteQueryOptions(client, { tenantId: "t" }, { pageSize: 20 });
 const start: number = pages.initialPageParam;
 const next: number | undefined = pages.getNextPageParam([], [[]], 0);
 const page: Promise<DocumentRecord[]> = pages.queryFn({ signal, pageParam: 40 });
-const messagePages = messagesInfiniteQueryOptions(client, { candidateId: "c" }, { pageSize: 3, fields: ["id"] });
+const messagePages = listMessagesInfiniteQueryOptions(client, { candidateId: "c" }, { pageSize: 3, fields: ["id"] });
 const messagePage: Promise<(Message | null)[]> = messagePages.queryFn({ signal, pageParam: 0 });
 // @ts-expect-error the pages set `paging` themselves
-messagesInfiniteQueryOptions(client, { candidateId: "c" }, { paging: { skip: 0 } });
+listMessagesInfiniteQueryOptions(client, { candidateId: "c" }, { paging: { skip: 0 } });
 // @ts-expect-error documents' pages set skip/take themselves
-documentsInfiniteQueryOptions(client, { skip: 10 });
+listDocumentsInfiniteQueryOptions(client, { skip: 10 });
 // @ts-expect-error the page parameter is a number (skip)
 pages.queryFn({ signal, pageParam: "next" });
 

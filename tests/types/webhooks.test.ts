@@ -12,9 +12,9 @@ import {
   type UnknownTypeEvent,
   type WebhookEvent,
   type WebhookEventError,
-  type WebhookEventType,
+  type EventType,
 } from "estatekit/webhooks";
-import type { EventType } from "estatekit";
+import type { EventType as ClientEventType } from "estatekit";
 
 declare const body: string;
 declare function expectType<T>(value: T): void;
@@ -63,7 +63,7 @@ export async function narrowing() {
       break;
     default: {
       const known: KnownEvent = e;
-      expectType<WebhookEventType>(known.operation);
+      expectType<EventType>(known.operation);
     }
   }
   expectType<string>(e.uuid);
@@ -71,9 +71,10 @@ export async function narrowing() {
 }
 
 // The 28 types of the receiver are the client's EventType.
-export const sameTypes: [WebhookEventType, EventType] = ["UNIT_DELETED", "UNIT_DELETED"];
-export const everyEventType = (t: EventType): WebhookEventType => t;
-export const everyWebhookEventType = (t: WebhookEventType): EventType => t;
+// One name, one union: estatekit/webhooks' `EventType` is the client's.
+export const sameTypes: [EventType, ClientEventType] = ["UNIT_DELETED", "UNIT_DELETED"];
+export const everyEventType = (t: ClientEventType): EventType => t;
+export const everyClientEventType = (t: EventType): ClientEventType => t;
 
 export const handler: (request: Request) => Promise<Response> = createWebhookHandler({
   on: {

@@ -66,9 +66,12 @@ impl Answer {
         (200..300).contains(&self.status)
     }
 
-    /// A failure carrying this answer's attempt count, the token hidden in its message.
+    /// A failure carrying this answer's attempt count and `X-Request-Id`, the token hidden in
+    /// its message.
     pub fn fail(&self, error: Error) -> Failure {
-        Failure::from(error.redacted(&self.token)).after(self.attempts)
+        let mut failure = Failure::from(error.redacted(&self.token)).after(self.attempts);
+        failure.request_id = self.header_redacted("x-request-id");
+        failure
     }
 
     /// A parsed part of this answer (body, GraphQL `errors` or `data`) as an error's `details`

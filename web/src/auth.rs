@@ -98,7 +98,16 @@ fn describe(err: &JsValue) -> String {
 /// message, a decode reason, a network failure's reason).
 fn hide_error(error: Error, secrets: &[&str]) -> Error {
     secrets.iter().fold(error, |error, secret| match error {
-        Error::Network { operation, reason } => Error::Network {
+        Error::Network {
+            operation,
+            host,
+            reason,
+        } => Error::Network {
+            operation,
+            host,
+            reason: redact(reason, secret),
+        },
+        Error::CallerFetch { operation, reason } => Error::CallerFetch {
             operation,
             reason: redact(reason, secret),
         },
@@ -219,7 +228,7 @@ impl Target {
             check: &check,
         };
         // The client's request events are not a grant's: it reports `TokenEvent`s.
-        let events = Events::new(Operation::Messages, None);
+        let events = Events::new(Operation::ListMessages, None);
         let result = pipeline.run(&operation, &call, &events).await;
         result.map_err(|f| hide(f, &secrets))?;
         set.take().ok_or_else(|| {

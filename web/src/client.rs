@@ -13,7 +13,7 @@ use super::token::Tokens;
 use crate::api::retry::RetryPolicy;
 use crate::api::url::check_http_url;
 use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
-use crate::error::{ApiErrorKind, Error};
+use crate::error::Error;
 use crate::model::client::{CallOptions, ClientOptions, Operation};
 use crate::model::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
@@ -192,18 +192,10 @@ impl Inner {
     ) -> Result<String, Failure> {
         let request = webhooks::register_request(&self.base, input)?;
         let before = events.attempts();
-        let id = match self.send(&request, &checks::registered, call, events).await {
-            Ok(id) => id,
-            Err(mut failure) => {
-                if matches!(
-                    failure.error.kind(),
-                    ApiErrorKind::Network | ApiErrorKind::Timeout
-                ) {
-                    failure.error = ambiguous(failure.error);
-                }
-                return Err(failure);
-            }
-        };
+        // A registration that got no answer is `outcome_unknown` (the pipeline's `Retry::Never`).
+        let id = self
+            .send(&request, &checks::registered, call, events)
+            .await?;
         if let Some(id) = id.as_string() {
             return Ok(id);
         }
@@ -237,25 +229,6 @@ impl Inner {
         self.register(&input, &call, events)
             .await
             .map(|id| JsValue::from_str(&id))
-    }
-}
-
-/// Rewrites a network/timeout failure of a registration: the request may have reached the
-/// service, so the webhook may exist.
-fn ambiguous(error: Error) -> Error {
-    match error {
-        Error::Network { reason, .. } => Error::Network {
-            operation: webhooks::REGISTER,
-            reason: format!(
-                "{reason}; the webhook may have been created: call ensureWebhook({{type, url}}) \
-                 to find it or register it without a duplicate"
-            ),
-        },
-        Error::Timeout { timeout_ms, .. } => Error::Timeout {
-            operation: "register webhook (the webhook may have been created: call ensureWebhook({type, url}) to find it or register it without a duplicate)",
-            timeout_ms,
-        },
-        other => other,
     }
 }
 
@@ -371,16 +344,16 @@ impl Client {
         self.inner.base.as_str().to_owned()
     }
 
-    /// Reads the messages of a conversation (GraphQL `messages`).
-    #[wasm_bindgen(unchecked_return_type = "Promise<(Message | null)[]>")]
-    pub fn messages(
+    /// Lists the messages of a conversation (GraphQL `messages`): one page, as `paging` says.
+    #[wasm_bindgen(js_name = listMessages, unchecked_return_type = "Promise<(Message | null)[]>")]
+    pub fn list_messages(
         &self,
         filter: Ts<MessageFilter>,
         options: Option<Ts<MessagesOptions>>,
     ) -> Promise {
         let (filter, options) = (filter.js_value(), given(options));
         self.simple(
-            Operation::Messages,
+            Operation::ListMessages,
             |inner, events| inner.prepare_messages(filter, options, events),
             checks::messages_of,
         )
@@ -498,12 +471,12 @@ impl Client {
     #[wasm_bindgen(js_name = deleteWebhook, unchecked_return_type = "Promise<void>")]
     pub fn delete_webhook(
         &self,
-        #[wasm_bindgen(unchecked_param_type = "string")] id: JsValue,
+        #[wasm_bindgen(js_name = webhookId, unchecked_param_type = "string")] webhook_id: JsValue,
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         self.by_id(
             Operation::DeleteWebhook,
-            ("id", &id),
+            ("webhookId", &webhook_id),
             webhooks::delete_request,
             options,
             checks::deleted,

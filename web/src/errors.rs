@@ -1,9 +1,21 @@
-//! JavaScript `ApiError` objects: real `Error`s (with a stack) named `ApiError` that carry the
-//! fields of [`ApiErrorInfo`].
+//! JavaScript `ApiError` objects, made by the one `ApiError` class of the package
+//! (`js/api_error.js`, imported through its binding below): real `Error`s (with a stack) that
+//! carry the fields of [`ApiErrorInfo`] and, as ES2022 `cause`, what failed underneath.
 
 use super::js;
 use crate::error::{ApiErrorInfo, Error};
 use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/../js/api_error.js")]
+extern "C" {
+    /// The package's `ApiError` class.
+    #[wasm_bindgen(js_name = ApiError)]
+    type JsApiError;
+
+    /// `new ApiError(init)`: `init` holds the message, the fields and the cause.
+    #[wasm_bindgen(constructor, js_class = ApiError)]
+    fn new(init: &JsValue) -> JsApiError;
+}
 
 /// A failed call: the error plus what only JavaScript can hold.
 #[derive(Debug)]
@@ -16,6 +28,14 @@ pub struct Failure {
     pub data: Option<JsValue>,
     /// Requests made by the call.
     pub attempts: u32,
+    /// The answer's `X-Request-Id`, when the failure came with an answer that had one.
+    pub request_id: Option<String>,
+    /// What was thrown or rejected underneath (a failed `fetch`'s `TypeError`, the abort
+    /// reason, what a caller's callback threw), whole.
+    pub cause: Option<JsValue>,
+    /// What to do, where the outcome of a request that is not idempotent is unknown (the
+    /// failure is then not `retryable`).
+    pub unknown_outcome: Option<&'static str>,
 }
 
 impl From<Error> for Failure {
@@ -25,6 +45,9 @@ impl From<Error> for Failure {
             details: None,
             data: None,
             attempts: 0,
+            request_id: None,
+            cause: None,
+            unknown_outcome: None,
         }
     }
 }
@@ -42,6 +65,19 @@ impl Failure {
         self
     }
 
+    /// The same failure with `cause` set.
+    pub fn caused_by(mut self, cause: JsValue) -> Self {
+        self.cause = Some(cause);
+        self
+    }
+
+    /// The same failure, not `retryable` because the request may have acted: `what_to_do`
+    /// ends its message.
+    pub fn outcome_unknown(mut self, what_to_do: &'static str) -> Self {
+        self.unknown_outcome = Some(what_to_do);
+        self
+    }
+
     /// What the `ApiError` carries besides its message.
     pub fn info(&self) -> ApiErrorInfo {
         ApiErrorInfo {
@@ -52,18 +88,27 @@ impl Failure {
             data: self.data.clone().unwrap_or(JsValue::UNDEFINED),
             retry_after_ms: self.error.retry_after_ms().map(|ms| ms as f64),
             attempts: self.attempts,
-            retryable: self.error.retryable(),
+            retryable: self.error.retryable() && self.unknown_outcome.is_none(),
+            request_id: self.request_id.clone(),
         }
     }
 
-    /// The JavaScript `ApiError`.
+    /// The message JavaScript sees.
+    pub fn message(&self) -> String {
+        match self.unknown_outcome {
+            Some(what_to_do) => format!("{}; {what_to_do}", self.error),
+            None => self.error.to_string(),
+        }
+    }
+
+    /// The JavaScript `ApiError`, made by the package's class.
     pub fn into_js(self) -> JsValue {
-        let error = js_sys::Error::new(&self.error.to_string());
-        error.set_name("ApiError");
-        let fields: js_sys::Object = js::to_js(&self.info()).unchecked_into();
-        let target: &js_sys::Object = error.unchecked_ref();
-        js_sys::Object::assign(target, &fields);
-        error.into()
+        let init = js::to_js(&self.info());
+        js::set(&init, "message", &JsValue::from(self.message()));
+        if let Some(cause) = &self.cause {
+            js::set(&init, "cause", cause);
+        }
+        JsApiError::new(&init).into()
     }
 }
 

@@ -91,6 +91,12 @@ pub fn get(obj: &JsValue, key: &str) -> JsValue {
     }
 }
 
+/// Sets `obj[key] = value` on an object made here (a failure to set is ignored: none of ours
+/// has a setter that throws).
+pub fn set(obj: &JsValue, key: &str, value: &JsValue) {
+    let _ = js_sys::Reflect::set(obj, &JsValue::from_str(key), value);
+}
+
 /// Whether a value is `undefined` or `null`.
 pub fn is_nullish(value: &JsValue) -> bool {
     value.is_undefined() || value.is_null()

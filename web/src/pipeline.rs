@@ -231,7 +231,14 @@ impl Pipeline {
             operation,
             timeout_ms: call.timeout_ms,
         };
-        let stopped = |error: Error, attempts: u32| Failure::from(error).after(attempts);
+        let stopped = |error: Error, attempts: u32| {
+            let failure = Failure::from(error).after(attempts);
+            match (&failure.error, signal) {
+                // What the caller's signal was aborted with.
+                (Error::Aborted { .. }, Some(signal)) => failure.caused_by(signal.reason()),
+                _ => failure,
+            }
+        };
         let (method, url) = (op.request.method, &op.request.url);
         let path = url.strip_prefix(self.origin.as_str()).unwrap_or(url);
         let mut attempts = 0u32;
@@ -321,7 +328,18 @@ impl Pipeline {
                 None => kind == ApiErrorKind::Network && op.retry.repeats(None),
             };
             if !repeatable || retries >= self.policy.limit {
-                return outcome;
+                return match outcome {
+                    // Sent, maybe acted on, and never repeated: not retryable, and says why.
+                    Err(failure)
+                        if op.retry == Retry::Never
+                            && status.is_none()
+                            && failure.attempts > 0
+                            && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout) =>
+                    {
+                        Err(failure.outcome_unknown(crate::api::unknown_outcome(operation)))
+                    }
+                    outcome => outcome,
+                };
             }
             let wait = self.policy.delay_ms(retries, asked, op.retry.jitter());
             if remaining().is_some_and(|r| f64::from(wait) >= r) {

@@ -86,8 +86,14 @@ impl AbortGuard {
         })
     }
 
-    /// The error for a request that got no answer.
-    fn classify(&self, operation: &'static str, timeout_ms: u32, reason: String) -> Error {
+    /// The error for a request to `host` that got no answer.
+    fn classify(
+        &self,
+        operation: &'static str,
+        timeout_ms: u32,
+        host: String,
+        reason: String,
+    ) -> Error {
         if self.timed_out.get() {
             Error::Timeout {
                 operation,
@@ -96,7 +102,11 @@ impl AbortGuard {
         } else if self.controller.signal().aborted() {
             Error::Aborted { operation }
         } else {
-            Error::Network { operation, reason }
+            Error::Network {
+                operation,
+                host,
+                reason,
+            }
         }
     }
 }
@@ -111,6 +121,56 @@ impl Drop for AbortGuard {
                 signal.remove_event_listener_with_callback("abort", cb.as_ref().unchecked_ref());
         }
     }
+}
+
+/// A request that got no answer because of `err` (what was thrown or rejected).
+fn failed(err: JsValue) -> NoAnswer {
+    NoAnswer::Failed(describe(&err), err)
+}
+
+/// A failure with nothing thrown underneath.
+fn failed_with(reason: &str) -> NoAnswer {
+    NoAnswer::Failed(reason.into(), JsValue::UNDEFINED)
+}
+
+/// The errors JavaScript throws for a mistake in a program, never for a failed request (a
+/// failed request is a `TypeError` of the platform's `fetch`, a `DOMException`, node-fetch's
+/// `FetchError`, Bun's own errors...).
+const PROGRAM_ERRORS: [&str; 5] = [
+    "RangeError",
+    "ReferenceError",
+    "SyntaxError",
+    "EvalError",
+    "URIError",
+];
+
+/// What the caller's `fetch` threw: a program error of its own, or a failed request.
+fn caller_failed(err: JsValue) -> NoAnswer {
+    let name = js::get(&err, "name").as_string().unwrap_or_default();
+    if err.is_instance_of::<js_sys::Error>() && PROGRAM_ERRORS.contains(&name.as_str()) {
+        NoAnswer::CallerBug(describe_named(&err), err)
+    } else {
+        failed(err)
+    }
+}
+
+/// `Name: message` of an error (or its string form).
+fn describe_named(err: &JsValue) -> String {
+    match js::get(err, "name").as_string() {
+        Some(name) => format!("{name}: {}", describe(err)),
+        None => describe(err),
+    }
+}
+
+/// The host (and port) of an absolute URL, for a message (never its credentials: a base URL
+/// has none).
+fn host_of(url: &str) -> String {
+    let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+    let authority = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    authority
+        .rsplit_once('@')
+        .map_or(authority, |(_, host)| host)
+        .to_owned()
 }
 
 /// A short text for a JavaScript exception (its `message`, or its string form).
@@ -169,8 +229,12 @@ struct Reply {
 
 /// Why a request got no HTTP answer.
 enum NoAnswer {
-    /// The browser refused or failed the request (its message).
-    Failed(String),
+    /// The browser refused or failed the request: its message, and what it threw or rejected
+    /// with (`undefined` when nothing was thrown).
+    Failed(String, JsValue),
+    /// The caller's `fetch` option threw an error of the program itself (`RangeError`, ...): its
+    /// text, and the error.
+    CallerBug(String, JsValue),
     /// The answer was a redirect, which is never followed.
     Redirected,
     /// The `fetch` option resolved to something that is not a `Response`.
@@ -191,8 +255,9 @@ async fn via_fetch(
     signal: &AbortSignal,
     platform: PlatformForm,
 ) -> Result<Reply, NoAnswer> {
-    let failed = |e: gloo_net::Error| NoAnswer::Failed(limit(&e.to_string(), 200));
-    let (body, json) = body_of(out, platform).map_err(|e| NoAnswer::Failed(describe(&e)))?;
+    let not_built =
+        |e: gloo_net::Error| NoAnswer::Failed(limit(&e.to_string(), 200), JsValue::UNDEFINED);
+    let (body, json) = body_of(out, platform).map_err(failed)?;
     let mut builder = gloo_net::http::RequestBuilder::new(&out.request.url)
         .method(gloo_method(out.request.method))
         .abort_signal(Some(signal))
@@ -208,10 +273,18 @@ async fn via_fetch(
         Some(body) => builder.body(body),
         None => builder.build(),
     }
-    .map_err(failed)?;
+    .map_err(not_built)?;
+    // gloo-net builds the request; it is sent with the platform's `fetch` (or the caller's), the
+    // same way for both, so that a failure keeps what `fetch` rejected with as its `cause`
+    // (gloo-net's own `send` keeps only its name and message).
     let response = match out.fetch {
-        Some(fetch) => custom_fetch(fetch, request.into(), signal).await?,
-        None => request.send().await.map_err(failed)?,
+        Some(fetch) => custom_fetch(fetch, request.into(), signal, caller_failed).await?,
+        None => {
+            let fetch = js::get(&js_sys::global(), "fetch")
+                .dyn_into::<js_sys::Function>()
+                .map_err(|_| failed_with("this runtime has no global fetch"))?;
+            custom_fetch(&fetch, request.into(), signal, failed).await?
+        }
     };
     if response.type_() == ResponseType::Opaqueredirect {
         return Err(NoAnswer::Redirected);
@@ -219,10 +292,9 @@ async fn via_fetch(
     let headers = response.headers();
     // The raw response's ArrayBuffer (gloo-net's `binary()` would copy it into wasm memory).
     let raw = web_sys::Response::from(response);
-    let read = |e: JsValue| NoAnswer::Failed(describe(&e));
-    let buffer = JsFuture::from(raw.array_buffer().map_err(read)?)
+    let buffer = JsFuture::from(raw.array_buffer().map_err(failed)?)
         .await
-        .map_err(read)?;
+        .map_err(failed)?;
     Ok(Reply {
         status: raw.status(),
         headers: Headers::Fetch(headers),
@@ -231,16 +303,19 @@ async fn via_fetch(
     })
 }
 
-/// Sends through the caller's `fetch` option. What it throws or rejects with is a request that
-/// got no answer, as with the global `fetch`; its promise is raced with `signal`, so that a
-/// `fetch` that ignores the request's signal still cannot outlast an abort or a timeout.
+/// Sends through `fetch` (the platform's, or the caller's `fetch` option). What it throws or
+/// rejects with is a request that got no answer, as `failure` classifies it; its promise is
+/// raced with `signal`, so that a `fetch` that ignores the request's signal still cannot
+/// outlast an abort or a timeout.
 async fn custom_fetch(
     fetch: &js_sys::Function,
     request: web_sys::Request,
     signal: &AbortSignal,
+    failure: fn(JsValue) -> NoAnswer,
 ) -> Result<gloo_net::http::Response, NoAnswer> {
-    let failed = |e: JsValue| NoAnswer::Failed(describe(&e));
-    let returned = fetch.call1(&JsValue::UNDEFINED, &request).map_err(failed)?;
+    let returned = fetch
+        .call1(&JsValue::UNDEFINED, &request)
+        .map_err(failure)?;
     let value = match wait(
         Some(&js_sys::Promise::resolve(&returned)),
         None,
@@ -248,8 +323,8 @@ async fn custom_fetch(
     )
     .await
     {
-        Waited::Done(result) => result.map_err(failed)?,
-        _ => return Err(NoAnswer::Failed("aborted".into())),
+        Waited::Done(result) => result.map_err(failure)?,
+        _ => return Err(failed_with("aborted")),
     };
     value
         .dyn_into::<web_sys::Response>()
@@ -267,7 +342,6 @@ async fn via_xhr(
     signal: &AbortSignal,
     on_progress: &js_sys::Function,
 ) -> Result<Reply, NoAnswer> {
-    let failed = |e: JsValue| NoAnswer::Failed(describe(&e));
     let xhr = XmlHttpRequest::new().map_err(failed)?;
     xhr.open_with_async(out.request.method.as_str(), &out.request.url, true)
         .map_err(failed)?;
@@ -282,8 +356,7 @@ async fn via_xhr(
 
     let mut settle: Option<(js_sys::Function, js_sys::Function)> = None;
     let done = js_sys::Promise::new(&mut |resolve, reject| settle = Some((resolve, reject)));
-    let (resolve, reject) =
-        settle.ok_or_else(|| NoAnswer::Failed("promise executor not run".into()))?;
+    let (resolve, reject) = settle.ok_or_else(|| failed_with("promise executor not run"))?;
     let on_load = Closure::<dyn FnMut()>::new(move || {
         let _ = resolve.call0(&JsValue::NULL);
     });
@@ -376,11 +449,14 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     if out.signal.is_some_and(AbortSignal::aborted) {
         return Err(Error::Aborted { operation }.into());
     }
+    let host = || host_of(&out.request.url);
     let guard = AbortGuard::new(out.signal, out.timeout_ms).map_err(|e| {
         Failure::from(Error::Network {
             operation,
+            host: host(),
             reason: describe(&e),
         })
+        .caused_by(e)
     })?;
     // The caller's signal is never given to fetch (see `AbortGuard`): only this one.
     let signal = guard.controller.signal();
@@ -429,13 +505,28 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             "must return a Promise that resolves to a Response",
         ))
         .after(1)),
-        // A `fetch` option could put the token in what it throws.
-        Err(NoAnswer::Failed(reason)) => {
-            Err(
-                Failure::from(guard.classify(operation, out.timeout_ms, redact(reason, &token)))
-                    .after(1),
-            )
+        // A `fetch` option could put the token in what it throws (the message hides it; the
+        // cause is the caller's own value, given back whole).
+        Err(NoAnswer::Failed(reason, cause)) => {
+            let error = guard.classify(operation, out.timeout_ms, host(), redact(reason, &token));
+            let cause = match error {
+                // An abort's cause is the reason the caller's signal gave.
+                Error::Aborted { .. } => out.signal.map(AbortSignal::reason).unwrap_or(cause),
+                _ => cause,
+            };
+            let failure = Failure::from(error).after(1);
+            Err(if cause.is_undefined() {
+                failure
+            } else {
+                failure.caused_by(cause)
+            })
         }
+        Err(NoAnswer::CallerBug(reason, cause)) => Err(Failure::from(Error::CallerFetch {
+            operation,
+            reason: redact(reason, &token),
+        })
+        .after(1)
+        .caused_by(cause)),
     }
 }
 

@@ -31,7 +31,7 @@ impl<'de> Deserialize<'de> for Kept {
 /// serde quotes, a string of megabytes, is cut).
 const MESSAGE_MAX: usize = 300;
 
-/// The `ApiError` of a bad envelope: kind `invalid_event`, `path` the JSON path of the first
+/// The `WebhookEventError` of a bad envelope: kind `invalid_event`, `path` the JSON path of the first
 /// violation (`.` for the envelope itself).
 fn invalid(path: &str, reason: &str) -> JsValue {
     // serde-wasm-bindgen's errors are JavaScript errors, displayed `Error: ...`.
@@ -42,13 +42,17 @@ fn invalid(path: &str, reason: &str) -> JsValue {
         format!(" at {path}")
     };
     let message = excerpt(&format!("invalid webhook event{at}: {reason}"), MESSAGE_MAX);
-    let error = js_sys::Error::new(&message);
-    error.set_name("ApiError");
-    let object: &JsValue = error.as_ref();
-    // Setting a member of a fresh Error cannot fail; a failure would only drop the member.
-    let _ = Reflect::set(object, &"kind".into(), &"invalid_event".into());
-    let _ = Reflect::set(object, &"path".into(), &path.into());
-    error.into()
+    WebhookEventError::new(&message, path).into()
+}
+
+#[wasm_bindgen(module = "/../js/api_error.js")]
+extern "C" {
+    /// The package's `WebhookEventError` class (the receiver's JavaScript makes it too).
+    type WebhookEventError;
+
+    /// `new WebhookEventError(message, path)`.
+    #[wasm_bindgen(constructor)]
+    fn new(message: &str, path: &str) -> WebhookEventError;
 }
 
 /// What a JSON value that is not an object is, for the message.
@@ -72,7 +76,7 @@ fn what(value: &JsValue) -> &'static str {
 /// ISO 8601 timestamp), then `data` against its type's shape when the type has one. Returns the
 /// same object for the 28 types; for an `operation` outside them, a shallow copy with
 /// `operation: null` and the type in `rawOperation` (an unknown-type event). Throws an
-/// `ApiError` of kind `invalid_event` naming the path of the first violation.
+/// `WebhookEventError` (kind `invalid_event`) naming the path of the first violation.
 #[wasm_bindgen(js_name = checkEvent)]
 pub fn check_event(value: JsValue) -> Result<JsValue, JsValue> {
     if !value.is_object() || Array::is_array(&value) {

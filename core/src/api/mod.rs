@@ -100,6 +100,25 @@ pub struct HttpRequest {
     pub retry_safe: bool,
 }
 
+/// What to do after a request that is not idempotent (`operation`: a registration, an upload)
+/// got no answer: it may have reached the service and acted, so it is not repeated blindly.
+pub fn unknown_outcome(operation: &str) -> &'static str {
+    match operation {
+        webhooks::REGISTER => {
+            "the webhook may have been registered: call ensureWebhook({ type, url }) to find it \
+             or register it without a duplicate (not retryable: a retry could register it twice)"
+        }
+        documents::UPLOAD => {
+            "the document may have been uploaded: list the documents before uploading it again \
+             (not retryable: a retry could upload it twice)"
+        }
+        _ => {
+            "the request may have reached the service and acted: check before sending it again \
+             (not retryable)"
+        }
+    }
+}
+
 /// Validates a bearer token: non-empty visible ASCII (what a header value can carry; no
 /// spaces, line breaks or control characters, so it can never inject a header line).
 pub fn check_token(token: &str) -> Result<(), Error> {

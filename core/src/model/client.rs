@@ -150,8 +150,8 @@ impl Input for CallOptions {}
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub enum Operation {
-    /// `messages`
-    Messages,
+    /// `listMessages`
+    ListMessages,
     /// `uploadDocument`
     UploadDocument,
     /// `listDocuments`

@@ -27,7 +27,7 @@ export async function scenario({ Client, createTestService, isApiError }) {
         (e) => ({ error: { apiError: isApiError(e), kind: e.kind, message: e.message }, reports }),
       );
     const documents = await client.listDocuments({ tenantId: "t-page" });
-    const messages = await client.messages({ candidateId: "cand-page" }, { fields: ["id", "text"] });
+    const messages = await client.listMessages({ candidateId: "cand-page" }, { fields: ["id", "text"] });
     const wrongToken = await new Client({ baseUrl: service.baseUrl, token: "wrong-token", fetch: service.fetch })
       .listWebhooks()
       .then(() => null, (e) => ({ apiError: isApiError(e), kind: e.kind, status: e.status }));

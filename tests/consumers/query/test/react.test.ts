@@ -6,11 +6,11 @@ import { act, createElement, useRef, useState } from "react";
 import { useInfiniteQuery, useMutation, useQuery, type QueryClient, type UseQueryOptions } from "@tanstack/react-query";
 import { Client, isApiError, type ApiError, type UploadProgress, type Webhook } from "estatekit";
 import {
-  documentsInfiniteQueryOptions,
+  listDocumentsInfiniteQueryOptions,
   estatekitKeys,
   listDocumentsQueryOptions,
   listWebhooksQueryOptions,
-  messagesInfiniteQueryOptions,
+  listMessagesInfiniteQueryOptions,
   retry,
   uploadDocumentMutationOptions,
   type EstatekitKey,
@@ -139,7 +139,7 @@ test("infinite messages: skip/take pages until a short page, then hasNextPage is
   });
   let pager: { fetchNextPage(): Promise<unknown>; hasNextPage: boolean } | undefined;
   function Thread() {
-    const thread = useInfiniteQuery(messagesInfiniteQueryOptions(client, { candidateId: "cand-query" }, { pageSize: 3, fields: ["id", "text"] }));
+    const thread = useInfiniteQuery(listMessagesInfiniteQueryOptions(client, { candidateId: "cand-query" }, { pageSize: 3, fields: ["id", "text"] }));
     pager = thread;
     const pages = thread.data?.pages ?? [];
     return createElement("p", null, `${pages.map((p) => p.length).join(",")} more=${thread.hasNextPage}`);
@@ -149,7 +149,7 @@ test("infinite messages: skip/take pages until a short page, then hasNextPage is
   await loadToTheEnd(() => pager);
   await waitFor(() => expect(view.container.textContent).toBe("3,3,1 more=false"));
   const data = queryClient.getQueryData<{ pages: { id?: string | null }[][] }>(
-    messagesInfiniteQueryOptions(client, { candidateId: "cand-query" }, { pageSize: 3, fields: ["id", "text"] }).queryKey,
+    listMessagesInfiniteQueryOptions(client, { candidateId: "cand-query" }, { pageSize: 3, fields: ["id", "text"] }).queryKey,
   );
   expect(data?.pages.flat().map((m) => m.id)).toEqual(messageIds);
   const graphql = (await service.requests()).filter((r) => r.path === "/api/reporting/graphql");
@@ -163,7 +163,7 @@ test("infinite documents: a last full page is followed by one empty page, then t
   });
   let pager: { fetchNextPage(): Promise<unknown>; hasNextPage: boolean } | undefined;
   function Table() {
-    const table = useInfiniteQuery(documentsInfiniteQueryOptions(client, { tenantId: "t-9" }, { pageSize: 2 }));
+    const table = useInfiniteQuery(listDocumentsInfiniteQueryOptions(client, { tenantId: "t-9" }, { pageSize: 2 }));
     pager = table;
     const pages = table.data?.pages ?? [];
     return createElement("p", null, `${pages.map((p) => p.length).join(",")} more=${table.hasNextPage}`);

@@ -22,7 +22,7 @@ export async function subscribeToUnitEvents(client: Client, url: string): Promis
 /** The messages of a candidate's conversation that the candidate sent and nobody has read. */
 export async function unreadMessages(client: Client, candidateId: string): Promise<Message[]> {
   const unread: Message[] = [];
-  for await (const m of client.messagesAll({ candidateId }, { fields: ["id", "text", "sentBy", "isRead"] })) {
+  for await (const m of client.listMessages({ candidateId }, { fields: ["id", "text", "sentBy", "isRead"] })) {
     if (m && m.sentBy === "CANDIDATE" && m.isRead === false) unread.push(m);
   }
   return unread;
