@@ -247,24 +247,51 @@ async function invoke(client, key, args) {
 }
 
 /**
- * The options of a list call without its iteration options, or the refusal of an awaited call
- * that was given them.
+ * A list call (`listDocuments`, `listMessages`) as a `PagePromise`: `args` as given when awaited;
+ * when iterated, `page(skip, take)` gives the arguments of each page's request, from `skip`.
+ * `pageSize`/`limit` (iteration options) leave the options the requests get; an awaited call
+ * given them is refused, and so is an iteration whose query already sets `take` (`where`).
+ * @template T
+ * @param {Client} client
+ * @param {string} key
+ * @param {unknown[]} args
  * @param {unknown} options
- * @returns {{ call: unknown, pageSize?: unknown, limit?: unknown }}
+ * @param {(call: Record<string, unknown>) => { skip?: unknown, take?: unknown, where: string, page: (skip: number, take: number) => unknown[] }} paging
+ * @returns {PagePromise<T>}
  */
-function splitPaging(options) {
-  if (options === null || typeof options !== "object") return { call: options };
-  const { pageSize, limit, ...call } = /** @type {Record<string, unknown>} */ (options);
-  return { call, pageSize, limit };
+function list(client, key, args, options, paging) {
+  const object = options !== null && typeof options === "object";
+  const { pageSize, limit, ...call } = /** @type {Record<string, unknown>} */ (object ? options : {});
+  const { skip, take, where, page } = paging(call);
+
+  const iterationOnly = pageSize !== undefined ? "pageSize" : limit !== undefined && "limit";
+  return new PagePromise(
+    () =>
+      /** @type {Promise<T[]>} */ (
+        iterationOnly
+          ? Promise.reject(
+              apiError(
+                "invalid_input",
+                `invalid options.${iterationOnly}: an iteration option (for await ... of); await sends one request as given`,
+              ),
+            )
+          : invoke(client, key, args)
+      ),
+    (skip, take) => /** @type {Promise<T[]>} */ (invoke(client, key, page(skip, take))),
+    {
+      skip,
+      pageSize,
+      limit,
+      // Options that are not an object: the call refuses them in its own words.
+      refused: () =>
+        !object && options != null
+          ? invoke(client, key, args)
+          : take !== undefined &&
+            apiError("invalid_input", `invalid ${where}: when iterating, give the page size as options.pageSize (default 50)`),
+    },
+  );
 }
 
-/** @param {string} what */
-const iterationOnly = (what) =>
-  apiError(
-    "invalid_input",
-    `invalid options.${what}: an iteration option (for await ... of), not a request's: await gives one request as ` +
-      "given (its query's take is the page size of that one request)",
-  );
 /**
  * A client for one account of the service. The WebAssembly client is built at once when the
  * module is initialised, else at the first method call, which initialises the module. Never
@@ -308,23 +335,13 @@ class Client {
    * @returns {PagePromise<DocumentRecord>}
    */
   listDocuments(query, options) {
-    const { call, pageSize, limit } = splitPaging(options);
     const q = /** @type {Record<string, unknown> | undefined} */ (query !== null && typeof query === "object" ? query : undefined);
-    return new PagePromise(
-      () =>
-        pageSize !== undefined || limit !== undefined
-          ? Promise.reject(iterationOnly(pageSize !== undefined ? "pageSize" : "limit"))
-          : /** @type {Promise<DocumentRecord[]>} */ (invoke(this, "listDocuments", [query, options])),
-      (skip, take) => /** @type {Promise<DocumentRecord[]>} */ (invoke(this, "listDocuments", [{ ...q, skip, take }, call])),
-      {
-        skip: q?.skip,
-        pageSize,
-        limit,
-        refused:
-          q?.take !== undefined &&
-          apiError("invalid_input", "invalid query.take: when iterating, give the page size as options.pageSize (default 50)"),
-      },
-    );
+    return list(this, "listDocuments", [query, options], options, (call) => ({
+      skip: q?.skip,
+      take: q?.take,
+      where: "query.take",
+      page: (skip, take) => [{ ...q, skip, take }, call],
+    }));
   }
 
   /**
@@ -335,25 +352,15 @@ class Client {
    * @returns {PagePromise<Message | null>}
    */
   listMessages(filter, options) {
-    const { call, pageSize, limit } = splitPaging(options);
-    const rest = /** @type {Record<string, unknown>} */ (call !== null && typeof call === "object" ? call : {});
-    const paging = /** @type {{ skip?: unknown, take?: unknown } | undefined} */ (rest.paging ?? undefined);
-    return new PagePromise(
-      () =>
-        pageSize !== undefined || limit !== undefined
-          ? Promise.reject(iterationOnly(pageSize !== undefined ? "pageSize" : "limit"))
-          : /** @type {Promise<(Message | null)[]>} */ (invoke(this, "listMessages", [filter, options])),
-      (skip, take) =>
-        /** @type {Promise<(Message | null)[]>} */ (invoke(this, "listMessages", [filter, { ...rest, paging: { ...paging, skip, take } }])),
-      {
+    return list(this, "listMessages", [filter, options], options, (call) => {
+      const paging = /** @type {{ skip?: unknown, take?: unknown } | undefined} */ (call.paging ?? undefined);
+      return {
         skip: paging?.skip,
-        pageSize,
-        limit,
-        refused:
-          paging?.take !== undefined &&
-          apiError("invalid_input", "invalid options.paging.take: when iterating, give the page size as options.pageSize (default 50)"),
-      },
-    );
+        take: paging?.take,
+        where: "options.paging.take",
+        page: (skip, take) => [filter, { ...call, paging: { ...paging, skip, take } }],
+      };
+    });
   }
 
   static {

@@ -62,13 +62,16 @@ export class PagePromise {
   /**
    * @param {() => Promise<T[]>} once The call as given.
    * @param {(skip: number, take: number) => Promise<T[]>} fetchPage One page of the iteration.
-   * @param {{ skip?: unknown, pageSize?: unknown, limit?: unknown, refused?: unknown }} paging The
-   *   query's `skip`, the iteration's options, and why the query cannot be iterated (an ApiError).
+   * @param {{ skip?: unknown, pageSize?: unknown, limit?: unknown, refused?: () => unknown }} paging The
+   *   query's `skip`, the iteration's options, and why the query cannot be iterated (an ApiError,
+   *   or the call whose rejection says why), asked when an iteration starts.
    */
   constructor(once, fetchPage, paging) {
     this.#once = once;
     this.#iterate = () => {
-      if (paging.refused) return refusing(paging.refused);
+      // A refusal: an ApiError, or the promise of the refused call (its rejection).
+      const refused = paging.refused?.();
+      if (refused) return refusing(refused);
       try {
         const skip = checkedCount("query.skip", paging.skip, 0) ?? 0;
         const pageSize = checkedCount("options.pageSize", paging.pageSize, 1) ?? DEFAULT_PAGE_SIZE;
@@ -129,5 +132,5 @@ export class PagePromise {
  * @returns {AsyncGenerator<never, void, undefined>}
  */
 async function* refusing(error) {
-  throw error;
+  throw error instanceof Promise ? await error.then(() => error) : error;
 }

@@ -12,7 +12,7 @@
 // Its declarations are ./webhooks.d.ts (the event types come from Rust, through the glue's).
 import wasmInit, { checkEvent } from "./estatekit_webhooks_wasm.js";
 import { loadOnce } from "./loader.js";
-import { WebhookEventError, isInvalidEvent } from "./api_error.js";
+import { WebhookEventError, isInvalidEvent } from "./webhook_event_error.js";
 
 export { WebhookEventError, isInvalidEvent };
 import { checkedStore } from "./store.js";

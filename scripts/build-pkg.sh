@@ -119,6 +119,8 @@ if [ "$out" = pkg ]; then
     target/wasm32-unknown-unknown/release/estatekit_webhooks.wasm
   optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
+  printf '%s\n' '// The WebhookEventError class: the file the module imports (js/webhook_event_error.js in the repository).' \
+    'export * from "./snippets/js/webhook_event_error.js";' > "$out/webhook_event_error.js"
   cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
 fi
 

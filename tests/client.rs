@@ -198,12 +198,15 @@ fn is_api_error_is_a_precise_guard() {
 async fn network_failure_then_recovery() {
     let c = client_with(r#"{"baseUrl":"http://127.0.0.1:9","token":"t","retry":{"limit":0}}"#);
     let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "network", None).await;
+    // The message names the host; `cause` is what the browser's fetch rejected with.
     assert!(
-        message(&e).contains("list webhooks failed: network error"),
+        message(&e).contains("list webhooks failed: network error reaching 127.0.0.1:9 ("),
         "{}",
         message(&e)
     );
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert!(get(&e, "cause").is_instance_of::<js_sys::Error>());
+    assert!(get(&e, "requestId").is_undefined(), "no answer, no request id");
 }
 
 /// A `getToken` callback that records its reasons and returns the queued tokens.

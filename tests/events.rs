@@ -318,7 +318,7 @@ async fn refused_input_is_an_error_event_without_requests() {
     for seen in [&client_seen, &call_seen] {
         let events = seen.borrow().clone();
         assert_eq!(types(&events), ["error"]);
-        one_call(&events, "messages");
+        one_call(&events, "listMessages");
         assert_eq!(
             get_str(&events[0], "kind").as_deref(),
             Some("invalid_input")
@@ -327,4 +327,30 @@ async fn refused_input_is_an_error_event_without_requests() {
     }
     let (counted, _) = counters(&token).await;
     assert_eq!(counted, 0, "nothing was sent");
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_call_carries_the_request_id_of_its_answer() {
+    let token = new_account().await;
+    let (c, seen) = observed(&token, "");
+    let e = err_kind(
+        c.get_document(JsValue::from_str("no-such-document"), None),
+        "not_found",
+        Some(404),
+    )
+    .await;
+    let events = seen.borrow().clone();
+    let response = events
+        .iter()
+        .find(|e| get_str(e, "type").as_deref() == Some("response"))
+        .expect("a response event");
+    let id = get_str(&e, "requestId").expect("the error's requestId");
+    assert!(id.starts_with("req-"), "{id}");
+    // The same value as the answer's event, for a support ticket.
+    assert_eq!(get_str(response, "requestId"), Some(id));
+    // The error survives JSON: message, kind, status and request id kept.
+    let text = stringify(&e);
+    for part in ["\"message\":\"get document failed", "\"kind\":\"not_found\"", "\"status\":404", "\"requestId\":\"req-"] {
+        assert!(text.contains(part), "{text}");
+    }
 }

@@ -42,6 +42,8 @@ export function recordingFetch() {
       case "pass": return fetch(input);
       case "reject": return Promise.reject(new TypeError("the proxy is down"));
       case "throw": throw new Error("thrown at once");
+      case "range": throw new RangeError("a bug in the proxy");
+      case "reference": return Promise.reject(new ReferenceError("proxyConfig is not defined"));
       case "echo": return Promise.reject(new Error("refused " + auth));
       case "hang": return new Promise(() => {});
       case "number": return 42;
@@ -206,6 +208,10 @@ async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     let e = err_kind(c.list_webhooks(NONE), "network", None).await;
     assert!(message(&e).contains("the proxy is down"), "{}", message(&e));
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    // `cause`: what the fetch rejected with, whole.
+    let cause = get(&e, "cause");
+    assert_eq!(get_str(&cause, "name").as_deref(), Some("TypeError"));
+    assert_eq!(get_str(&cause, "message").as_deref(), Some("the proxy is down"));
     ok(c.list_webhooks(NONE)).await;
 
     recorder.plan(&["throw"]);
@@ -213,10 +219,17 @@ async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     assert!(message(&e).contains("thrown at once"), "{}", message(&e));
     ok(c.list_documents(None, NONE)).await;
 
-    // What the fetch option rejects with never carries the token into the error.
+    // What the fetch option rejects with never carries the token into the error, nor into its
+    // cause.
     recorder.plan(&["echo"]);
     let e = err_kind(c.list_webhooks(NONE), "network", None).await;
     assert!(!message(&e).contains(&token), "{}", message(&e));
+    let cause = get(&e, "cause");
+    assert!(
+        !get_str(&cause, "message").unwrap_or_default().contains(&token),
+        "{}",
+        stringify(&cause)
+    );
     assert!(
         message(&e).contains("refused Bearer [redacted]"),
         "{}",
@@ -347,4 +360,30 @@ async fn aborts_and_timeouts_mid_request_with_a_fetch_option() {
 
     ok(c.list_webhooks(NONE)).await;
     assert_eq!(recorder.seen().len(), 6);
+}
+
+#[wasm_bindgen_test]
+async fn a_fetch_option_that_throws_a_program_error_is_a_bug_not_a_network_failure() {
+    let token = new_account().await;
+    let recorder = Recorder::new();
+    // Retries allowed: a program error is still tried once only.
+    let c = recorder.client(&token, r#","retry":{"limit":3,"baseDelayMs":1}"#);
+    for (plan, name) in [("range", "RangeError"), ("reference", "ReferenceError")] {
+        let before = recorder.seen().len();
+        recorder.plan(&[plan]);
+        let e = err_kind(c.list_webhooks(NONE), "caller_error", None).await;
+        assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+        assert_eq!(get(&e, "retryable").as_bool(), Some(false));
+        assert_eq!(recorder.seen().len(), before + 1, "one attempt, not retried");
+        let cause = get(&e, "cause");
+        assert_eq!(get_str(&cause, "name").as_deref(), Some(name));
+        assert!(
+            message(&e).contains(&format!("the `fetch` option threw {name}")),
+            "{}",
+            message(&e)
+        );
+        assert!(message(&e).contains("not a network failure"), "{}", message(&e));
+    }
+    // The client keeps working.
+    ok(c.list_webhooks(NONE)).await;
 }

@@ -10,7 +10,7 @@
 mod common;
 
 use common::*;
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -325,11 +325,16 @@ async fn ambiguous_registration_points_to_ensure_webhook() {
     )
     .await;
     assert!(
-        message(&e).contains("may have been created"),
+        message(&e).contains("may have been registered"),
         "{}",
         message(&e)
     );
     assert!(message(&e).contains("ensureWebhook"), "{}", message(&e));
+    // A retry could register it twice: not retryable, whatever the kind says.
+    assert_eq!(get(&e, "retryable").as_bool(), Some(false));
+    // What failed underneath is kept whole: the browser's TypeError.
+    let cause = get(&e, "cause");
+    assert!(cause.is_instance_of::<js_sys::Error>(), "{cause:?}");
     // The same client keeps working.
     ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
 }

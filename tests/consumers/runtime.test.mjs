@@ -39,6 +39,8 @@ async function collect(iterable) {
   for await (const item of iterable) items.push(item);
   return items;
 }
+/** The iterator of a list call (`for await` asks for it the same way). */
+const iterate = (pagePromise) => pagePromise[Symbol.asyncIterator]();
 async function rejection(promise) {
   return promise.then(
     () => assert.fail("expected a rejection"),
@@ -138,7 +140,7 @@ test.describe("after initialisation", () => {
   });
 });
 
-test.describe("documents()", () => {
+test.describe("listDocuments() iterated (for await)", () => {
   test.it("pages with skip/take and stops after a short page", async () => {
     const docs = await collect(client().listDocuments({ propertyId: "prop-bulk" }, { pageSize: 3 }));
     assert.deepEqual(
@@ -168,7 +170,7 @@ test.describe("documents()", () => {
   });
 
   test.it("queues concurrent next() calls", async () => {
-    const it = client().listDocuments({}, { pageSize: 2 });
+    const it = iterate(client().listDocuments({}, { pageSize: 2 }));
     const results = await Promise.all(Array.from({ length: DOCS + 2 }, () => it.next()));
     assert.deepEqual(
       results.map((r) => (r.done ? "done" : r.value.title)),
@@ -179,7 +181,7 @@ test.describe("documents()", () => {
 
   test.it("a failed page rejects next() with its ApiError and ends the iteration", async () => {
     await admin("faults", { method: "GET", path: "/api/file-storage/company/documents/metadata", status: 404 });
-    const it = client().listDocuments({}, { pageSize: 2 });
+    const it = iterate(client().listDocuments({}, { pageSize: 2 }));
     const e = await rejection(it.next());
     assert.equal(isApiError(e), true);
     assert.equal(e.kind, "not_found");
@@ -187,14 +189,80 @@ test.describe("documents()", () => {
   });
 
   test.it("passes signal to every page (aborted -> kind aborted)", async () => {
-    const e = await rejection(client().listDocuments({}, { signal: AbortSignal.abort() }).next());
+    const controller = new AbortController();
+    const reason = new Error("the user left the page");
+    controller.abort(reason);
+    const e = await rejection(iterate(client().listDocuments({}, { signal: controller.signal })).next());
     assert.equal(e.kind, "aborted");
+    assert.equal(e.cause, reason, "the abort's reason is the cause");
   });
 
-  test.it("rejects invalid pageSize and limit at once", () => {
+  test.it("refuses invalid pageSize and limit at the first next(), sending nothing", async () => {
     for (const options of [{ pageSize: 0 }, { pageSize: 1.5 }, { pageSize: "5" }, { limit: -1 }]) {
-      assert.throws(() => client().listDocuments({}, options), (e) => isApiError(e) && e.kind === "invalid_input");
+      const e = await rejection(iterate(client().listDocuments({}, options)).next());
+      assert.ok(isApiError(e) && e.kind === "invalid_input", String(e));
+      assert.match(e.message, /must be a whole number from/);
     }
+    assert.equal(await requests(DOCS_ROUTE), 0);
+  });
+
+  test.it("a take in an iterated query is refused (the page size is pageSize)", async () => {
+    const e = await rejection(iterate(client().listDocuments({ take: 5 })).next());
+    assert.equal(e.kind, "invalid_input");
+    assert.match(e.message, /query\.take: when iterating, give the page size as options\.pageSize/);
+    assert.equal(await requests(DOCS_ROUTE), 0);
+  });
+
+  test.it("starts at the query's skip", async () => {
+    const docs = await collect(client().listDocuments({ propertyId: "prop-bulk", skip: 5 }, { pageSize: 2 }));
+    assert.deepEqual(
+      docs.map((d) => d.title),
+      Array.from({ length: DOCS - 5 }, (_, i) => `bulk-${i + 6}.pdf`),
+    );
+  });
+});
+
+test.describe("listDocuments() awaited, and both", () => {
+  test.it("await sends one request with the query as given", async () => {
+    const page = await client().listDocuments({ propertyId: "prop-bulk", skip: 1, take: 3 });
+    assert.deepEqual(
+      page.map((d) => d.title),
+      ["bulk-2.pdf", "bulk-3.pdf", "bulk-4.pdf"],
+    );
+    assert.equal(await requests(DOCS_ROUTE), 1);
+  });
+
+  test.it("awaiting twice shares the one request; iterating the same call pages afresh", async () => {
+    const call = client().listDocuments({ propertyId: "prop-bulk" });
+    const [a, b] = await Promise.all([call, call]);
+    assert.equal(a, b);
+    assert.equal(a.length, DOCS);
+    assert.equal(await requests(DOCS_ROUTE), 1);
+    const iterated = await collect(call);
+    assert.deepEqual(iterated, a);
+    assert.equal(await requests(DOCS_ROUTE), 2, "the awaited request, then one short page of the iteration");
+  });
+
+  test.it("pageSize and limit are iteration options: an awaited call refuses them", async () => {
+    for (const options of [{ pageSize: 2 }, { limit: 2 }]) {
+      const e = await rejection(client().listDocuments({}, options));
+      assert.equal(e.kind, "invalid_input");
+      assert.match(e.message, /an iteration option/);
+    }
+    assert.equal(await requests(DOCS_ROUTE), 0);
+  });
+
+  test.it("a failed awaited call rejects with the ApiError, its stack showing the caller", async function callerFrame() {
+    await admin("faults", { method: "GET", path: "/api/file-storage/company/documents/metadata", status: 404 });
+    let e;
+    try {
+      await client().listDocuments();
+    } catch (error) {
+      e = error;
+    }
+    assert.equal(e?.kind, "not_found");
+    assert.equal(e.status, 404);
+    assert.match(e.stack, /at async callerFrame/);
   });
 });
 
@@ -220,7 +288,7 @@ test.describe("listMessages()", () => {
   });
 
   test.it("a missing filter rejects the first next() with invalid_input", async () => {
-    const e = await rejection(client().listMessages(undefined).next());
+    const e = await rejection(iterate(client().listMessages(undefined)).next());
     assert.equal(e.kind, "invalid_input");
   });
 });

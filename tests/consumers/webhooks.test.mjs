@@ -272,8 +272,10 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
     const fromText = await app.parseEvent(JSON.stringify(body));
     assert.deepEqual(fromText, body);
     const error = await app.parseEvent("{").catch((e) => e);
-    assert.equal(error.name, "ApiError");
+    assert.equal(error.name, "WebhookEventError");
     assert.equal(error.kind, "invalid_event");
+    assert.ok(error instanceof app.WebhookEventError);
+    assert.equal(app.isInvalidEvent(error), true);
   });
 });
 
@@ -363,7 +365,7 @@ test.describe("estatekit/webhooks in browser pages", () => {
         if (engine !== "webkit") assert.deepEqual(run.pageErrors, []);
         assert.deepEqual(run.result, {
           unit: "WE 01",
-          bad: { name: "ApiError", kind: "invalid_event" },
+          bad: { name: "WebhookEventError", kind: "invalid_event" },
           seen: ["cand-1@example.com"],
           statuses: [200, 400, 413, 405],
         });

@@ -95,10 +95,12 @@ impl Failure {
 
     /// The message JavaScript sees.
     pub fn message(&self) -> String {
-        match self.unknown_outcome {
-            Some(what_to_do) => format!("{}; {what_to_do}", self.error),
-            None => self.error.to_string(),
+        let mut message = self.error.to_string();
+        if let Some(what_to_do) = self.unknown_outcome {
+            message.push_str("; ");
+            message.push_str(what_to_do);
         }
+        message
     }
 
     /// The JavaScript `ApiError`, made by the package's class.

@@ -172,6 +172,17 @@ fn refresh_failed(answer: &Answer, refresh: Failure, attempts: u32) -> Failure {
     failure
 }
 
+/// The failure of a call stopped before an answer (aborted, timed out), after `attempts`
+/// requests; an abort's `cause` is the reason the caller's signal was aborted with.
+#[inline(never)]
+fn stopped(error: Error, attempts: u32, signal: Option<&AbortSignal>) -> Failure {
+    let failure = Failure::from(error).after(attempts);
+    match (&failure.error, signal) {
+        (Error::Aborted { .. }, Some(signal)) => failure.caused_by(signal.reason()),
+        _ => failure,
+    }
+}
+
 /// Runs `future` as a JavaScript promise that rejects with an `ApiError`, telling the call's
 /// listeners how it ended (boxed, so that every call shares one promise adapter).
 pub fn promise(
@@ -231,14 +242,7 @@ impl Pipeline {
             operation,
             timeout_ms: call.timeout_ms,
         };
-        let stopped = |error: Error, attempts: u32| {
-            let failure = Failure::from(error).after(attempts);
-            match (&failure.error, signal) {
-                // What the caller's signal was aborted with.
-                (Error::Aborted { .. }, Some(signal)) => failure.caused_by(signal.reason()),
-                _ => failure,
-            }
-        };
+        let stopped = |error: Error, attempts: u32| stopped(error, attempts, signal);
         let (method, url) = (op.request.method, &op.request.url);
         let path = url.strip_prefix(self.origin.as_str()).unwrap_or(url);
         let mut attempts = 0u32;

@@ -173,6 +173,15 @@ fn host_of(url: &str) -> String {
         .to_owned()
 }
 
+/// `cause`, unless its text quotes `token`: then an `Error` of that text with the token hidden.
+fn without_token(cause: JsValue, token: &str) -> JsValue {
+    let text = describe_named(&cause);
+    if token.is_empty() || !text.contains(token) {
+        return cause;
+    }
+    js_sys::Error::new(&redact(text, token)).into()
+}
+
 /// A short text for a JavaScript exception (its `message`, or its string form).
 fn describe(err: &JsValue) -> String {
     let text = js::get(err, "message")
@@ -505,9 +514,10 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             "must return a Promise that resolves to a Response",
         ))
         .after(1)),
-        // A `fetch` option could put the token in what it throws (the message hides it; the
-        // cause is the caller's own value, given back whole).
+        // A `fetch` option could put the token in what it throws: the message hides it, and a
+        // cause that quotes it is replaced by an `Error` of the hidden text.
         Err(NoAnswer::Failed(reason, cause)) => {
+            let cause = without_token(cause, &token);
             let error = guard.classify(operation, out.timeout_ms, host(), redact(reason, &token));
             let cause = match error {
                 // An abort's cause is the reason the caller's signal gave.
@@ -526,7 +536,7 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
             reason: redact(reason, &token),
         })
         .after(1)
-        .caused_by(cause)),
+        .caused_by(without_token(cause, &token))),
     }
 }
 

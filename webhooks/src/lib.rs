@@ -45,7 +45,7 @@ fn invalid(path: &str, reason: &str) -> JsValue {
     WebhookEventError::new(&message, path).into()
 }
 
-#[wasm_bindgen(module = "/../js/api_error.js")]
+#[wasm_bindgen(module = "/../js/webhook_event_error.js")]
 extern "C" {
     /// The package's `WebhookEventError` class (the receiver's JavaScript makes it too).
     type WebhookEventError;

@@ -1,9 +1,9 @@
 // The consumer's receiver, as an app writes it: estatekit/webhooks resolved from this project's
 // node_modules (the packed tarball), served by node:http through toNodeListener.
 import { createServer } from "node:http";
-import { createWebhookHandler, parseEvent, toNodeListener } from "estatekit/webhooks";
+import { createWebhookHandler, parseEvent, toNodeListener, WebhookEventError, isInvalidEvent } from "estatekit/webhooks";
 
-export { createWebhookHandler, parseEvent, toNodeListener };
+export { createWebhookHandler, parseEvent, toNodeListener, WebhookEventError, isInvalidEvent };
 
 /** Starts `handler` on a free loopback port; returns `{ url, close() }`. */
 export async function serve(handler) {
