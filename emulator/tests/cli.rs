@@ -230,6 +230,22 @@ fn binary_prints_startup_line_and_exits_on_sigterm() {
     let re_ok = line.starts_with("estatekit-emulator listening on http://127.0.0.1:")
         && line.contains(" tokens=t1,readonly-token second-origin=http://127.0.0.1:");
     assert!(re_ok, "{line}");
+    // Then the default account's webhook subdomain, last.
+    let subdomain = line
+        .rsplit_once(" subdomain=")
+        .map(|(_, s)| s)
+        .unwrap_or_default();
+    assert_eq!(
+        subdomain,
+        estatekit_emulator::state::subdomain_of("t1"),
+        "{line}"
+    );
+    assert!(
+        subdomain.len() == 12
+            && subdomain.starts_with("emu-")
+            && subdomain[4..].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{line}"
+    );
     #[cfg(unix)]
     {
         let pid = child.id().to_string();
