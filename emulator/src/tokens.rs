@@ -494,6 +494,42 @@ mod tests {
     }
 
     #[test]
+    fn a_spent_code_is_told_from_an_unknown_one_and_its_grant_revoked() {
+        let mut s = store();
+        let code = Code {
+            client_id: "dev-client".into(),
+            redirect_uri: "http://127.0.0.1:9/cb".into(),
+            redirect_uri_given: true,
+            username: "admin@acme.test".into(),
+            scope: "s".into(),
+            expires_at: 100,
+            challenge: None,
+        };
+        s.add_code("c1".into(), code, 0);
+        let Taken::Fresh(_, grant) = s.take_code("c1") else {
+            panic!("a fresh code");
+        };
+        s.add_access("a1".into(), "admin@acme.test", 1000, 0, Some(grant));
+        s.add_access("a2".into(), "admin@acme.test", 1000, 0, None);
+        s.add_refresh(
+            "r1".into(),
+            Refresh {
+                grant: Some(grant),
+                ..refresh("admin@acme.test")
+            },
+        );
+        s.add_refresh("r2".into(), refresh("admin@acme.test"));
+        assert!(matches!(s.take_code("c1"), Taken::Spent(g) if g == grant));
+        assert!(matches!(s.take_code("never"), Taken::Unknown));
+        assert_eq!(s.revoke_grant(grant), 2);
+        assert_eq!(s.access("a1", 1), Bearer::Unknown);
+        assert!(matches!(s.access("a2", 1), Bearer::Issued { .. }));
+        assert!(s.refresh("r1", "dev-client").is_none());
+        assert!(s.refresh("r2", "dev-client").is_some());
+        assert_eq!(s.live_refresh_tokens()["admin@acme.test"], 1);
+    }
+
+    #[test]
     fn logins_and_clients() {
         let s = store();
         assert!(s.login("Admin@Acme.test", "dev-password").is_some());
