@@ -266,6 +266,21 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
                     ));
                 }
             }
+            // serde-wasm-bindgen would say "Reflect.get called on non-object" of a string.
+            let uris =
+                js_sys::Reflect::get(&item, &"redirectUris".into()).unwrap_or(JsValue::UNDEFINED);
+            if key == "oauthClients"
+                && !uris.is_undefined()
+                && !(js_sys::Array::is_array(&uris)
+                    && uris
+                        .unchecked_ref::<js_sys::Array>()
+                        .iter()
+                        .all(|u| u.is_string()))
+            {
+                return Err(format!(
+                    "options.oauthClients[{i}].redirectUris: expected an array of strings (redirect URIs)"
+                ));
+            }
         }
     }
     Ok(TestServiceOptions {

@@ -52,7 +52,9 @@ test("a bad redirectUris entry throws a TypeError naming it", async () => {
   for (const [redirectUris, message] of [
     [["/relative"], /options\.oauthClients\[0\]\.redirectUris\[0\]: a redirect URI must be/],
     [["https://a.test/cb", "https://a.test/cb#frag"], /options\.oauthClients\[0\]\.redirectUris\[1\]/],
-    ["https://a.test/cb", /options\.oauthClients/],
+    ["https://a.test/cb", /options\.oauthClients\[0\]\.redirectUris: expected an array of strings/],
+    [[1], /options\.oauthClients\[0\]\.redirectUris: expected an array of strings/],
+    [null, /options\.oauthClients\[0\]\.redirectUris: expected an array of strings/],
   ]) {
     await assert.rejects(createTestService({ oauthClients: [{ clientId: "c", clientSecret: "s", redirectUris }] }), (e) => e instanceof TypeError && message.test(e.message));
   }
