@@ -26,6 +26,7 @@ const USAGE = `usage: ${NAME} [--host 127.0.0.1] [--port 8787] [--token T]... [-
   [--seed-messages N] [--seed-documents N] [--rate-limit 300] [--max-upload-mb 100]
   [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]
   [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
+  [--oauth-redirect-uri CLIENT_ID=URI]...
   [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
   [--sign-in-page] [--code-ttl-ms 60000]
 
@@ -51,6 +52,32 @@ function oauthClient(v) {
   if (at < 0) throw new UsageError("--oauth-client: expected ID:SECRET");
   return { clientId: v.slice(0, at), clientSecret: v.slice(at + 1) };
 }
+
+/**
+ * `--oauth-redirect-uri CLIENT_ID=URI`: split at the first `=` (the URI may hold `=` and `:`),
+ * checked as the native server checks it (emulator/src/config.rs), in its words.
+ */
+function redirectUri(v) {
+  const at = v.indexOf("=");
+  const [id, uri] = at < 0 ? ["", ""] : [v.slice(0, at), v.slice(at + 1)];
+  if (!id || !uri) throw new UsageError("--oauth-redirect-uri: expected CLIENT_ID=URI");
+  let url;
+  try {
+    url = new URL(uri);
+  } catch {
+    url = undefined;
+  }
+  const ok = uri.length <= 2048 && !/[\s\p{Cc}]/u.test(uri) && !uri.includes("#") && (url?.protocol === "http:" || url?.protocol === "https:") && !!url.host;
+  if (!ok) {
+    throw new UsageError(
+      "--oauth-redirect-uri: a redirect URI must be an absolute http or https URL without a fragment (RFC 6749 3.1.2), at most 2048 characters",
+    );
+  }
+  return [id, uri];
+}
+
+/** The native server's default client, which `--oauth-redirect-uri` may name without `--oauth-client`. */
+const DEFAULT_CLIENT = { clientId: "dev-client", clientSecret: "dev-secret" };
 
 /** `--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]` (the password cannot hold `:`). */
 function user(v) {
@@ -88,6 +115,8 @@ const FLAGS = [
   { flag: "quiet", short: "q", local: "quiet", boolean: true },
   { flag: "rate-limit-window-ms", option: "rateLimitWindowMs", parse: whole("--rate-limit-window-ms", 1, U32) },
   { flag: "oauth-client", option: "oauthClients", multiple: true, parse: oauthClient },
+  // Joined to its client's `redirectUris` (createTestService's oauthClients) by `parse`.
+  { flag: "oauth-redirect-uri", local: "redirectUris", multiple: true, parse: redirectUri },
   { flag: "user", option: "users", multiple: true, parse: user },
   {
     flag: "access-token-ttl",
@@ -120,7 +149,7 @@ function parse(args) {
     const unknown = e.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && /'([^']*)'/.exec(e.message)?.[1];
     throw new UsageError(`${unknown ? `unknown argument \`${unknown}\`` : e.message}\n${USAGE}`);
   }
-  const local = { host: "127.0.0.1", port: 8787, statics: [], secondOrigin: false, quiet: false, help: false };
+  const local = { host: "127.0.0.1", port: 8787, statics: [], secondOrigin: false, quiet: false, help: false, redirectUris: [] };
   const options = {};
   for (const f of FLAGS) {
     const v = values[f.flag];
@@ -134,6 +163,17 @@ function parse(args) {
       if (!t || /[\s,]/.test(t)) throw new UsageError(`--token: invalid token \`${t}\``);
     }
   }
+  if (local.redirectUris.length) {
+    options.oauthClients ??= [{ ...DEFAULT_CLIENT }];
+    for (const [id, uri] of local.redirectUris) {
+      const client = options.oauthClients.find((c) => c.clientId === id);
+      if (!client) throw new UsageError(`--oauth-redirect-uri: no OAuth client \`${id}\` to register a redirect URI for`);
+      client.redirectUris ??= [];
+      if (!client.redirectUris.includes(uri)) client.redirectUris.push(uri);
+    }
+  }
+  // The request body limit of the service (its `maxUploadMb`, 100 MiB by default).
+  local.maxBody = (options.maxUploadMb ?? 100) * 1024 * 1024;
   return { local, options };
 }
 
@@ -255,18 +295,23 @@ async function answer(service, local, method, target, headers, body) {
   return [response.status, out, bytes];
 }
 
-/** The request handler of one listener, answering as `origin`. */
+/**
+ * The request handler of one listener, answering as `origin`. A body over the service's limit is
+ * never read whole, as natively: a `Content-Length` over it is answered 413 before any of the
+ * body is read, and a chunked body stops being read where it passes the limit; either way the
+ * service gives the answer (its 413, with CORS; it sees the length, not the bytes) and the
+ * connection is closed after it.
+ */
 function handler(ready, origin, local) {
   return (req, res) => {
     const started = performance.now();
-    const chunks = [];
-    req.on("data", (c) => chunks.push(c));
-    req.on("end", async () => {
-      const method = req.method ?? "GET";
-      const url = req.url ?? "/";
-      const log = (what) => {
-        if (!local.quiet) console.error(`${method} ${url.split("?")[0]} -> ${what}`);
-      };
+    const method = req.method ?? "GET";
+    const url = req.url ?? "/";
+    const log = (what) => {
+      if (!local.quiet) console.error(`${method} ${url.split("?")[0]} -> ${what}`);
+    };
+    /** Answers with `body`, or, `tooLarge` (a length over the limit), without one and closing. */
+    const respond = async (body, tooLarge) => {
       try {
         if (!url.startsWith("/")) {
           log(400);
@@ -279,7 +324,7 @@ function handler(ready, origin, local) {
           const name = req.rawHeaders[i];
           if (!SKIPPED.has(name.toLowerCase())) headers.append(name, req.rawHeaders[i + 1]);
         }
-        const body = method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks);
+        if (tooLarge !== undefined) headers.set("content-length", String(tooLarge));
         const answered = await answer(await ready, local, method, origin + url, headers, body);
         if (!answered) {
           log("dropped");
@@ -291,13 +336,41 @@ function handler(ready, origin, local) {
           out.push("content-length", String(bytes.length));
         }
         log(`${status} (${Math.round(performance.now() - started)} ms)`);
+        if (tooLarge !== undefined) out.push("connection", "close");
         res.writeHead(status, out);
-        res.end(method === "HEAD" ? undefined : bytes);
+        const data = method === "HEAD" ? undefined : bytes;
+        // The rest of an unread body is not drained: the socket closes once the answer is out.
+        if (tooLarge !== undefined) res.end(data, () => req.socket.destroy());
+        else res.end(data);
       } catch (e) {
         // The error's name only: a message may quote a header's value (a token).
         console.error(`${NAME}: ${method} ${url.split("?")[0]}: failed (${e instanceof Error ? e.name : typeof e})`);
         req.socket.destroy();
       }
+    };
+    const declared = Number(req.headers["content-length"]);
+    if (req.headers["content-length"] !== undefined && Number.isFinite(declared) && declared > local.maxBody) {
+      req.pause();
+      respond(undefined, declared);
+      return;
+    }
+    const chunks = [];
+    let size = 0;
+    const onData = (c) => {
+      size += c.length;
+      if (size > local.maxBody) {
+        req.off("data", onData);
+        req.pause();
+        chunks.length = 0;
+        respond(undefined, size);
+        return;
+      }
+      chunks.push(c);
+    };
+    req.on("data", onData);
+    req.on("end", () => {
+      if (size > local.maxBody) return;
+      respond(method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks), undefined);
     });
   };
 }
@@ -365,7 +438,8 @@ async function main(args) {
     }
     started(service);
     const tokens = [...service.tokens, "readonly-token"].join(",");
-    const line = `${NAME} listening on ${base} tokens=${tokens}${second ? ` second-origin=${second}` : ""}`;
+    // As natively: ` second-origin=` (with --second-origin), then the default account's subdomain.
+    const line = `${NAME} listening on ${base} tokens=${tokens}${second ? ` second-origin=${second}` : ""} subdomain=${service.subdomain}`;
     return {
       line,
       close() {

@@ -87,6 +87,11 @@ export declare class TestService {
     readonly baseUrl: string;
     /** A token it accepts (the first of `options.tokens`). */
     readonly token: string;
+    /**
+     * The webhook subdomain of the default account (the first token's), e.g. `emu-3f0af23c`: the
+     * `subdomain` of its events' envelopes (give it to `createWebhookHandler({ subdomain })` of `estatekit/webhooks`).
+     */
+    readonly subdomain: string;
     /** Every token it accepts that may write (`readonly-token` is accepted too, read-only). */
     readonly tokens: string[];
     /**

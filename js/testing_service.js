@@ -52,6 +52,8 @@ class TestService {
     this.baseUrl = inner.baseUrl;
     /** @readonly */
     this.token = inner.token;
+    /** @readonly */
+    this.subdomain = inner.subdomain;
     /**
      * Answers like `fetch` against the service, without a network.
      * @param {RequestInfo | URL} input

@@ -33,12 +33,20 @@ pub(crate) fn opt_token(m: &Map<String, Value>) -> ApiResult<Option<String>> {
     }
 }
 
-/// `GET /_emulator/info`.
+/// `GET /_emulator/info`: the origins, the tokens, the default account's webhook `subdomain`
+/// and every account's (`accounts: [{token, subdomain}]`, in the order of `tokens`).
 pub async fn info(State(state): State<AppState>) -> Response {
+    let tokens = lock(&state.token_order).clone();
+    let accounts: Vec<Value> = tokens
+        .iter()
+        .map(|t| json!({"token": t, "subdomain": crate::state::subdomain_of(t)}))
+        .collect();
     Json(json!({
         "baseUrl": *lock(&state.base_url),
         "secondOrigin": *lock(&state.second_origin),
-        "tokens": *lock(&state.token_order),
+        "tokens": tokens,
+        "subdomain": state.default_subdomain(),
+        "accounts": accounts,
     }))
     .into_response()
 }

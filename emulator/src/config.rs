@@ -56,13 +56,16 @@ pub struct Config {
     pub code_ttl_ms: u64,
 }
 
-/// One OAuth client (`--oauth-client ID:SECRET`).
-#[derive(Clone, PartialEq, Eq)]
+/// One OAuth client (`--oauth-client ID:SECRET`, its `--oauth-redirect-uri ID=URI`s).
+#[derive(Clone, PartialEq, Eq, Default)]
 pub struct OAuthClient {
     /// `client_id`.
     pub id: String,
     /// `client_secret`.
     pub secret: String,
+    /// Its registered redirect URIs, matched exactly (RFC 6749 3.1.2.3). None registered: any
+    /// loopback `http` URI, any port (RFC 8252 7.3, and `localhost`).
+    pub redirect_uris: Vec<String>,
 }
 
 impl std::fmt::Debug for OAuthClient {
@@ -70,6 +73,7 @@ impl std::fmt::Debug for OAuthClient {
         f.debug_struct("OAuthClient")
             .field("id", &self.id)
             .field("secret", &"[redacted]")
+            .field("redirect_uris", &self.redirect_uris)
             .finish()
     }
 }
@@ -116,6 +120,7 @@ pub fn default_oauth_clients() -> Vec<OAuthClient> {
     vec![OAuthClient {
         id: DEFAULT_CLIENT_ID.into(),
         secret: DEFAULT_CLIENT_SECRET.into(),
+        redirect_uris: Vec::new(),
     }]
 }
 
@@ -136,9 +141,48 @@ pub fn parse_oauth_client(v: &str) -> Result<OAuthClient, String> {
     let client = OAuthClient {
         id: id.to_string(),
         secret: secret.to_string(),
+        redirect_uris: Vec::new(),
     };
     check_oauth_client(&client).map_err(|e| format!("--oauth-client: {e}"))?;
     Ok(client)
+}
+
+/// Parses `--oauth-redirect-uri CLIENT_ID=URI` into (client id, URI): split at the first `=`
+/// (a client id with `=` cannot be named here; a URI may hold `=` and `:`).
+pub fn parse_redirect_uri(v: &str) -> Result<(String, String), String> {
+    let (id, uri) = v
+        .split_once('=')
+        .filter(|(id, uri)| !id.is_empty() && !uri.is_empty())
+        .ok_or("--oauth-redirect-uri: expected CLIENT_ID=URI")?;
+    check_redirect_uri(uri).map_err(|e| format!("--oauth-redirect-uri: {e}"))?;
+    Ok((id.to_string(), uri.to_string()))
+}
+
+/// Checks a redirect URI to register: an absolute `http` or `https` URL without a fragment
+/// (RFC 6749 3.1.2), at most 2048 characters.
+pub fn check_redirect_uri(uri: &str) -> Result<(), String> {
+    let ok = uri.len() <= 2048
+        && !uri.chars().any(|c| c.is_control() || c.is_whitespace())
+        && url::Url::parse(uri).is_ok_and(|u| {
+            matches!(u.scheme(), "http" | "https") && u.has_host() && u.fragment().is_none()
+        });
+    if ok {
+        Ok(())
+    } else {
+        Err("a redirect URI must be an absolute http or https URL without a fragment (RFC 6749 3.1.2), at most 2048 characters".into())
+    }
+}
+
+/// Registers `uri` for the client `id` (given twice: once); an unknown client is an error.
+pub fn add_redirect_uri(clients: &mut [OAuthClient], id: &str, uri: &str) -> Result<(), String> {
+    let client = clients
+        .iter_mut()
+        .find(|c| c.id == id)
+        .ok_or_else(|| format!("no OAuth client `{id}` to register a redirect URI for"))?;
+    if !client.redirect_uris.iter().any(|u| u == uri) {
+        client.redirect_uris.push(uri.to_string());
+    }
+    Ok(())
 }
 
 /// Parses `--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]` (the password cannot contain `:`).
@@ -239,6 +283,7 @@ pub const USAGE: &str =
   [--seed-messages N] [--seed-documents N] [--rate-limit 300] [--max-upload-mb 100]
   [--static [PREFIX=]DIR]... [--second-origin] [--delivery-backoff-ms 500] [--quiet]
   [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
+  [--oauth-redirect-uri CLIENT_ID=URI]...
   [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
   [--sign-in-page] [--code-ttl-ms 60000]";
 
@@ -279,6 +324,7 @@ impl Config {
             users: Vec::new(),
             ..Config::default()
         };
+        let mut redirect_uris: Vec<(String, String)> = Vec::new();
         let mut it = args.into_iter();
         while let Some(arg) = it.next() {
             let (flag, inline) = match arg.split_once('=') {
@@ -327,6 +373,9 @@ impl Config {
                     }
                     c.oauth_clients.push(client);
                 }
+                "--oauth-redirect-uri" => redirect_uris.push(parse_redirect_uri(
+                    &value().ok_or("--oauth-redirect-uri needs a value")?,
+                )?),
                 "--user" => {
                     let user = parse_user(&value().ok_or("--user needs a value")?)?;
                     if c.users
@@ -360,6 +409,10 @@ impl Config {
         }
         if c.oauth_clients.is_empty() {
             c.oauth_clients = default_oauth_clients();
+        }
+        for (id, uri) in &redirect_uris {
+            add_redirect_uri(&mut c.oauth_clients, id, uri)
+                .map_err(|e| format!("--oauth-redirect-uri: {e}"))?;
         }
         if c.users.is_empty() {
             c.users = default_users();

@@ -3,14 +3,16 @@
 //! the body), `GET /accounts/dialog/authorize` (approves at once as the first user, or shows a
 //! sign-in form with `--sign-in-page`; PKCE), `POST /accounts/dialog/authorize` (the form),
 //! `GET /accounts/api/userinfo`, and the admin routes `GET /_emulator/oauth` and
-//! `POST /_emulator/oauth/revoke`. Errors of the token and authorize routes are OAuth's
-//! `{"error","error_description"}`; no answer or message ever holds a secret.
+//! `POST /_emulator/oauth/revoke`. Errors of the token route are OAuth's
+//! `{"error","error_description"}`; those of the authorize route too while its client or redirect
+//! URI is not valid, else a redirect to the redirect URI carrying them (RFC 6749 4.1.2.1). No
+//! answer or message ever holds a secret.
 
 use crate::admin::object;
 use crate::errors::{ApiError, ApiResult};
 use crate::pipeline::bearer;
 use crate::state::AppState;
-use crate::tokens::{Bearer, Challenge, Code, Grant, Refresh};
+use crate::tokens::{Bearer, Challenge, Code, Grant, GrantId, Refresh, Taken};
 use crate::util::{hash_str, lock, SplitMix64};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -141,13 +143,15 @@ fn expires_in(state: &AppState) -> Value {
     }
 }
 
-/// Issues an access token (and a refresh token if `with_refresh`) and builds the answer.
+/// Issues an access token (and a refresh token if `with_refresh`), part of `grant` when they
+/// come from an authorization code, and builds the answer.
 fn issue(
     state: &AppState,
     username: &str,
     client_id: &str,
     scope: &str,
     with_refresh: bool,
+    grant: Option<GrantId>,
 ) -> Result<Value, OAuthError> {
     let access = access_token(state, username, client_id, scope)?;
     let refresh = if with_refresh {
@@ -158,7 +162,7 @@ fn issue(
     let now = state.now_ms();
     let expires_at = now.saturating_add(state.config.access_token_ttl_ms);
     let mut store = lock(&state.oauth);
-    store.add_access(access.clone(), username, expires_at, now);
+    store.add_access(access.clone(), username, expires_at, now, grant);
     let mut answer = json!({
         "access_token": access,
         "expires_in": expires_in(state),
@@ -172,6 +176,7 @@ fn issue(
                 client_id: client_id.to_string(),
                 username: username.to_string(),
                 scope: scope.to_string(),
+                grant,
             },
         );
         if let Some(m) = answer.as_object_mut() {
@@ -216,10 +221,14 @@ fn media_type(headers: &HeaderMap) -> String {
 /// The media type of a form body (RFC 6749 4.1.3, 4.3.2, 6).
 const FORM: &str = "application/x-www-form-urlencoded";
 
-/// A form body's parameters; a parameter given twice is refused (RFC 6749 3.2).
+/// A form body's parameters; one without a value is as if omitted, one given twice is refused
+/// (RFC 6749 3.2, 3.1).
 fn form_params(bytes: &[u8]) -> Result<Map<String, Value>, OAuthError> {
     let mut m = Map::new();
     for (name, value) in form_urlencoded::parse(bytes) {
+        if value.is_empty() {
+            continue;
+        }
         if m.contains_key(name.as_ref()) {
             return Err(OAuthError::invalid_request(format!(
                 "`{name}` is given more than once"
@@ -413,7 +422,7 @@ fn grant_answer(
                 .login(username, password)
                 .map(|u| u.username.clone())
                 .ok_or_else(|| OAuthError::invalid_grant("wrong username or password"))?;
-            issue(state, &user, client_id, &scope, true)
+            issue(state, &user, client_id, &scope, true, None)
         }
         Grant::RefreshToken => {
             let token = required(m, "refresh_token")?;
@@ -432,17 +441,34 @@ fn grant_answer(
                     "the refresh token is unknown, was deleted, or was issued to another client; sign in again",
                 )
             })?;
-            issue(state, &r.username, client_id, &r.scope, rotate)
+            issue(state, &r.username, client_id, &r.scope, rotate, r.grant)
         }
         Grant::AuthorizationCode => {
             let code = required(m, "code")?;
-            let redirect_uri = required(m, "redirect_uri")?;
+            let redirect_uri = field(m, "redirect_uri")?.filter(|s| !s.is_empty());
             let verifier = field(m, "code_verifier")?;
             let now = state.now_ms();
-            // Spent by its first exchange attempt, whatever its outcome.
-            let c = lock(&state.oauth).take_code(code).ok_or_else(|| {
-                OAuthError::invalid_grant("the authorization code is unknown or was used already")
-            })?;
+            // Spent by its first exchange attempt, whatever its outcome; a second use revokes
+            // what the first one gave (RFC 6749 4.1.2).
+            let taken = {
+                let mut store = lock(&state.oauth);
+                let taken = store.take_code(code);
+                if let Taken::Spent(grant) = taken {
+                    store.revoke_grant(grant);
+                }
+                taken
+            };
+            let (c, grant) = match taken {
+                Taken::Fresh(c, grant) => (c, grant),
+                Taken::Spent(_) => return Err(OAuthError::invalid_grant(
+                    "the authorization code was used already: refused, and the tokens issued for it are revoked (RFC 6749 4.1.2)",
+                )),
+                Taken::Unknown => {
+                    return Err(OAuthError::invalid_grant(
+                        "the authorization code is unknown or expired",
+                    ))
+                }
+            };
             if now >= c.expires_at {
                 return Err(OAuthError::invalid_grant(
                     "the authorization code expired; authorize again",
@@ -453,10 +479,20 @@ fn grant_answer(
                     "the authorization code was issued to another client",
                 ));
             }
-            if c.redirect_uri != redirect_uri {
-                return Err(OAuthError::invalid_grant(
-                    "`redirect_uri` is not the one of the authorization request",
-                ));
+            match redirect_uri {
+                // Required when the authorization request had one (RFC 6749 4.1.3).
+                None if c.redirect_uri_given => {
+                    return Err(OAuthError::invalid_request(
+                        "missing required field `redirect_uri` (the authorization request had one)",
+                    ))
+                }
+                None => {}
+                Some(r) if r != c.redirect_uri => {
+                    return Err(OAuthError::invalid_grant(
+                        "`redirect_uri` is not the one of the authorization request",
+                    ))
+                }
+                Some(_) => {}
             }
             match (&c.challenge, verifier) {
                 (None, None) => {}
@@ -478,7 +514,7 @@ fn grant_answer(
                     }
                 }
             }
-            issue(state, &c.username, client_id, &c.scope, true)
+            issue(state, &c.username, client_id, &c.scope, true, Some(grant))
         }
     }
 }
@@ -495,96 +531,201 @@ struct AuthorizeRequest {
     params: Vec<(String, String)>,
     client_id: String,
     redirect_uri: String,
+    redirect_uri_given: bool,
     location: url::Url,
     state: Option<String>,
     scope: String,
     challenge: Option<Challenge>,
 }
 
+/// A refused authorization request, and where the refusal goes.
+struct AuthorizeError {
+    error: OAuthError,
+    /// The request's valid redirect URI and its `state`: the error is redirected there with
+    /// `error`, `error_description` and `state` (RFC 6749 4.1.2.1). `None` (the client or the
+    /// redirect URI is missing, unknown or invalid): answered here, never redirected.
+    back: Option<Box<(url::Url, Option<String>)>>,
+}
+
+impl From<OAuthError> for AuthorizeError {
+    fn from(error: OAuthError) -> Self {
+        AuthorizeError { error, back: None }
+    }
+}
+
+impl AuthorizeError {
+    /// The answer: a redirect with `status` (302 for the `GET`, 303 for the form's `POST`), or
+    /// the JSON error.
+    fn response(self, status: StatusCode) -> Response {
+        let Some((mut location, state)) = self.back.map(|b| *b) else {
+            return self.error.into_response();
+        };
+        {
+            let mut pairs = location.query_pairs_mut();
+            pairs.append_pair("error", self.error.error);
+            pairs.append_pair("error_description", &self.error.description);
+            if let Some(s) = &state {
+                pairs.append_pair("state", s);
+            }
+        }
+        match HeaderValue::from_str(location.as_str()) {
+            Ok(value) => {
+                let mut r = status.into_response();
+                r.headers_mut().insert(header::LOCATION, value);
+                no_store(r)
+            }
+            Err(_) => self.error.into_response(),
+        }
+    }
+}
+
+/// Whether a redirect URI is a loopback `http` one (RFC 8252 7.3: 127.0.0.0/8 and `[::1]`, any
+/// port; and `localhost`, where NextAuth and the vendor's example run) without a fragment.
+fn is_loopback_redirect(uri: &str) -> bool {
+    let Ok(u) = url::Url::parse(uri) else {
+        return false;
+    };
+    u.scheme() == "http"
+        && u.fragment().is_none()
+        && match u.host() {
+            Some(url::Host::Ipv4(ip)) => ip.is_loopback(),
+            Some(url::Host::Ipv6(ip)) => ip.is_loopback(),
+            Some(url::Host::Domain(d)) => d.eq_ignore_ascii_case("localhost"),
+            None => false,
+        }
+}
+
 /// Checks the parameters of an authorization request; unknown ones (`grant_type`, `prompt`,
-/// `nonce`, ...) are kept and ignored.
+/// `nonce`, ...) are kept and ignored. First the client and the redirect URI (refused here);
+/// then, with both valid, the rest (refused by a redirect to the redirect URI).
 fn authorize_request(
     state: &AppState,
     params: Vec<(String, String)>,
-) -> Result<AuthorizeRequest, OAuthError> {
-    let get = |k: &str| {
-        params
+) -> Result<AuthorizeRequest, AuthorizeError> {
+    // RFC 6749 3.1: a parameter without a value is as if omitted.
+    let given: Vec<(&str, &str)> = params
+        .iter()
+        .filter(|(_, v)| !v.is_empty())
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let get = |k: &str| given.iter().find(|(name, _)| *name == k).map(|(_, v)| *v);
+    let repeated = {
+        let mut seen = std::collections::HashSet::new();
+        given
             .iter()
-            .find(|(name, _)| name == k)
-            .map(|(_, v)| v.as_str())
+            .map(|(k, _)| *k)
+            .filter(|k| !seen.insert(*k))
+            .collect::<Vec<&str>>()
     };
+    let twice = |k: &str| {
+        OAuthError::invalid_request(format!("`{k}` is given more than once (RFC 6749 3.1)"))
+    };
+    for k in ["client_id", "redirect_uri"] {
+        if repeated.contains(&k) {
+            return Err(twice(k).into());
+        }
+    }
     let client_id = get("client_id")
-        .filter(|s| !s.is_empty())
         .ok_or_else(|| OAuthError::invalid_request("missing query parameter `client_id`"))?;
-    let redirect_uri = get("redirect_uri")
-        .filter(|s| !s.is_empty())
-        .ok_or_else(|| OAuthError::invalid_request("missing query parameter `redirect_uri`"))?;
-    let response_type = get("response_type").unwrap_or("");
-    if !lock(&state.oauth).has_client(client_id) {
-        return Err(OAuthError::new(
-            StatusCode::BAD_REQUEST,
-            "invalid_client",
-            "unknown `client_id`",
-        ));
-    }
-    if response_type != "code" {
-        return Err(OAuthError::new(
-            StatusCode::BAD_REQUEST,
-            "unsupported_response_type",
-            "`response_type` must be `code`",
-        ));
-    }
-    let location = url::Url::parse(redirect_uri)
-        .ok()
-        .filter(|u| matches!(u.scheme(), "http" | "https") && u.fragment().is_none())
+    let registered = lock(&state.oauth)
+        .clients
+        .iter()
+        .find(|c| c.id == client_id)
+        .map(|c| c.redirect_uris.clone())
         .ok_or_else(|| {
-            OAuthError::invalid_request(
-                "`redirect_uri` must be an absolute http or https URL without a fragment",
+            OAuthError::new(
+                StatusCode::BAD_REQUEST,
+                "invalid_client",
+                "unknown `client_id`",
             )
         })?;
-    let method = get("code_challenge_method").filter(|s| !s.is_empty());
-    let challenge = match get("code_challenge").filter(|s| !s.is_empty()) {
-        Some(c) => Some(Challenge::parse(c, method).map_err(OAuthError::invalid_request)?),
+    // RFC 6749 3.1.2.3: with exactly one registered, the request may leave it out.
+    let (redirect_uri, redirect_uri_given) = match (get("redirect_uri"), registered.as_slice()) {
+        (Some(r), _) => (r.to_string(), true),
+        (None, [only]) => (only.clone(), false),
+        (None, _) => {
+            return Err(
+                OAuthError::invalid_request("missing query parameter `redirect_uri`").into(),
+            )
+        }
+    };
+    let allowed = if registered.is_empty() {
+        is_loopback_redirect(&redirect_uri)
+    } else {
+        registered.contains(&redirect_uri)
+    };
+    let location = url::Url::parse(&redirect_uri)
+        .ok()
+        .filter(|u| allowed && u.fragment().is_none())
+        .ok_or_else(|| {
+            OAuthError::invalid_request(if registered.is_empty() {
+                "`redirect_uri` is not allowed: this client has no registered redirect URI, so only a loopback http one is (http://127.0.0.1, [::1] or localhost, any port, no fragment; RFC 8252 7.3)"
+            } else {
+                "`redirect_uri` is not one of this client's registered redirect URIs (compared exactly, RFC 6749 3.1.2.3)"
+            })
+        })?;
+    let request_state = get("state").map(str::to_string);
+    let refuse = |error: OAuthError| AuthorizeError {
+        error,
+        back: Some(Box::new((location.clone(), request_state.clone()))),
+    };
+    if let Some(k) = repeated.first() {
+        return Err(refuse(twice(k)));
+    }
+    match get("response_type") {
+        Some("code") => {}
+        None => {
+            return Err(refuse(OAuthError::invalid_request(
+                "missing query parameter `response_type` (must be `code`)",
+            )))
+        }
+        Some(_) => {
+            return Err(refuse(OAuthError::new(
+                StatusCode::BAD_REQUEST,
+                "unsupported_response_type",
+                "`response_type` must be `code`",
+            )))
+        }
+    }
+    let method = get("code_challenge_method");
+    let challenge = match get("code_challenge") {
+        Some(c) => {
+            Some(Challenge::parse(c, method).map_err(|e| refuse(OAuthError::invalid_request(e)))?)
+        }
         None if method.is_some() => {
-            return Err(OAuthError::invalid_request(
+            return Err(refuse(OAuthError::invalid_request(
                 "`code_challenge_method` was given without `code_challenge`",
-            ))
+            )))
         }
         None => None,
     };
     Ok(AuthorizeRequest {
         client_id: client_id.to_string(),
-        redirect_uri: redirect_uri.to_string(),
+        redirect_uri,
+        redirect_uri_given,
         location,
-        state: get("state").map(str::to_string),
+        state: request_state,
         scope: get("scope").unwrap_or(DEFAULT_SCOPE).to_string(),
         challenge,
         params,
     })
 }
 
-/// Issues a code for `username` and redirects to `redirect_uri` with it and `state`.
+/// Issues a code for `username` and redirects to `redirect_uri` with it and `state`; a failure
+/// is redirected there too (`server_error`).
 fn approve(
     state: &AppState,
     req: AuthorizeRequest,
     username: String,
     status: StatusCode,
-) -> Result<Response, OAuthError> {
-    let code = random_b64(state, 24)?;
+) -> Result<Response, AuthorizeError> {
+    let refuse = |error: OAuthError| AuthorizeError {
+        error,
+        back: Some(Box::new((req.location.clone(), req.state.clone()))),
+    };
+    let code = random_b64(state, 24).map_err(&refuse)?;
     let now = state.now_ms();
-    let mut location = req.location;
-    lock(&state.oauth).add_code(
-        code.clone(),
-        Code {
-            client_id: req.client_id,
-            redirect_uri: req.redirect_uri,
-            username,
-            scope: req.scope,
-            expires_at: now.saturating_add(state.config.code_ttl_ms),
-            challenge: req.challenge,
-        },
-        now,
-    );
+    let mut location = req.location.clone();
     {
         let mut pairs = location.query_pairs_mut();
         pairs.append_pair("code", &code);
@@ -592,9 +733,27 @@ fn approve(
             pairs.append_pair("state", s);
         }
     }
+    let value = HeaderValue::from_str(location.as_str()).map_err(|_| {
+        refuse(OAuthError::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "server_error",
+            "the redirect could not be written",
+        ))
+    })?;
+    lock(&state.oauth).add_code(
+        code,
+        Code {
+            client_id: req.client_id,
+            redirect_uri: req.redirect_uri,
+            redirect_uri_given: req.redirect_uri_given,
+            username,
+            scope: req.scope,
+            expires_at: now.saturating_add(state.config.code_ttl_ms),
+            challenge: req.challenge,
+        },
+        now,
+    );
     let mut r = status.into_response();
-    let value = HeaderValue::from_str(location.as_str())
-        .map_err(|_| OAuthError::invalid_request("`redirect_uri` is not a valid header value"))?;
     r.headers_mut().insert(header::LOCATION, value);
     Ok(no_store(r))
 }
@@ -602,6 +761,7 @@ fn approve(
 /// `GET /accounts/dialog/authorize?client_id&redirect_uri&state&response_type=code[&scope]
 /// [&code_challenge[&code_challenge_method]]`: approves at once as the first user, answering
 /// 302 to `redirect_uri` with `code` and `state`; with `--sign-in-page`, shows the sign-in form.
+/// Refusals: see [`authorize_request`].
 pub async fn authorize(State(state): State<AppState>, RawQuery(q): RawQuery) -> Response {
     let params: Vec<(String, String)> =
         form_urlencoded::parse(q.as_deref().unwrap_or("").as_bytes())
@@ -613,40 +773,45 @@ pub async fn authorize(State(state): State<AppState>, RawQuery(q): RawQuery) -> 
         }
         let username = lock(&state.oauth)
             .default_user()
-            .map(|u| u.username.clone())
-            .ok_or_else(|| {
-                OAuthError::new(
+            .map(|u| u.username.clone());
+        match username {
+            Some(u) => approve(&state, req, u, StatusCode::FOUND),
+            None => Err(AuthorizeError {
+                error: OAuthError::new(
                     StatusCode::INTERNAL_SERVER_ERROR,
                     "server_error",
                     "no user to sign in",
-                )
-            })?;
-        approve(&state, req, username, StatusCode::FOUND)
+                ),
+                back: Some(Box::new((req.location, req.state))),
+            }),
+        }
     });
-    answer.unwrap_or_else(IntoResponse::into_response)
+    answer.unwrap_or_else(|e| e.response(StatusCode::FOUND))
 }
 
 /// `POST /accounts/dialog/authorize` (the sign-in form): `email`, `password` and the
 /// authorization request's parameters. A user's right password redirects (303) to
 /// `redirect_uri` with `code` and `state`; a wrong one shows the form again with an error and
-/// issues nothing.
+/// issues nothing. Refused authorization parameters are redirected (303) as the `GET` does.
 pub async fn authorize_post(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Result<Bytes, BytesRejection>,
 ) -> Response {
-    authorize_post_answer(&state, &headers, body).unwrap_or_else(IntoResponse::into_response)
+    authorize_post_answer(&state, &headers, body)
+        .unwrap_or_else(|e| e.response(StatusCode::SEE_OTHER))
 }
 
 fn authorize_post_answer(
     state: &AppState,
     headers: &HeaderMap,
     body: Result<Bytes, BytesRejection>,
-) -> Result<Response, OAuthError> {
+) -> Result<Response, AuthorizeError> {
     if media_type(headers) != FORM {
         return Err(OAuthError::invalid_request(
             "the sign-in form is posted as application/x-www-form-urlencoded",
-        ));
+        )
+        .into());
     }
     let bytes = body.map_err(|e| {
         OAuthError::new(

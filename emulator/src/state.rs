@@ -15,6 +15,13 @@ use std::sync::{Arc, Mutex};
 /// Maximum number of entries kept in the request log.
 pub const REQUEST_LOG_CAP: usize = 500;
 
+/// The webhook subdomain of a token's account (`emu-` and 8 hex digits, from the token's hash):
+/// the `subdomain` of its event envelopes and the first segment of its documents'
+/// `resourcePath`.
+pub fn subdomain_of(token: &str) -> String {
+    format!("emu-{:08x}", hash_str(token) >> 32)
+}
+
 /// One account (one token): its own data and rate-limit window.
 #[derive(Debug)]
 pub struct Account {
@@ -56,7 +63,7 @@ impl Account {
         let company_id = ids.uuid();
         let partner_id = ids.uuid();
         let user_id = ids.uuid();
-        let subdomain = format!("emu-{:08x}", h >> 32);
+        let subdomain = subdomain_of(token);
         let mut rng = SplitMix64::new(config.seed ^ 0xd0c5);
         let docs = seed::documents(&mut rng, config.seed_documents, &subdomain, &company_id);
         let mut acct = Account {
@@ -364,6 +371,12 @@ impl AppState {
     pub fn with_account<R>(&self, token: &str, f: impl FnOnce(&mut Account) -> R) -> Option<R> {
         let mut accts = lock(&self.accounts);
         accts.get_mut(token).map(f)
+    }
+
+    /// The first configured token's (the default account's) webhook subdomain.
+    pub fn default_subdomain(&self) -> String {
+        let order = lock(&self.token_order);
+        subdomain_of(order.first().map(String::as_str).unwrap_or(READONLY_TOKEN))
     }
 
     /// Creates or reseeds the account of a token.

@@ -1,6 +1,8 @@
 //! What the token endpoint issued: access tokens, refresh tokens (at most
 //! [`MAX_REFRESH_TOKENS`] per client and user, oldest deleted first) and authorization codes,
-//! with the counts of `GET /_emulator/oauth`. No I/O: the handlers in `oauth` pass the clock and
+//! with the counts of `GET /_emulator/oauth`. A code, once spent, is remembered (at most
+//! [`SPENT_CODES_KEPT`]) with the grant its tokens belong to, so that a second use revokes them
+//! (RFC 6749 4.1.2). No I/O: the handlers in `oauth` pass the clock and
 //! the random strings in.
 
 use crate::config::{OAuthClient, User};
@@ -14,6 +16,13 @@ pub const MAX_REFRESH_TOKENS: usize = 50;
 /// Issued access tokens remembered (expired ones included, so that a late call hears "expired"),
 /// beyond which expired ones are forgotten.
 const ACCESS_TOKENS_KEPT: usize = 10_000;
+/// Spent authorization codes remembered (oldest forgotten first), so that a reuse is told from an
+/// unknown code and revokes what the code gave.
+pub const SPENT_CODES_KEPT: usize = 10_000;
+
+/// The grant an authorization code started: every token issued from the code, and from the
+/// refresh tokens it gave, carries its id, and a second use of the code revokes them all.
+pub type GrantId = u64;
 
 /// The three grants of `POST /accounts/oauth/token`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -63,6 +72,7 @@ struct Access {
     username: String,
     account: String,
     expires_at: u64,
+    grant: Option<GrantId>,
 }
 
 /// One live refresh token.
@@ -74,6 +84,8 @@ pub struct Refresh {
     pub username: String,
     /// The scope of the grant that issued it.
     pub scope: String,
+    /// The authorization code's grant it comes from, if any.
+    pub grant: Option<GrantId>,
 }
 
 /// One authorization code not exchanged yet.
@@ -83,6 +95,9 @@ pub struct Code {
     pub client_id: String,
     /// The `redirect_uri` it was sent to.
     pub redirect_uri: String,
+    /// Whether the authorization request named `redirect_uri` (it may leave it out when the
+    /// client registered exactly one; then the token request need not send it, RFC 6749 4.1.3).
+    pub redirect_uri_given: bool,
     /// The user who approved.
     pub username: String,
     /// The scope asked for.
@@ -132,6 +147,17 @@ impl Challenge {
     }
 }
 
+/// What [`TokenStore::take_code`] found.
+#[derive(Debug)]
+pub enum Taken {
+    /// A code not used before (now spent), with the grant id for its tokens.
+    Fresh(Code, GrantId),
+    /// A code used before: its grant.
+    Spent(GrantId),
+    /// A code never issued, or expired and forgotten.
+    Unknown,
+}
+
 /// What a bearer token is to the API.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Bearer {
@@ -165,6 +191,10 @@ pub struct TokenStore {
     /// Refresh tokens per (client, user), oldest first.
     refresh_order: HashMap<(String, String), VecDeque<String>>,
     codes: HashMap<String, Code>,
+    /// Spent codes and their grants, and their order (oldest first).
+    spent: HashMap<String, GrantId>,
+    spent_order: VecDeque<String>,
+    next_grant: GrantId,
     granted: [u64; 3],
     rejected: [u64; 3],
 }
@@ -209,8 +239,16 @@ impl TokenStore {
         self.users.first().map(|(u, _)| u)
     }
 
-    /// Records an access token for `username`, living until `expires_at` (monotonic ms).
-    pub fn add_access(&mut self, token: String, username: &str, expires_at: u64, now: u64) {
+    /// Records an access token for `username`, living until `expires_at` (monotonic ms), part of
+    /// `grant` if it comes from an authorization code.
+    pub fn add_access(
+        &mut self,
+        token: String,
+        username: &str,
+        expires_at: u64,
+        now: u64,
+        grant: Option<GrantId>,
+    ) {
         if self.access.len() >= ACCESS_TOKENS_KEPT {
             self.access.retain(|_, a| a.expires_at > now);
         }
@@ -224,6 +262,7 @@ impl TokenStore {
                 username: username.to_string(),
                 account,
                 expires_at,
+                grant,
             },
         );
     }
@@ -284,9 +323,42 @@ impl TokenStore {
         self.codes.insert(code, c);
     }
 
-    /// Takes a code out (a code is spent by its first exchange attempt).
-    pub fn take_code(&mut self, code: &str) -> Option<Code> {
-        self.codes.remove(code)
+    /// Takes a code out (a code is spent by its first exchange attempt): `Fresh` with the grant
+    /// id its tokens are to carry, `Spent` with the grant of its first use, or `Unknown`.
+    pub fn take_code(&mut self, code: &str) -> Taken {
+        if let Some(grant) = self.spent.get(code) {
+            return Taken::Spent(*grant);
+        }
+        let Some(c) = self.codes.remove(code) else {
+            return Taken::Unknown;
+        };
+        let grant = self.next_grant;
+        self.next_grant = self.next_grant.wrapping_add(1);
+        self.spent.insert(code.to_string(), grant);
+        self.spent_order.push_back(code.to_string());
+        while self.spent_order.len() > SPENT_CODES_KEPT {
+            if let Some(old) = self.spent_order.pop_front() {
+                self.spent.remove(&old);
+            }
+        }
+        Taken::Fresh(c, grant)
+    }
+
+    /// Revokes every access and refresh token of a code's grant (the code was used twice, RFC
+    /// 6749 4.1.2); returns how many.
+    pub fn revoke_grant(&mut self, grant: GrantId) -> usize {
+        let before = self.access.len() + self.refresh.len();
+        self.access.retain(|_, a| a.grant != Some(grant));
+        let gone: Vec<String> = self
+            .refresh
+            .iter()
+            .filter(|(_, r)| r.grant == Some(grant))
+            .map(|(t, _)| t.clone())
+            .collect();
+        for t in &gone {
+            self.remove_refresh(t);
+        }
+        before - self.access.len() - self.refresh.len()
     }
 
     /// Counts a grant answered 200 (`ok`) or refused.
@@ -365,6 +437,7 @@ mod tests {
             client_id: "dev-client".into(),
             username: user.into(),
             scope: "s".into(),
+            grant: None,
         }
     }
 
@@ -391,7 +464,7 @@ mod tests {
     #[test]
     fn access_tokens_expire() {
         let mut s = store();
-        s.add_access("a".into(), "admin@acme.test", 100, 0);
+        s.add_access("a".into(), "admin@acme.test", 100, 0, None);
         assert!(
             matches!(s.access("a", 99), Bearer::Issued { ref account, .. } if account == "dev-token")
         );
@@ -418,6 +491,42 @@ mod tests {
         assert!(Challenge::parse(&"a b".repeat(20), None).is_err());
         assert!(Challenge::parse(verifier, Some("s256")).is_err());
         assert!(Challenge::parse(&"a".repeat(129), None).is_err());
+    }
+
+    #[test]
+    fn a_spent_code_is_told_from_an_unknown_one_and_its_grant_revoked() {
+        let mut s = store();
+        let code = Code {
+            client_id: "dev-client".into(),
+            redirect_uri: "http://127.0.0.1:9/cb".into(),
+            redirect_uri_given: true,
+            username: "admin@acme.test".into(),
+            scope: "s".into(),
+            expires_at: 100,
+            challenge: None,
+        };
+        s.add_code("c1".into(), code, 0);
+        let Taken::Fresh(_, grant) = s.take_code("c1") else {
+            panic!("a fresh code");
+        };
+        s.add_access("a1".into(), "admin@acme.test", 1000, 0, Some(grant));
+        s.add_access("a2".into(), "admin@acme.test", 1000, 0, None);
+        s.add_refresh(
+            "r1".into(),
+            Refresh {
+                grant: Some(grant),
+                ..refresh("admin@acme.test")
+            },
+        );
+        s.add_refresh("r2".into(), refresh("admin@acme.test"));
+        assert!(matches!(s.take_code("c1"), Taken::Spent(g) if g == grant));
+        assert!(matches!(s.take_code("never"), Taken::Unknown));
+        assert_eq!(s.revoke_grant(grant), 2);
+        assert_eq!(s.access("a1", 1), Bearer::Unknown);
+        assert!(matches!(s.access("a2", 1), Bearer::Issued { .. }));
+        assert!(s.refresh("r1", "dev-client").is_none());
+        assert!(s.refresh("r2", "dev-client").is_some());
+        assert_eq!(s.live_refresh_tokens()["admin@acme.test"], 1);
     }
 
     #[test]

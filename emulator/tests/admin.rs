@@ -15,6 +15,22 @@ async fn info_accounts_and_reset() {
         s.second_origin.clone().expect("second").as_str()
     );
     assert!(s.startup_line().starts_with(&format!("estatekit-emulator listening on {} tokens=dev-token,readonly-token second-origin=http://127.0.0.1:", s.base_url)));
+    // The default account's webhook subdomain: in the info, last on the startup line.
+    let subdomain = estatekit_emulator::state::subdomain_of(TOKEN);
+    assert_eq!(info["subdomain"], subdomain.as_str());
+    assert!(
+        s.startup_line()
+            .ends_with(&format!(" subdomain={subdomain}")),
+        "{}",
+        s.startup_line()
+    );
+    assert_eq!(
+        info["accounts"],
+        json!([
+            {"token": "dev-token", "subdomain": subdomain},
+            {"token": "readonly-token", "subdomain": estatekit_emulator::state::subdomain_of("readonly-token")},
+        ])
+    );
 
     // New account: starts 401, works after creation.
     let r = c
@@ -31,6 +47,7 @@ async fn info_accounts_and_reset() {
     )
     .await;
     assert_eq!(r.status().as_u16(), 200);
+    let created: Value = r.json().await.expect("json");
     let r = c
         .get(format!("{}{HOOKS}", s.base_url))
         .bearer_auth("fresh")
@@ -42,6 +59,13 @@ async fn info_accounts_and_reset() {
     assert_eq!(
         info["tokens"],
         json!(["dev-token", "readonly-token", "fresh"])
+    );
+    assert_eq!(info["accounts"][2]["token"], "fresh");
+    assert_eq!(info["accounts"][2]["subdomain"], created["subdomain"]);
+    assert_eq!(
+        info["subdomain"],
+        subdomain.as_str(),
+        "still the first token's"
     );
 
     // Second origin shares state.

@@ -163,6 +163,59 @@ fn parses_the_oauth_and_window_flags() {
 }
 
 #[test]
+fn parses_the_redirect_uri_flag() {
+    // Before or after its client; repeatable; `=` and `:` inside the URI; given twice: once.
+    let c = args(&[
+        "--oauth-redirect-uri",
+        "app=https://app.example/cb?x=1",
+        "--oauth-client",
+        "app:se:cret",
+        "--oauth-redirect-uri=app=http://localhost:3000/api/auth/callback/estatekit",
+        "--oauth-redirect-uri",
+        "app=https://app.example/cb?x=1",
+        "--oauth-client",
+        "other:s",
+    ])
+    .expect("ok")
+    .expect("config");
+    assert_eq!(
+        c.oauth_clients[0].redirect_uris,
+        [
+            "https://app.example/cb?x=1",
+            "http://localhost:3000/api/auth/callback/estatekit"
+        ]
+    );
+    assert_eq!(c.oauth_clients[0].secret, "se:cret");
+    assert!(c.oauth_clients[1].redirect_uris.is_empty());
+    // The default client takes one too.
+    let d = args(&["--oauth-redirect-uri", "dev-client=https://a.test/cb"])
+        .expect("ok")
+        .expect("config");
+    assert_eq!(d.oauth_clients[0].id, "dev-client");
+    assert_eq!(d.oauth_clients[0].redirect_uris, ["https://a.test/cb"]);
+    for bad in [
+        &["--oauth-redirect-uri"][..],
+        &["--oauth-redirect-uri", "no-uri"],
+        &["--oauth-redirect-uri", "=https://a.test/cb"],
+        &["--oauth-redirect-uri", "dev-client="],
+        &["--oauth-redirect-uri", "dev-client=/relative"],
+        &["--oauth-redirect-uri", "dev-client=https://a.test/cb#frag"],
+        &["--oauth-redirect-uri", "dev-client=ftp://a.test/cb"],
+        &["--oauth-redirect-uri", "nobody=https://a.test/cb"],
+        &[
+            "--oauth-client",
+            "app:pw-secret",
+            "--oauth-redirect-uri",
+            "dev-client=https://a.test/cb",
+        ],
+    ] {
+        let e = args(bad).expect_err("refused");
+        assert!(e.contains("--oauth-redirect-uri"), "{e}");
+        assert!(!e.contains("pw-secret"), "{e}");
+    }
+}
+
+#[test]
 fn binary_prints_startup_line_and_exits_on_sigterm() {
     let mut child = Command::new(env!("CARGO_BIN_EXE_estatekit-emulator"))
         .args(["--port", "0", "--token", "t1", "--second-origin"])
@@ -177,6 +230,22 @@ fn binary_prints_startup_line_and_exits_on_sigterm() {
     let re_ok = line.starts_with("estatekit-emulator listening on http://127.0.0.1:")
         && line.contains(" tokens=t1,readonly-token second-origin=http://127.0.0.1:");
     assert!(re_ok, "{line}");
+    // Then the default account's webhook subdomain, last.
+    let subdomain = line
+        .rsplit_once(" subdomain=")
+        .map(|(_, s)| s)
+        .unwrap_or_default();
+    assert_eq!(
+        subdomain,
+        estatekit_emulator::state::subdomain_of("t1"),
+        "{line}"
+    );
+    assert!(
+        subdomain.len() == 12
+            && subdomain.starts_with("emu-")
+            && subdomain[4..].bytes().all(|b| b.is_ascii_hexdigit()),
+        "{line}"
+    );
     #[cfg(unix)]
     {
         let pid = child.id().to_string();

@@ -752,3 +752,104 @@ async fn malformed_inputs_get_json_4xx() {
         .as_array()
         .is_some_and(|a| a.len() >= 8));
 }
+
+/// A raw HTTP/1.1 connection to the server (for what an HTTP client library will not send).
+async fn raw_connection(base: &str) -> tokio::net::TcpStream {
+    let addr = base.trim_start_matches("http://");
+    tokio::net::TcpStream::connect(addr).await.expect("connect")
+}
+
+/// Reads an answer's head (status line and headers) within 20 s.
+async fn read_head(r: &mut tokio::net::tcp::OwnedReadHalf) -> String {
+    use tokio::io::AsyncReadExt;
+    let mut got = Vec::new();
+    let mut buf = [0u8; 4096];
+    let read = async {
+        while !got.windows(4).any(|w| w == b"\r\n\r\n") {
+            match r.read(&mut buf).await {
+                Ok(0) | Err(_) => break,
+                Ok(n) => got.extend_from_slice(&buf[..n]),
+            }
+        }
+    };
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(20), read).await;
+    String::from_utf8_lossy(&got).into_owned()
+}
+
+#[tokio::test]
+async fn a_content_length_over_the_limit_is_413_before_the_body_is_sent() {
+    use tokio::io::AsyncWriteExt;
+    let s = server_with(|c| c.max_upload_mb = 1).await;
+    let host = s.base_url.trim_start_matches("http://").to_string();
+    for path in [HOOKS, "/accounts/oauth/token", GQL] {
+        let (mut r, mut w) = raw_connection(&s.base_url).await.into_split();
+        // 10 GiB announced, not one byte sent: the answer cannot wait for the body.
+        let head = format!(
+            "POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n"
+        );
+        w.write_all(head.as_bytes()).await.expect("write");
+        let answer = read_head(&mut r).await;
+        assert!(answer.starts_with("HTTP/1.1 413"), "{path}: {answer:?}");
+        assert!(
+            answer
+                .to_ascii_lowercase()
+                .contains("content-type: application/json"),
+            "{path}: {answer:?}"
+        );
+    }
+    // Still serving.
+    let r = client()
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status().as_u16(), 200);
+}
+
+#[tokio::test]
+async fn a_chunked_body_stops_being_read_at_the_limit() {
+    use tokio::io::AsyncWriteExt;
+    let s = server_with(|c| c.max_upload_mb = 1).await;
+    let host = s.base_url.trim_start_matches("http://").to_string();
+    let (mut r, mut w) = raw_connection(&s.base_url).await.into_split();
+    let head = format!(
+        "POST {HOOKS} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+    );
+    w.write_all(head.as_bytes()).await.expect("write");
+    // 256 MiB offered in 64 KiB chunks: far more than the 1 MiB limit and than any socket
+    // buffers. A server that read it all would let every write through.
+    const OFFERED: usize = 256 * 1024 * 1024;
+    let writer = tokio::spawn(async move {
+        let chunk = vec![b'x'; 64 * 1024];
+        let mut sent = 0usize;
+        while sent < OFFERED {
+            let frame = format!("{:x}\r\n", chunk.len());
+            if w.write_all(frame.as_bytes()).await.is_err()
+                || w.write_all(&chunk).await.is_err()
+                || w.write_all(b"\r\n").await.is_err()
+            {
+                return Err(sent);
+            }
+            sent += chunk.len();
+        }
+        let _ = w.write_all(b"0\r\n\r\n").await;
+        Ok(sent)
+    });
+    let answer = read_head(&mut r).await;
+    assert!(answer.starts_with("HTTP/1.1 413"), "{answer:?}");
+    // The body was not read to its end: the writer is stuck or was cut off.
+    let outcome = tokio::time::timeout(std::time::Duration::from_millis(500), writer).await;
+    match outcome {
+        Err(_) => {} // still blocked: nobody reads
+        Ok(Ok(Err(sent))) => assert!(sent < OFFERED, "{sent}"),
+        Ok(other) => panic!("the whole body was read: {other:?}"),
+    }
+    let r = client()
+        .get(format!("{}{HOOKS}", s.base_url))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .expect("get");
+    assert_eq!(r.status().as_u16(), 200);
+}

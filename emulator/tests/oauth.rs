@@ -29,6 +29,7 @@ fn other_client() -> OAuthClient {
     OAuthClient {
         id: OTHER_CLIENT.into(),
         secret: OTHER_SECRET.into(),
+        ..OAuthClient::default()
     }
 }
 
@@ -36,6 +37,7 @@ fn odd_client() -> OAuthClient {
     OAuthClient {
         id: ODD_CLIENT.into(),
         secret: ODD_SECRET.into(),
+        ..OAuthClient::default()
     }
 }
 
@@ -334,6 +336,7 @@ async fn refresh_grant_refuses_unknown_and_other_clients_tokens() {
         c.oauth_clients.push(OAuthClient {
             id: "other-client".into(),
             secret: "other-secret".into(),
+            ..OAuthClient::default()
         })
     })
     .await;
@@ -460,30 +463,406 @@ async fn an_expired_authorization_code_is_invalid_grant() {
     );
 }
 
+/// An authorize request's answer (redirects not followed).
+async fn authorize_raw(base: &str, query: &[(&str, &str)]) -> reqwest::Response {
+    no_redirect()
+        .get(format!("{base}{AUTHORIZE_PATH}"))
+        .query(query)
+        .send()
+        .await
+        .expect("authorize")
+}
+
+/// An authorize error redirected to `redirect` (RFC 6749 4.1.2.1): `error`, a description,
+/// `state` when given, no `code`; `status` 302 (GET) or 303 (the form's POST).
+fn assert_error_redirect(
+    r: &reqwest::Response,
+    status: u16,
+    redirect: &str,
+    error: &str,
+    state: Option<&str>,
+) {
+    assert_eq!(r.status().as_u16(), status, "{error}");
+    assert_eq!(r.headers()["cache-control"], "no-store");
+    let location = r.headers()["location"].to_str().expect("location");
+    assert!(location.starts_with(redirect), "{location}");
+    assert_eq!(query_param(location, "error").as_deref(), Some(error));
+    assert!(query_param(location, "error_description").is_some_and(|d| !d.is_empty()));
+    assert_eq!(query_param(location, "state").as_deref(), state);
+    assert_eq!(query_param(location, "code"), None);
+}
+
+/// An authorize error answered as JSON, not redirected.
+async fn assert_error_here(r: reqwest::Response, error: &str) {
+    assert!(
+        r.headers().get("location").is_none(),
+        "{error}: not redirected"
+    );
+    oauth_error(r, 400, error).await;
+}
+
 #[tokio::test]
-async fn authorize_refuses_an_unknown_client_or_response_type() {
+async fn authorize_errors_are_redirected_to_a_valid_redirect_uri() {
     let s = server().await;
-    let c = client();
+    let base = &s.base_url;
+    let with = |extra: &[(&'static str, &'static str)]| {
+        let mut q = vec![("client_id", CLIENT), ("redirect_uri", REDIRECT)];
+        q.extend_from_slice(extra);
+        q
+    };
+    let r = authorize_raw(base, &with(&[("response_type", "token"), ("state", "s 1")])).await;
+    assert_error_redirect(&r, 302, REDIRECT, "unsupported_response_type", Some("s 1"));
+    let r = authorize_raw(base, &with(&[("state", "s2")])).await;
+    assert_error_redirect(&r, 302, REDIRECT, "invalid_request", Some("s2"));
+    // Without `state`, none comes back; the redirect URI's own query is kept.
+    let own = "http://127.0.0.1:9/cb?from=app";
+    let r = authorize_raw(
+        base,
+        &[
+            ("client_id", CLIENT),
+            ("redirect_uri", own),
+            ("response_type", "id_token"),
+        ],
+    )
+    .await;
+    assert_error_redirect(
+        &r,
+        302,
+        "http://127.0.0.1:9/cb?from=app&",
+        "unsupported_response_type",
+        None,
+    );
+    let location = r.headers()["location"].to_str().expect("location");
+    assert_eq!(query_param(location, "from").as_deref(), Some("app"));
+    // No code was issued by a refused request.
+    assert_eq!(counts(base).await["grants"]["authorization_code"], 0);
+}
+
+#[tokio::test]
+async fn authorize_errors_are_answered_here_without_a_valid_client_or_redirect_uri() {
+    let s = server().await;
+    let base = &s.base_url;
     for (query, error) in [
         (
-            "client_id=nobody&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb&response_type=code",
+            &[
+                ("client_id", "nobody"),
+                ("redirect_uri", REDIRECT),
+                ("response_type", "code"),
+            ][..],
             "invalid_client",
         ),
         (
-            "client_id=dev-client&redirect_uri=http%3A%2F%2F127.0.0.1%3A9%2Fcb&response_type=token",
-            "unsupported_response_type",
+            &[("redirect_uri", REDIRECT), ("response_type", "code")],
+            "invalid_request",
         ),
-        ("client_id=dev-client&response_type=code", "invalid_request"),
+        (
+            &[("client_id", CLIENT), ("response_type", "code")],
+            "invalid_request",
+        ),
+        // Unknown client and a bad response type: the client decides, no redirect.
+        (
+            &[
+                ("client_id", "nobody"),
+                ("redirect_uri", REDIRECT),
+                ("response_type", "token"),
+            ],
+            "invalid_client",
+        ),
+        (
+            &[
+                ("client_id", CLIENT),
+                ("redirect_uri", "https://attacker.example/cb"),
+                ("response_type", "token"),
+                ("state", "s"),
+            ],
+            "invalid_request",
+        ),
+        (
+            &[
+                ("client_id", CLIENT),
+                ("client_id", CLIENT),
+                ("redirect_uri", REDIRECT),
+                ("response_type", "code"),
+            ],
+            "invalid_request",
+        ),
+        (
+            &[
+                ("client_id", CLIENT),
+                ("redirect_uri", REDIRECT),
+                ("redirect_uri", "http://127.0.0.1:9/other"),
+                ("response_type", "code"),
+            ],
+            "invalid_request",
+        ),
     ] {
-        let r = c
-            .get(format!("{}/accounts/dialog/authorize?{query}", s.base_url))
+        assert_error_here(authorize_raw(base, query).await, error).await;
+    }
+}
+
+#[tokio::test]
+async fn without_registered_redirect_uris_only_loopback_http_is_accepted() {
+    let s = server().await;
+    for ok in [
+        "http://127.0.0.1:9/callback",
+        "http://127.0.0.1/cb",
+        "http://127.200.3.4:65000/x?y=1",
+        "http://[::1]:3000/cb",
+        "http://localhost:3000/api/auth/callback/estatekit",
+        "http://LOCALHOST/cb",
+    ] {
+        let r = authorize_raw(
+            &s.base_url,
+            &[
+                ("client_id", CLIENT),
+                ("redirect_uri", ok),
+                ("response_type", "code"),
+            ],
+        )
+        .await;
+        assert_eq!(r.status().as_u16(), 302, "{ok}");
+        let location = r.headers()["location"].to_str().expect("location");
+        assert!(query_param(location, "code").is_some(), "{ok}");
+    }
+    for bad in [
+        "https://127.0.0.1/cb",
+        "https://localhost:3000/cb",
+        "http://app.example/cb",
+        "https://app.example/cb",
+        "http://localhost.example/cb",
+        "http://127.0.0.1.nip.io/cb",
+        "http://10.0.0.1/cb",
+        "http://[::2]/cb",
+        "http://127.0.0.1:9/cb#frag",
+        "/relative/cb",
+        "app://cb",
+    ] {
+        let r = authorize_raw(
+            &s.base_url,
+            &[
+                ("client_id", CLIENT),
+                ("redirect_uri", bad),
+                ("response_type", "code"),
+                ("state", "s"),
+            ],
+        )
+        .await;
+        assert_error_here(r, "invalid_request").await;
+    }
+}
+
+fn with_redirects(c: &mut estatekit_emulator::Config, uris: &[&str]) {
+    for client in &mut c.oauth_clients {
+        if client.id == CLIENT {
+            client.redirect_uris = uris.iter().map(|u| u.to_string()).collect();
+        }
+    }
+}
+
+#[tokio::test]
+async fn registered_redirect_uris_are_matched_exactly() {
+    let app = "https://app.example/api/auth/callback/estatekit";
+    let s = server_with(|c| {
+        with_redirects(c, &[app, "http://127.0.0.1:9/registered"]);
+        c.oauth_clients.push(other_client());
+    })
+    .await;
+    let base = &s.base_url;
+    for ok in [app, "http://127.0.0.1:9/registered"] {
+        let r = authorize_raw(
+            base,
+            &[
+                ("client_id", CLIENT),
+                ("redirect_uri", ok),
+                ("response_type", "code"),
+                ("state", "st"),
+            ],
+        )
+        .await;
+        assert_eq!(r.status().as_u16(), 302, "{ok}");
+        let location = r.headers()["location"].to_str().expect("location");
+        assert!(location.starts_with(ok), "{location}");
+        let code = query_param(location, "code").expect("code");
+        grant_ok(base, code_body(&code, ok)).await;
+    }
+    // Not registered: any other string, loopback ones included; nothing redirected.
+    for bad in [
+        "https://app.example/api/auth/callback/estatekit/",
+        "https://APP.example/api/auth/callback/estatekit",
+        "https://app.example/api/auth/callback/estatekit?x=1",
+        "http://127.0.0.1:9/callback",
+        "http://127.0.0.1:10/registered",
+    ] {
+        let r = authorize_raw(
+            base,
+            &[
+                ("client_id", CLIENT),
+                ("redirect_uri", bad),
+                ("response_type", "token"),
+                ("state", "st"),
+            ],
+        )
+        .await;
+        assert_error_here(r, "invalid_request").await;
+    }
+    // Several registered: `redirect_uri` is required (RFC 6749 3.1.2.3).
+    assert_error_here(
+        authorize_raw(base, &[("client_id", CLIENT), ("response_type", "code")]).await,
+        "invalid_request",
+    )
+    .await;
+    // Another client without registered URIs keeps the loopback rule.
+    let r = authorize_raw(
+        base,
+        &[
+            ("client_id", OTHER_CLIENT),
+            ("redirect_uri", REDIRECT),
+            ("response_type", "code"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status().as_u16(), 302);
+    // A registered URI takes error redirects too.
+    let r = authorize_raw(
+        base,
+        &[
+            ("client_id", CLIENT),
+            ("redirect_uri", app),
+            ("response_type", "token"),
+        ],
+    )
+    .await;
+    assert_error_redirect(&r, 302, app, "unsupported_response_type", None);
+}
+
+#[tokio::test]
+async fn a_single_registered_redirect_uri_may_be_left_out() {
+    let app = "https://app.example/cb";
+    let s = server_with(|c| with_redirects(c, &[app])).await;
+    let base = &s.base_url;
+    let r = authorize_raw(
+        base,
+        &[
+            ("client_id", CLIENT),
+            ("response_type", "code"),
+            ("state", "s"),
+        ],
+    )
+    .await;
+    assert_eq!(r.status().as_u16(), 302);
+    let location = r.headers()["location"].to_str().expect("location");
+    assert!(location.starts_with(app), "{location}");
+    // Left out of the authorization request: the token request need not send it (RFC 6749
+    // 4.1.3), and if it does, it must be the registered one.
+    let code = query_param(location, "code").expect("code");
+    form_ok(
+        base,
+        &[("grant_type", "authorization_code"), ("code", &code)],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    // Named in the authorization request: the token request must name it too.
+    let r = authorize_raw(
+        base,
+        &[
+            ("client_id", CLIENT),
+            ("redirect_uri", app),
+            ("response_type", "code"),
+        ],
+    )
+    .await;
+    let location = r.headers()["location"].to_str().expect("location");
+    let code = query_param(location, "code").expect("code");
+    let r = post_form(
+        base,
+        &[("grant_type", "authorization_code"), ("code", &code)],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    oauth_error(r, 400, "invalid_request").await;
+}
+
+#[tokio::test]
+async fn a_repeated_authorize_parameter_is_invalid_request() {
+    let s = server().await;
+    let base = &s.base_url;
+    for (name, a, b) in [
+        ("state", "s1", "s2"),
+        ("scope", "openid", "offline_access *"),
+        ("response_type", "code", "code"),
+        ("code_challenge", VERIFIER, VERIFIER),
+        ("nonce", "n1", "n2"),
+    ] {
+        let mut q = vec![("client_id", CLIENT), ("redirect_uri", REDIRECT)];
+        if name != "response_type" {
+            q.push(("response_type", "code"));
+        }
+        q.push((name, a));
+        q.push((name, b));
+        let r = authorize_raw(base, &q).await;
+        let state = if name == "state" { Some("s1") } else { None };
+        assert_error_redirect(&r, 302, REDIRECT, "invalid_request", state);
+        let location = r.headers()["location"].to_str().expect("location");
+        let description = query_param(location, "error_description").unwrap_or_default();
+        assert!(description.contains(&format!("`{name}`")), "{description}");
+    }
+    // A parameter without a value is as if omitted (RFC 6749 3.1): not a repeat.
+    let code = authorize_with(base, &[("scope", ""), ("scope", "openid"), ("state", "")]).await;
+    let v = grant_ok(base, code_body(&code, REDIRECT)).await;
+    assert_eq!(v["scope"], "openid");
+}
+
+#[tokio::test]
+async fn a_reused_authorization_code_revokes_its_tokens() {
+    let s = server().await;
+    let base = &s.base_url;
+    let by_password = grant_ok(base, password_body()).await;
+    let (code, _) = authorize(base, "s").await;
+    let first = grant_ok(base, code_body(&code, REDIRECT)).await;
+    let access = str_of(&first, "access_token").to_string();
+    let refresh = str_of(&first, "refresh_token").to_string();
+    // A token refreshed from the code's refresh token belongs to the code too.
+    let refreshed = grant_ok(base, refresh_body(&refresh)).await;
+    let refreshed_access = str_of(&refreshed, "access_token").to_string();
+    for t in [&access, &refreshed_access] {
+        assert_eq!(list_hooks(base, t).await.status().as_u16(), 200);
+    }
+    let v = grant_refused(base, code_body(&code, REDIRECT), 403, "invalid_grant").await;
+    assert!(
+        v["error_description"]
+            .as_str()
+            .is_some_and(|d| d.contains("used already") && d.contains("revoked")),
+        "{v}"
+    );
+    for t in [&access, &refreshed_access] {
+        assert_eq!(list_hooks(base, t).await.status().as_u16(), 401);
+        let me = client()
+            .get(format!("{base}/accounts/api/userinfo"))
+            .bearer_auth(t)
             .send()
             .await
-            .expect("authorize");
-        assert_eq!(r.status().as_u16(), 400, "{query}");
-        let v: Value = r.json().await.expect("json");
-        assert_eq!(v["error"], error, "{query}");
+            .expect("userinfo");
+        assert_eq!(me.status().as_u16(), 401);
     }
+    grant_refused(base, refresh_body(&refresh), 403, "invalid_grant").await;
+    // Other grants' tokens are untouched.
+    assert_eq!(
+        list_hooks(base, str_of(&by_password, "access_token"))
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+    grant_ok(base, refresh_body(str_of(&by_password, "refresh_token"))).await;
+    // A code never issued is unknown, not reused.
+    let v = grant_refused(base, code_body("made-up", REDIRECT), 403, "invalid_grant").await;
+    assert!(
+        !v["error_description"]
+            .as_str()
+            .unwrap_or("")
+            .contains("revoked"),
+        "{v}"
+    );
 }
 
 #[tokio::test]
@@ -640,6 +1019,7 @@ async fn users_and_clients_from_the_config() {
         c.oauth_clients = vec![OAuthClient {
             id: "app".into(),
             secret: "app-secret".into(),
+            ..OAuthClient::default()
         }];
         c.users = vec![
             User {
@@ -1169,6 +1549,21 @@ async fn a_form_parameter_given_twice_is_400_invalid_request() {
         .as_str()
         .is_some_and(|d| d.contains("`password`")));
     assert!(!v.to_string().contains(PASSWORD));
+    // A parameter without a value is as if omitted (RFC 6749 3.1, 3.2): not a repeat.
+    let v = form_ok(
+        &s.base_url,
+        &[
+            ("grant_type", "password"),
+            ("username", USER),
+            ("password", PASSWORD),
+            ("scope", ""),
+            ("scope", "openid"),
+            ("client_secret", ""),
+        ],
+        Some(&basic(CLIENT, SECRET)),
+    )
+    .await;
+    assert_eq!(v["scope"], "openid");
 }
 
 #[tokio::test]
@@ -1261,15 +1656,13 @@ async fn authorize_refuses_a_malformed_pkce_challenge() {
             ("client_id", CLIENT),
             ("redirect_uri", REDIRECT),
             ("response_type", "code"),
+            ("state", "pk"),
         ];
         query.extend_from_slice(extra);
-        let r = no_redirect()
-            .get(format!("{}{AUTHORIZE_PATH}", s.base_url))
-            .query(&query)
-            .send()
-            .await
-            .expect("authorize");
-        oauth_error(r, 400, "invalid_request").await;
+        let r = authorize_raw(&s.base_url, &query).await;
+        assert_error_redirect(&r, 302, REDIRECT, "invalid_request", Some("pk"));
+        let location = r.headers()["location"].to_str().expect("location");
+        assert!(!location.contains(VERIFIER), "the challenge is not echoed");
     }
 }
 
@@ -1467,4 +1860,54 @@ async fn a_delayed_token_endpoint_makes_concurrent_refreshes_overlap() {
     assert_eq!(c["refreshTokens"][USER], 1);
     let pending = get_json(&client(), &format!("{}/_emulator/faults", s.base_url)).await;
     assert_eq!(pending, json!([]), "both requests were delayed");
+}
+
+#[tokio::test]
+async fn the_sign_in_forms_refusals_redirect_with_303() {
+    let s = server_with(|c| c.sign_in_page = true).await;
+    let post = |pairs: &[(&str, &str)]| {
+        let body = form_urlencoded::Serializer::new(String::new())
+            .extend_pairs(pairs)
+            .finish();
+        no_redirect()
+            .post(format!("{}{AUTHORIZE_PATH}", s.base_url))
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(body)
+            .send()
+    };
+    let r = post(&[
+        ("client_id", CLIENT),
+        ("redirect_uri", REDIRECT),
+        ("response_type", "token"),
+        ("state", "f1"),
+        ("email", USER),
+        ("password", PASSWORD),
+    ])
+    .await
+    .expect("post");
+    assert_error_redirect(&r, 303, REDIRECT, "unsupported_response_type", Some("f1"));
+    let r = post(&[
+        ("client_id", CLIENT),
+        ("redirect_uri", REDIRECT),
+        ("response_type", "code"),
+        ("state", "f2"),
+        ("state", "f3"),
+        ("email", USER),
+        ("password", PASSWORD),
+    ])
+    .await
+    .expect("post");
+    assert_error_redirect(&r, 303, REDIRECT, "invalid_request", Some("f2"));
+    // Not a valid redirect URI: answered here.
+    let r = post(&[
+        ("client_id", CLIENT),
+        ("redirect_uri", "https://attacker.example/cb"),
+        ("response_type", "code"),
+        ("email", USER),
+        ("password", PASSWORD),
+    ])
+    .await
+    .expect("post");
+    assert_error_here(r, "invalid_request").await;
+    assert_eq!(counts(&s.base_url).await["grants"]["authorization_code"], 0);
 }

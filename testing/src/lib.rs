@@ -11,7 +11,8 @@ use axum::body::Body;
 use axum::http::{HeaderName, HeaderValue, Method, Request as HttpRequest};
 use axum::Router;
 use estatekit_emulator::config::{
-    check_oauth_client, check_user, is_valid_token, Config, OAuthClient, User, READONLY_TOKEN,
+    check_oauth_client, check_redirect_uri, check_user, is_valid_token, Config, OAuthClient, User,
+    READONLY_TOKEN,
 };
 use estatekit_emulator::util::lock;
 use estatekit_emulator::{app, AppState};
@@ -130,6 +131,12 @@ pub struct OAuthClientOption {
     pub client_id: String,
     /// Its `client_secret`.
     pub client_secret: String,
+    /// Its registered redirect URIs (the native emulator's `--oauth-redirect-uri ID=URI`),
+    /// matched exactly. None (the default): any loopback `http` URI (127.0.0.0/8, `[::1]`,
+    /// `localhost`; any port), and no other.
+    #[serde(default)]
+    #[tsify(optional, type = "readonly string[]")]
+    pub redirect_uris: Option<Vec<String>>,
 }
 
 /// A user of `createTestService({ users })`.
@@ -230,8 +237,8 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
     for (key, what, known) in [
         (
             "oauthClients",
-            "{ clientId, clientSecret }",
-            &["clientId", "clientSecret"][..],
+            "{ clientId, clientSecret, redirectUris? }",
+            &["clientId", "clientSecret", "redirectUris"][..],
         ),
         (
             "users",
@@ -258,6 +265,21 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
                         "options.{key}[{i}]: unknown key `{k}` (expected {what})"
                     ));
                 }
+            }
+            // serde-wasm-bindgen would say "Reflect.get called on non-object" of a string.
+            let uris =
+                js_sys::Reflect::get(&item, &"redirectUris".into()).unwrap_or(JsValue::UNDEFINED);
+            if key == "oauthClients"
+                && !uris.is_undefined()
+                && !(js_sys::Array::is_array(&uris)
+                    && uris
+                        .unchecked_ref::<js_sys::Array>()
+                        .iter()
+                        .all(|u| u.is_string()))
+            {
+                return Err(format!(
+                    "options.oauthClients[{i}].redirectUris: expected an array of strings (redirect URIs)"
+                ));
             }
         }
     }
@@ -397,11 +419,19 @@ fn config_of(options: &TestServiceOptions) -> Result<Configured, String> {
         }
         config.oauth_clients.clear();
         for (i, c) in clients.iter().enumerate() {
-            let client = OAuthClient {
+            let mut client = OAuthClient {
                 id: c.client_id.clone(),
                 secret: c.client_secret.clone(),
+                redirect_uris: Vec::new(),
             };
             check_oauth_client(&client).map_err(|e| format!("options.oauthClients[{i}]: {e}"))?;
+            for (j, uri) in c.redirect_uris.iter().flatten().enumerate() {
+                check_redirect_uri(uri)
+                    .map_err(|e| format!("options.oauthClients[{i}].redirectUris[{j}]: {e}"))?;
+                if !client.redirect_uris.contains(uri) {
+                    client.redirect_uris.push(uri.clone());
+                }
+            }
             if config.oauth_clients.iter().any(|o| o.id == client.id) {
                 return Err(format!(
                     "options.oauthClients[{i}]: client `{}` is given twice",
@@ -488,6 +518,13 @@ impl TestService {
     #[wasm_bindgen(getter)]
     pub fn token(&self) -> String {
         self.token.clone()
+    }
+
+    /// The webhook subdomain of the default account (the first token's): the `subdomain` of its
+    /// events' envelopes, e.g. `emu-3f0af23c`.
+    #[wasm_bindgen(getter)]
+    pub fn subdomain(&self) -> String {
+        self.state.default_subdomain()
     }
 
     /// Every token the service accepts that may write (`readonly-token` is accepted too).

@@ -130,7 +130,7 @@ test.describe("npx estatekit-emulator (the packed package, no Rust toolchain)", 
   });
 
   test.it("prints the native server's start-up line on the port asked for", () => {
-    assert.match(line, /^estatekit-emulator listening on http:\/\/127\.0\.0\.1:\d+ tokens=dev-token,other,readonly-token second-origin=http:\/\/127\.0\.0\.1:\d+$/);
+    assert.match(line, /^estatekit-emulator listening on http:\/\/127\.0\.0\.1:\d+ tokens=dev-token,other,readonly-token second-origin=http:\/\/127\.0\.0\.1:\d+ subdomain=emu-[0-9a-f]{8}$/);
     assert.ok(url);
   });
 
@@ -148,6 +148,8 @@ test.describe("npx estatekit-emulator (the packed package, no Rust toolchain)", 
       [["--user", "a@x.test:"], /--user #1: the password must be/],
       [["--oauth-client", "a:pw1", "--oauth-client", "a:pw2"], /--oauth-client #2: client `a` is given twice/],
       [["--user", "a@x.test:pw:bad,token"], /--user #1: the account token/],
+      [["--oauth-redirect-uri", "dev-client=https://a.test/cb#pw"], /--oauth-redirect-uri: a redirect URI must be/],
+      [["--oauth-client", "a:pw1", "--oauth-redirect-uri", "dev-client=https://a.test/cb"], /--oauth-redirect-uri: no OAuth client `dev-client`/],
     ]) {
       const e = await run(args).then(() => assert.fail(`${args} accepted`), (e) => e);
       assert.equal(e.code, 2, `${args}: ${e.stderr}`);
@@ -206,6 +208,37 @@ test.describe("npx estatekit-emulator (the packed package, no Rust toolchain)", 
     assert.ok(!stderr.includes(tokens.access_token) && !stderr.includes(code), "no secret in the log");
   });
 
+  test.it("refuses authorize redirects to URIs not registered, and redirects its errors", async () => {
+    const authorize = (params) => {
+      const u = new URL(`${url}/accounts/dialog/authorize`);
+      for (const [k, v] of Object.entries(params)) u.searchParams.append(k, v);
+      return fetch(u, { redirect: "manual" });
+    };
+    const off = await authorize({ client_id: "dev-client", redirect_uri: "https://app.example/cb", response_type: "code" });
+    assert.equal(off.status, 400);
+    assert.equal((await off.json()).error, "invalid_request");
+    const bad = await authorize({ client_id: "dev-client", redirect_uri: "http://localhost:9/cb", response_type: "token", state: "s" });
+    assert.equal(bad.status, 302);
+    const location = new URL(bad.headers.get("location"));
+    assert.equal(location.searchParams.get("error"), "unsupported_response_type");
+    assert.equal(location.searchParams.get("state"), "s");
+  });
+
+  test.it("answers 413 to a Content-Length over the limit before the body is sent, as natively", async () => {
+    const { hostname, port } = new URL(url);
+    const net = await import("node:net");
+    const socket = net.connect(Number(port), hostname);
+    await once(socket, "connect");
+    socket.write(`POST /api/external-integrations/webhooks HTTP/1.1\r\nHost: ${hostname}:${port}\r\nAuthorization: Bearer dev-token\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n`);
+    let head = "";
+    for await (const chunk of socket) {
+      head += chunk;
+      if (head.includes("\r\n\r\n")) break;
+    }
+    socket.destroy();
+    assert.match(head, /^HTTP\/1\.1 413 /);
+  });
+
   test.it("delivers a webhook to a receiver over HTTP", async () => {
     const hook = `http://127.0.0.1:${receiver.address().port}/hooks/estatekit`;
     const reg = await fetch(`${url}/api/external-integrations/webhooks`, {
@@ -258,6 +291,9 @@ test.describe("npx estatekit-emulator (the packed package, no Rust toolchain)", 
     assert.equal(info.baseUrl, url);
     assert.equal(info.secondOrigin, second);
     assert.deepEqual([...info.tokens].sort(), ["dev-token", "other", "readonly-token"]);
+    // The default account's webhook subdomain, as on the start-up line.
+    assert.equal(info.subdomain, line.match(/ subdomain=(\S+)$/)[1]);
+    assert.deepEqual(info.accounts.find((a) => a.token === "dev-token"), { token: "dev-token", subdomain: info.subdomain });
     const fault = await fetch(`${second}/_emulator/faults`, {
       method: "POST",
       headers: { "content-type": "application/json" },

@@ -101,7 +101,9 @@ pub struct Running {
 }
 
 impl Running {
-    /// The startup line printed by the binary.
+    /// The startup line printed by the binary: `estatekit-emulator listening on URL tokens=...`,
+    /// then ` second-origin=URL` with `--second-origin`, then ` subdomain=emu-...` (the default
+    /// account's webhook subdomain).
     pub fn startup_line(&self) -> String {
         let mut tokens = self.state.config.tokens.clone();
         tokens.push(config::READONLY_TOKEN.to_string());
@@ -113,6 +115,7 @@ impl Running {
         if let Some(s) = &self.second_origin {
             line.push_str(&format!(" second-origin={s}"));
         }
+        line.push_str(&format!(" subdomain={}", self.state.default_subdomain()));
         line
     }
 

@@ -107,6 +107,11 @@ pub fn args_of(c: &Config) -> Vec<String> {
     for o in &c.oauth_clients {
         args.extend(["--oauth-client".into(), format!("{}:{}", o.id, o.secret)]);
     }
+    for o in &c.oauth_clients {
+        for uri in &o.redirect_uris {
+            args.extend(["--oauth-redirect-uri".into(), format!("{}={uri}", o.id)]);
+        }
+    }
     for u in &c.users {
         let mut spec = format!("{}:{}", u.username, u.password);
         if let Some(t) = &u.token {
