@@ -65,6 +65,7 @@ else
   cp js/api_error.js "$out/"
 fi
 cp js/paging.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+cp js/README.md "$out/README.md"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token

@@ -351,7 +351,8 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
             g(r#","status":302,"body":"","headers":{"Location":"http://127.0.0.1:9/steal"}"#),
             ListWebhooks,
             "http",
-            None,
+            // Status 0: a redirect is never followed, and the browser hides its status.
+            Some(0),
         ),
         (
             // A connection that keeps closing with no answer. The engines silently resend the

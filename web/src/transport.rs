@@ -289,10 +289,19 @@ async fn via_fetch(
     let response = match out.fetch {
         Some(fetch) => custom_fetch(fetch, request.into(), signal, caller_failed).await?,
         None => {
-            let fetch = js::get(&js_sys::global(), "fetch")
+            // The request carries the guard's signal: the platform's fetch honours it.
+            let request: web_sys::Request = request.into();
+            let sent = js::get(&js_sys::global(), "fetch")
                 .dyn_into::<js_sys::Function>()
-                .map_err(|_| failed_with("this runtime has no global fetch"))?;
-            custom_fetch(&fetch, request.into(), signal, failed).await?
+                .map_err(|_| failed_with("this runtime has no global fetch"))?
+                .call1(&JsValue::UNDEFINED, &request)
+                .map_err(failed)?;
+            JsFuture::from(js_sys::Promise::resolve(&sent))
+                .await
+                .map_err(failed)?
+                .dyn_into::<web_sys::Response>()
+                .map(Into::into)
+                .map_err(|_| NoAnswer::NotResponse)?
         }
     };
     if response.type_() == ResponseType::Opaqueredirect {
