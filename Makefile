@@ -8,9 +8,9 @@ SHELL := /bin/bash
 export PATH := $(HOME)/.cargo/bin:$(CURDIR)/node_modules/.bin:$(PATH)
 PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
-# README.md: wasm-pack copies it into pkg/ (the package's page on npm).
-PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src -type f) Cargo.toml Cargo.lock \
-  README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml scripts/build-pkg.sh \
+# js/README.md: the package's own README (build-pkg.sh copies it over wasm-pack's copy of README.md).
+PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
+  js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
   scripts/embed-wasm.mjs
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or

@@ -21,7 +21,7 @@ const mode = process.env.PROFILE_MODE ?? "estatekit";
 // Phase rules, first match wins: [phase, test of the function name and URL].
 const PHASES = [
   ["arguments (options read, unknown keys)", (f) => /web::js::(input|required|optional|unknown_key)|ClientOptions|CallOptions|ListDocumentsQuery|MessagesOptions|MessageFilter|UploadOptions|RegisterWebhookInput|JsHandle|preserve/.test(f)],
-  ["validate (serde decode of the answer)", (f) => /serde_path_to_error|serde_wasm_bindgen::de|serde_core::de|model::(webhooks|documents|messages)|api::response::decode|decode_list|decode_record|decode_data|document_list|webhook_list|webhooks_of|static_str_to_js|Deserialize|Visitor/.test(f)],
+  ["validate (serde decode of the answer)", (f) => /serde_path_to_error|serde_wasm_bindgen::de|serde_core::de|model::(webhooks|documents|messages)|api::status::decode|decode_list|decode_record|decode_data|document_list|webhook_list|webhooks_of|static_str_to_js|Deserialize|Visitor/.test(f)],
   ["events", (f) => /web::events|ClientEvent|to_js|ser::/.test(f)],
   ["request (build, headers, abort guard)", (f) => /gloo_net|transport::(via_fetch|body_of|json_text|send)|AbortGuard|AbortController|Headers|Request|set_timeout|setTimeout|clearTimeout|url::BaseUrl|api::(webhooks|documents|messages)::.*request/.test(f)],
   ["body read (bytes, UTF-8 decode)", (f) => /arrayBuffer|TextDecoder|decode$|utf8_text|binary|text$/.test(f)],

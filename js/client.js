@@ -16,6 +16,7 @@
 import { loadOnce } from "./loader.js";
 import { ApiError, apiError, isApiError } from "./api_error.js";
 import { DEFAULT_PAGE_SIZE, PagePromise } from "./paging.js";
+import { DOCUMENT_TYPES, EVENT_TYPES } from "./vocab.js";
 
 export { ApiError, isApiError, DEFAULT_PAGE_SIZE };
 
@@ -39,46 +40,9 @@ export { ApiError, isApiError, DEFAULT_PAGE_SIZE };
  * }} Glue
  */
 
-// The string-literal unions EventType and DocumentType of the Rust declarations, in their order
-// (tests/types/constants.test.mjs checks that they still are).
-/** Every event type a webhook can subscribe to, in the interface's order. */
-export const EVENT_TYPES = Object.freeze(
-  /** @type {const} */ ([
-    "LISTING_CREATED",
-    "LISTING_UPDATED",
-    "LISTING_ARCHIVED",
-    "LISTING_ACTIVATED",
-    "LISTING_DEACTIVATED",
-    "LISTING_PUBLISHED_TO_CHANNEL",
-    "LISTING_UNPUBLISHED_FROM_CHANNEL",
-    "CANDIDATE_PARSED",
-    "LISTING_CANDIDATE_APPLIED",
-    "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING",
-    "LISTING_CANDIDATE_SCHEDULE_NEW_TIMESLOTS_REQUESTED",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_ADMIN",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_CANDIDATE",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_ADMIN",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_CANDIDATE",
-    "LISTING_CONTRACT_FLOW_STARTED",
-    "LISTING_CONTRACT_FLOW_WITHDRAWN",
-    "LISTING_CONTRACT_FLOW_PARTIALLY_SIGNED",
-    "LISTING_CONTRACT_FLOW_SIGNED",
-    "OWNER_CREATED",
-    "OWNER_UPDATED",
-    "OWNER_DELETED",
-    "PROPERTY_CREATED",
-    "PROPERTY_UPDATED",
-    "PROPERTY_DELETED",
-    "UNIT_CREATED",
-    "UNIT_UPDATED",
-    "UNIT_DELETED",
-  ]),
-);
-
-/** Every document type, in the interface's order. */
-export const DOCUMENT_TYPES = Object.freeze(
-  /** @type {const} */ (["DOCUMENT", "RENTAL_APPLICATION", "CONTRACT", "MOVE_IN", "MOVE_OUT", "PRE-MOVE_IN", "SELLING"]),
-);
+// EVENT_TYPES and DOCUMENT_TYPES: ./vocab.js, generated from their one definition in Rust
+// (vocab/src/lib.rs) by scripts/build-pkg.sh.
+export { EVENT_TYPES, DOCUMENT_TYPES };
 
 /**
  * Whether `value` is an event type (a type guard: a `<select>`'s value, a query parameter).
@@ -150,8 +114,8 @@ function initSync(module) {
 
 /**
  * Per client: the wasm client once built, its options until then, the error its options gave,
- * whether it was freed.
- * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean }} State
+ * whether it was freed, and the `baseUrl` option as given (for `baseUrl`, whatever else is wrong).
+ * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: unknown }} State
  * @type {WeakMap<Client, State>}
  */
 const clients = new WeakMap();
@@ -296,13 +260,16 @@ function list(client, key, args, options, paging) {
  * A client for one account of the service. The WebAssembly client is built at once when the
  * module is initialised, else at the first method call, which initialises the module. Never
  * throws: invalid options make every call reject with an ApiError of kind invalid_input (and
- * `baseUrl` throw it), whether the module was loaded before `new` or not.
+ * `baseUrl` throw it when the base URL itself is invalid), whether the module was loaded before
+ * `new` or not.
  */
 class Client {
   /** @param {ClientOptions} options */
   constructor(options) {
+    /** @type {unknown} */
+    const base = options !== null && typeof options === "object" ? options.baseUrl : undefined;
     /** @type {State} */
-    const state = { inner: undefined, options, freed: false };
+    const state = { inner: undefined, options, freed: false, base };
     clients.set(this, state);
     if (ready) build(state);
     else if (options !== null && typeof options === "object" && Object.getPrototypeOf(options) === Object.prototype) {
@@ -310,11 +277,15 @@ class Client {
     }
   }
 
-  /** The base URL the client talks to (normalised, without trailing slash), readable at once. */
+  /**
+   * The base URL the client talks to (normalised, without trailing slash), readable at once;
+   * throws only when the base URL itself is invalid (or the client was freed).
+   */
   get baseUrl() {
-    const wasm = innerNow(this);
-    if (wasm) return wasm.baseUrl;
-    return baseUrlOf(/** @type {State} */ (clients.get(this)).options?.baseUrl);
+    const state = clients.get(this);
+    if (!state) throw new TypeError("estatekit: not a Client");
+    if (state.freed) throw apiError("freed", FREED);
+    return state.inner ? state.inner.baseUrl : baseUrlOf(state.base);
   }
 
   /** Frees the WebAssembly memory of this client; it is unusable afterwards. */

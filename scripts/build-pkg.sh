@@ -64,6 +64,8 @@ if [ "$out" = pkg ]; then
 else
   cp js/api_error.js "$out/"
 fi
+# The closed lists' JavaScript constants, generated from their one definition (vocab/src/lib.rs).
+cargo run -q -p estatekit-vocab --bin vocab-js > "$out/vocab.js"
 cp js/paging.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 cp js/README.md "$out/README.md"
 

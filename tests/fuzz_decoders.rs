@@ -6,7 +6,7 @@
 #![allow(clippy::expect_used)]
 
 use estatekit::api::platform::http_date_ms;
-use estatekit::api::response::{retry_after_ms, ErrorBody, ResponseHead};
+use estatekit::api::status::{retry_after_ms, ErrorBody, ResponseHead};
 use estatekit::api::retry::{RateWindow, RetryPolicy};
 use estatekit::api::{documents, messages, webhooks, BaseUrl};
 use estatekit::error::ApiErrorKind;

@@ -1,8 +1,14 @@
 //! estatekit's pure part: the service's types ([`model`], serde + tsify), request building and
 //! the answers' checks ([`api`], unit-tested natively) and the one error type ([`error`]). No
-//! I/O: the `estatekit` crate's `web` module sends every request. A crate of its own so that the
-//! checks, which read up to megabytes per call, are compiled for speed while the rest of the
-//! module is compiled for size.
+//! I/O: the `estatekit-web` crate sends every request.
+//!
+//! Not free of JavaScript crates, on purpose: each type is declared once, with its TypeScript
+//! declaration derived by tsify (which needs wasm-bindgen) and, for the few fields that hold a
+//! caller's JavaScript value as is (callbacks, signals, an error's `details`), a
+//! serde-wasm-bindgen `JsValue`; on wasm32, web-sys's `URL` parses URLs (natively, the `url`
+//! crate does). Nothing here calls JavaScript at run time in a native build: the unit tests
+//! run natively. A crate of its own so that the checks, which read up to megabytes per call,
+//! are compiled apart from the size-compiled web part.
 
 pub mod api;
 pub mod error;

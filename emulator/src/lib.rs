@@ -20,8 +20,8 @@ pub mod model;
 pub mod oauth;
 pub mod pipeline;
 pub mod ratelimit;
-pub mod seed;
-pub mod seeding;
+pub mod seed_data;
+pub mod admin_seed;
 pub mod state;
 pub mod tokens;
 pub mod util;
@@ -98,7 +98,7 @@ pub fn router(state: AppState) -> Router {
         )
         .route("/_emulator/events", post(admin::events))
         .route("/_emulator/deliveries", get(admin::deliveries))
-        .route("/_emulator/seed", post(seeding::seed))
+        .route("/_emulator/seed", post(admin_seed::seed))
         .route(
             "/_emulator/sink",
             get(admin::sink_list).delete(admin::sink_clear),

@@ -80,16 +80,8 @@ pub struct Message {
     pub attachments: Option<Vec<Option<MessageAttachment>>>,
 }
 
-/// The document types (`DOCUMENT_TYPES`).
-pub const DOCUMENT_TYPES: [&str; 7] = [
-    "DOCUMENT",
-    "RENTAL_APPLICATION",
-    "CONTRACT",
-    "MOVE_IN",
-    "MOVE_OUT",
-    "PRE-MOVE_IN",
-    "SELLING",
-];
+/// The document types (`DOCUMENT_TYPES`), written once in estatekit-vocab.
+pub use estatekit_vocab::DOCUMENT_TYPES;
 
 /// What a new document is made of; the account gives it an id, its company, its full resource
 /// path and its timestamps ([`crate::state::Account::add_document`]).

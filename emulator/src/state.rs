@@ -4,7 +4,7 @@ use crate::config::{Config, READONLY_TOKEN};
 use crate::faults::Fault;
 use crate::host::Host;
 use crate::model::{Document, Message, NewDocument, Webhook};
-use crate::seed;
+use crate::seed_data;
 use crate::tokens::{Bearer, TokenStore};
 use crate::util::{hash_str, iso_ms, lock, SplitMix64};
 use serde::Serialize;
@@ -65,7 +65,7 @@ impl Account {
         let user_id = ids.uuid();
         let subdomain = subdomain_of(token);
         let mut rng = SplitMix64::new(config.seed ^ 0xd0c5);
-        let docs = seed::documents(&mut rng, config.seed_documents, &subdomain, &company_id);
+        let docs = seed_data::documents(&mut rng, config.seed_documents, &subdomain, &company_id);
         let mut acct = Account {
             token: token.to_string(),
             subdomain,
@@ -291,7 +291,7 @@ impl std::ops::Deref for AppState {
 impl AppState {
     /// Creates the state with all configured accounts seeded, served by `host`.
     pub fn new(config: Config, host: Arc<dyn Host>) -> AppState {
-        let messages = Arc::new(seed::messages(config.seed, config.seed_messages));
+        let messages = Arc::new(seed_data::messages(config.seed, config.seed_messages));
         let now = host.monotonic_ms();
         let mut order: Vec<String> = config.tokens.clone();
         // Every user's account exists (a user naming a new token adds its account).

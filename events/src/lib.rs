@@ -29,37 +29,9 @@ use std::fmt;
 #[cfg(feature = "ts")]
 use tsify::Tsify;
 
-/// The 28 event types of the interface (section 6), in its order: a delivery's `operation`.
-pub const EVENT_TYPES: [&str; 28] = [
-    "LISTING_CREATED",
-    "LISTING_UPDATED",
-    "LISTING_ARCHIVED",
-    "LISTING_ACTIVATED",
-    "LISTING_DEACTIVATED",
-    "LISTING_PUBLISHED_TO_CHANNEL",
-    "LISTING_UNPUBLISHED_FROM_CHANNEL",
-    "CANDIDATE_PARSED",
-    "LISTING_CANDIDATE_APPLIED",
-    "LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING",
-    "LISTING_CANDIDATE_SCHEDULE_NEW_TIMESLOTS_REQUESTED",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_ADMIN",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKED_CANDIDATE",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_ADMIN",
-    "LISTING_CANDIDATE_SCHEDULE_TIMESLOT_BOOKING_REMOVED_CANDIDATE",
-    "LISTING_CONTRACT_FLOW_STARTED",
-    "LISTING_CONTRACT_FLOW_WITHDRAWN",
-    "LISTING_CONTRACT_FLOW_PARTIALLY_SIGNED",
-    "LISTING_CONTRACT_FLOW_SIGNED",
-    "OWNER_CREATED",
-    "OWNER_UPDATED",
-    "OWNER_DELETED",
-    "PROPERTY_CREATED",
-    "PROPERTY_UPDATED",
-    "PROPERTY_DELETED",
-    "UNIT_CREATED",
-    "UNIT_UPDATED",
-    "UNIT_DELETED",
-];
+/// The 28 event types of the interface (section 6), in its order: a delivery's `operation`
+/// (written once, in estatekit-vocab).
+pub use estatekit_vocab::EVENT_TYPES;
 
 /// What a delivery's `operation` says about its `data`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

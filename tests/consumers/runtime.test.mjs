@@ -106,7 +106,14 @@ test.describe("after initialisation", () => {
     const e = await rejection(bad.listWebhooks());
     assert.ok(isApiError(e) && e.kind === "invalid_input" && e.retryable === false);
     assert.match(e.message, /baseUrl/);
-    assert.throws(() => bad.baseUrl, (thrown) => thrown === e);
+    assert.throws(() => bad.baseUrl, (thrown) => isApiError(thrown) && thrown.kind === "invalid_input" && /baseUrl/.test(thrown.message));
+  });
+
+  test.it("baseUrl stays readable when another option is invalid", async () => {
+    const bad = new Client({ baseUrl: `${emulator.url}/`, token: "" });
+    const e = await rejection(bad.listWebhooks());
+    assert.equal(e.kind, "invalid_input");
+    assert.equal(bad.baseUrl, emulator.url);
   });
 
   test.it("a client built with invalid options before init rejects its calls with invalid_input", async () => {

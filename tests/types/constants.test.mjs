@@ -42,3 +42,26 @@ for (const [constant, values, type] of [
     assert.ok(Object.isFrozen(values), `${constant} is frozen`);
   });
 }
+
+// Each closed list is written once, in vocab/src/lib.rs: no other source file of the repository
+// spells out a list of event types or document types (a file naming half of a list or more is a
+// second copy; the five event types whose `data` shape is known are a fact of their own).
+// Tests, documents and generated declarations may name them freely.
+test.it("no second hand-written copy of the event types or document types", async () => {
+  const { execFileSync } = await import("node:child_process");
+  const root = new URL("../../", import.meta.url);
+  const files = execFileSync("git", ["ls-files"], { cwd: root, encoding: "utf8" })
+    .split("\n")
+    .filter((f) => /\.(rs|js|mjs|ts|tsx|html|vue|svelte)$/.test(f))
+    .filter((f) => !/^(vocab\/|tests\/|docs\/|bench\/)|\/tests\//.test(f));
+  assert.ok(files.length > 50, `read ${files.length} files`);
+  const copies = [];
+  for (const file of files) {
+    const text = readFileSync(new URL(file, root), "utf8");
+    for (const [what, list] of [["event types", EVENT_TYPES], ["document types", DOCUMENT_TYPES]]) {
+      const named = list.filter((name) => new RegExp(`["'\`]${name.replace("-", "\\-")}["'\`]`).test(text));
+      if (named.length >= list.length / 2) copies.push(`${file}: ${named.length} ${what}`);
+    }
+  }
+  assert.deepEqual(copies, [], "define the list in vocab/src/lib.rs and read it from there");
+});

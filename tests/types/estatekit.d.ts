@@ -77,7 +77,13 @@ export interface SelectingMessagesOptions<F extends readonly MessageField[], U e
 export type ApiError = ApiErrorUnion;
 
 /** The `ApiError` of kind `K`, with the fields that kind always has. */
-export type ApiErrorOf<K extends ApiErrorKind> = Extract<ApiError, { kind: K }>;
+export type ApiErrorOf<K extends ApiErrorKind> = ApiError extends infer E
+    ? E extends { kind: infer EK }
+        ? K extends EK
+            ? E & { kind: K }
+            : never
+        : never
+    : never;
 
 /** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */
 export type ApiErrorInit<K extends ApiErrorKind = ApiErrorKind> = {

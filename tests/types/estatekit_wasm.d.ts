@@ -791,9 +791,9 @@ export class Client {
      */
     listWebhooks(options?: CallOptions | null): Promise<Webhook[]>;
     /**
-     * Creates a client for one account; nothing is sent until a method is called. Invalid
-     * options throw an `ApiError` (kind `invalid_input`) once the module is initialised;
-     * before that, the first method call rejects with it.
+     * Creates a client for one account; nothing is sent until a method is called. (The
+     * package's `Client` never throws: invalid options make every call reject with an
+     * `ApiError` of kind `invalid_input`.)
      */
     constructor(options: ClientOptions);
     /**

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The Markdown files whose examples are checked: the README and the pages its detail moved to. */
-const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md", "docs/scaling.md"];
+const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md", "docs/scaling.md", "docs/errors.md", "docs/compatibility.md", "js/README.md"];
 const out = `${root}target/readme-types/`;
 const tsc = `${root}node_modules/typescript/bin/tsc`;
 

@@ -3,9 +3,9 @@
 //! The body and headers are what the service sent; the token the request carried is hidden in
 //! the failures made from them (their messages, `details` and `data`), never in the answer.
 
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::js;
-use crate::api::response::{self, ErrorBody, ResponseHead};
+use crate::api::status::{self, ErrorBody, ResponseHead};
 use crate::error::{redact, Error};
 use js_sys::JsString;
 use std::rc::Rc;
@@ -84,10 +84,10 @@ impl Answer {
     /// start of the body.
     pub fn json(&self) -> Result<JsValue, Failure> {
         let Some(text) = &self.body else {
-            return Err(self.fail(response::not_json(self.operation, self.status, None)));
+            return Err(self.fail(status::not_json(self.operation, self.status, None)));
         };
         js::parse_json(text).map_err(|_| {
-            self.fail(response::not_json(
+            self.fail(status::not_json(
                 self.operation,
                 self.status,
                 Some(&excerpt(text, 200)),
@@ -103,7 +103,7 @@ impl Answer {
 
     /// How long the answer asks to wait before trying again, in milliseconds.
     pub fn retry_after_ms(&self) -> Option<u64> {
-        self.with_head(|head| response::retry_after_ms(head, js::now_ms()))
+        self.with_head(|head| status::retry_after_ms(head, js::now_ms()))
     }
 
     /// Reads what [`response`] needs of the answer besides its body (status, `Retry-After`,
@@ -134,7 +134,7 @@ impl Answer {
             _ => (None, None),
         };
         let error =
-            self.with_head(|head| response::status_error(self.operation, head, body, js::now_ms()));
+            self.with_head(|head| status::status_error(self.operation, head, body, js::now_ms()));
         self.fail(error).with_details(details)
     }
 }

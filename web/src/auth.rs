@@ -12,7 +12,7 @@
 //! provider; the child reuses their private parts without widening them).
 
 use super::answer::Answer;
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::events::Events;
 use super::js::{self, required};
 use super::pipeline::{self, Call, Pipeline, Retry};
@@ -222,7 +222,7 @@ impl Target {
             attempted: Some(&told),
             ..Call::new(signal.cloned(), self.timeout_ms)
         };
-        let operation = pipeline::Operation {
+        let operation = pipeline::Exchange {
             request: &request,
             retry: Retry::Grant(kind),
             check: &check,
@@ -592,7 +592,7 @@ impl Provider {
             .and_then(|text| js_sys::JSON::parse(&text).map_err(|_| "not JSON".to_owned()))
             .and_then(|parsed| {
                 serde_wasm_bindgen::from_value::<Stored>(parsed)
-                    .map_err(|e| crate::api::response::serde_message(&e))
+                    .map_err(|e| crate::api::status::serde_message(&e))
             });
         let stored = match stored {
             Ok(stored) => stored,

@@ -3,8 +3,8 @@
 //! retry class, its answer's check from `checks`); `pipeline` sends it.
 
 use super::answer::Answer;
-use super::checks::{self, webhooks_of};
-use super::errors::Failure;
+use super::results::{self, webhooks_of};
+use super::js_error::Failure;
 use super::events::Events;
 use super::js::{self, optional, required};
 use super::pipeline::{self, Call, Check, Pipeline};
@@ -99,7 +99,7 @@ impl Inner {
         call: &Call<'_>,
         events: &Events,
     ) -> Result<JsValue, Failure> {
-        let operation = pipeline::Operation::new(request, check);
+        let operation = pipeline::Exchange::new(request, check);
         self.pipeline.run(&operation, call, events).await
     }
 
@@ -194,7 +194,7 @@ impl Inner {
         let before = events.attempts();
         // A registration that got no answer is `outcome_unknown` (the pipeline's `Retry::Never`).
         let id = self
-            .send(&request, &checks::registered, call, events)
+            .send(&request, &results::registered, call, events)
             .await?;
         if let Some(id) = id.as_string() {
             return Ok(id);
@@ -234,9 +234,9 @@ impl Inner {
 
 #[wasm_bindgen]
 impl Client {
-    /// Creates a client for one account; nothing is sent until a method is called. Invalid
-    /// options throw an `ApiError` (kind `invalid_input`) once the module is initialised;
-    /// before that, the first method call rejects with it.
+    /// Creates a client for one account; nothing is sent until a method is called. (The
+    /// package's `Client` never throws: invalid options make every call reject with an
+    /// `ApiError` of kind `invalid_input`.)
     #[wasm_bindgen(constructor)]
     pub fn new(options: Ts<ClientOptions>) -> Result<Client, JsValue> {
         Client::create(options.js_value()).map_err(Failure::into_js)
@@ -355,7 +355,7 @@ impl Client {
         self.simple(
             Operation::ListMessages,
             |inner, events| inner.prepare_messages(filter, options, events),
-            checks::messages_of,
+            results::messages_of,
         )
     }
 
@@ -370,7 +370,7 @@ impl Client {
         self.simple(
             Operation::UploadDocument,
             |inner, events| inner.prepare_upload(input, options, events),
-            checks::uploaded_record,
+            results::uploaded_record,
         )
     }
 
@@ -390,7 +390,7 @@ impl Client {
                     inner.call(given(options), events)?,
                 ))
             },
-            checks::document_list,
+            results::document_list,
         )
     }
 
@@ -406,7 +406,7 @@ impl Client {
             ("documentId", &document_id),
             documents::get_request,
             options,
-            checks::document_record,
+            results::document_record,
         )
     }
 
@@ -422,7 +422,7 @@ impl Client {
             ("documentId", &document_id),
             documents::delete_request,
             options,
-            checks::deleted,
+            results::deleted,
         )
     }
 
@@ -437,7 +437,7 @@ impl Client {
                     inner.call(given(options), events)?,
                 ))
             },
-            checks::webhook_list,
+            results::webhook_list,
         )
     }
 
@@ -479,7 +479,7 @@ impl Client {
             ("webhookId", &webhook_id),
             webhooks::delete_request,
             options,
-            checks::deleted,
+            results::deleted,
         )
     }
 }

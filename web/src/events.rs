@@ -2,7 +2,7 @@
 //! Nothing is built when no one listens; a listener that throws is ignored.
 
 use super::answer::Answer;
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::js;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;

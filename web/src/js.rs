@@ -1,7 +1,7 @@
 //! Small bindings and conversions at the JavaScript boundary. Globals are looked up where the
 //! code runs (window, worker or Node), never through `window`.
 
-use crate::api::response::{in_js_terms, serde_message};
+use crate::api::status::{in_js_terms, serde_message};
 use crate::error::Error;
 use crate::model::{fields_of, Input};
 use serde::Serialize;

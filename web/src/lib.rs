@@ -10,9 +10,9 @@ pub use estatekit_core::{api, error, model};
 mod answer;
 #[cfg(feature = "auth")]
 mod auth;
-mod checks;
+mod results;
 mod client;
-mod errors;
+mod js_error;
 mod events;
 #[cfg(feature = "dom-emulation")]
 mod form;
@@ -144,4 +144,4 @@ export type StoreFailure = "timeout" | "error";
 "#;
 
 pub use client::Client;
-pub use errors::is_api_error;
+pub use js_error::is_api_error;

@@ -1,11 +1,11 @@
 //! The one path every request takes, written once: its turn under the rate limit, the token,
 //! the send, the events, the retry decision and the answer's check. An operation is data
-//! ([`Operation`]: its request, its retry class, its check as a function value); nothing here is
+//! ([`Exchange`]: its request, its retry class, its check as a function value); nothing here is
 //! generic, so the module holds this loop once for every operation (the client's calls and the
 //! grants of `estatekit/auth`).
 
 use super::answer::Answer;
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::events::Events;
 use super::js;
 use super::rate::{Rate, Stop};
@@ -76,7 +76,7 @@ impl Retry {
 }
 
 /// An operation as data: its request, its retry class, and the check of its answer.
-pub struct Operation<'a> {
+pub struct Exchange<'a> {
     /// The described request.
     pub request: &'a HttpRequest,
     /// Which failed attempts are repeated.
@@ -85,15 +85,15 @@ pub struct Operation<'a> {
     pub check: Check<'a>,
 }
 
-impl<'a> Operation<'a> {
+impl<'a> Exchange<'a> {
     /// A client's operation: repeated when its request is safe to repeat.
-    pub fn new(request: &'a HttpRequest, check: Check<'a>) -> Operation<'a> {
+    pub fn new(request: &'a HttpRequest, check: Check<'a>) -> Exchange<'a> {
         let retry = if request.retry_safe {
             Retry::Safe
         } else {
             Retry::Never
         };
-        Operation {
+        Exchange {
             request,
             retry,
             check,
@@ -210,7 +210,7 @@ impl Pipeline {
             events,
             Box::pin(async move {
                 let (request, call) = prepared?;
-                self.run(&Operation::new(&request, &check), &call, &call_events)
+                self.run(&Exchange::new(&request, &check), &call, &call_events)
                     .await
             }),
         )
@@ -223,7 +223,7 @@ impl Pipeline {
     /// (attempts, waits and `getToken`), or each attempt; aborting stops everything at once.
     pub async fn run(
         &self,
-        op: &Operation<'_>,
+        op: &Exchange<'_>,
         call: &Call<'_>,
         events: &Events,
     ) -> Result<JsValue, Failure> {

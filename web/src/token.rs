@@ -2,7 +2,7 @@
 //! again when it is due for renewal, and after a 401), one `getToken` call shared by every
 //! request waiting for it.
 
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::js;
 use super::transport::{self, Waited};
 use crate::api;
@@ -125,7 +125,7 @@ impl Tokens {
                 .as_string()
                 .or_else(|| e.as_string())
                 .unwrap_or_default();
-            invalid("options.getToken", &format!("failed: {}", limit(&why, 200)))
+            invalid("options.getToken", &format!("failed: {}", limit(&why, 200))).caused_by(e)
         })?;
         // A string, or `{ token, expiresAt }` (expiresAt optional).
         let (text, expires) = match value.as_string() {

@@ -8,7 +8,7 @@
 //! excerpts are, for error messages, where the token is hidden: see `answer`).
 
 use super::answer::{Answer, Headers};
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::js;
 use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::{limit, redact, Error};
@@ -287,21 +287,13 @@ async fn via_fetch(
     // same way for both, so that a failure keeps what `fetch` rejected with as its `cause`
     // (gloo-net's own `send` keeps only its name and message).
     let response = match out.fetch {
-        Some(fetch) => custom_fetch(fetch, request.into(), signal, caller_failed).await?,
+        Some(fetch) => custom_fetch(fetch, request.into(), Some(signal), caller_failed).await?,
+        // The request carries the guard's signal, which the platform's fetch honours: no race.
         None => {
-            // The request carries the guard's signal: the platform's fetch honours it.
-            let request: web_sys::Request = request.into();
-            let sent = js::get(&js_sys::global(), "fetch")
+            let fetch = js::get(&js_sys::global(), "fetch")
                 .dyn_into::<js_sys::Function>()
-                .map_err(|_| failed_with("this runtime has no global fetch"))?
-                .call1(&JsValue::UNDEFINED, &request)
-                .map_err(failed)?;
-            JsFuture::from(js_sys::Promise::resolve(&sent))
-                .await
-                .map_err(failed)?
-                .dyn_into::<web_sys::Response>()
-                .map(Into::into)
-                .map_err(|_| NoAnswer::NotResponse)?
+                .map_err(|_| failed_with("this runtime has no global fetch"))?;
+            custom_fetch(&fetch, request.into(), None, failed).await?
         }
     };
     if response.type_() == ResponseType::Opaqueredirect {
@@ -322,27 +314,25 @@ async fn via_fetch(
 }
 
 /// Sends through `fetch` (the platform's, or the caller's `fetch` option). What it throws or
-/// rejects with is a request that got no answer, as `failure` classifies it; its promise is
-/// raced with `signal`, so that a `fetch` that ignores the request's signal still cannot
-/// outlast an abort or a timeout.
+/// rejects with is a request that got no answer, as `failure` classifies it. With `race` (the
+/// caller's `fetch`), its promise is raced with that signal, so that a `fetch` that ignores the
+/// request's signal still cannot outlast an abort or a timeout.
 async fn custom_fetch(
     fetch: &js_sys::Function,
     request: web_sys::Request,
-    signal: &AbortSignal,
+    race: Option<&AbortSignal>,
     failure: fn(JsValue) -> NoAnswer,
 ) -> Result<gloo_net::http::Response, NoAnswer> {
     let returned = fetch
         .call1(&JsValue::UNDEFINED, &request)
         .map_err(failure)?;
-    let value = match wait(
-        Some(&js_sys::Promise::resolve(&returned)),
-        None,
-        Some(signal),
-    )
-    .await
-    {
-        Waited::Done(result) => result.map_err(failure)?,
-        _ => return Err(failed_with("aborted")),
+    let promise = js_sys::Promise::resolve(&returned);
+    let value = match race {
+        None => JsFuture::from(promise).await.map_err(failure)?,
+        Some(signal) => match wait(Some(&promise), None, Some(signal)).await {
+            Waited::Done(result) => result.map_err(failure)?,
+            _ => return Err(failed_with("aborted")),
+        },
     };
     value
         .dyn_into::<web_sys::Response>()

@@ -581,7 +581,7 @@ mod tests {
         let body =
             json!({"error": "invalid_grant", "error_description": "refresh token not found"});
         let read =
-            super::super::response::ErrorBody::from_answer(&serde_json::to_vec(&body).unwrap());
+            super::super::status::ErrorBody::from_answer(&serde_json::to_vec(&body).unwrap());
         assert_eq!(read.code.as_deref(), Some("invalid_grant"));
         let error = Error::Status {
             operation: "refresh grant",

@@ -25,7 +25,7 @@ fn without_bom(body: &[u8]) -> &[u8] {
 }
 
 /// Reads `T` from the answer's value itself (`key` empty) or from the value under `key` of the
-/// answer's object (a wrapped list: [`super::response::LIST_KEYS`]).
+/// answer's object (a wrapped list: [`super::status::LIST_KEYS`]).
 struct At<'k, T> {
     key: &'k str,
     value: PhantomData<T>,
@@ -452,7 +452,7 @@ impl<'de> Deserialize<'de> for Items<'de> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::response::Checked;
+    use crate::api::status::Checked;
     use crate::error::ApiErrorKind;
     use crate::model::documents::DocumentRecord;
     use crate::model::webhooks::Webhook;
@@ -695,7 +695,7 @@ mod tests {
                 let _ = check::<Vec<Webhook>>("list webhooks", 200, "data", &text);
                 let _ = crate::api::messages::check_answer(200, &text);
                 let _ = crate::api::messages::check_errors(500, &text);
-                let _ = crate::api::response::ErrorBody::from_answer(&text);
+                let _ = crate::api::status::ErrorBody::from_answer(&text);
                 let _ = crate::api::webhooks::id_in_answer(&text);
                 let _ = resolved(&text, &ReadDifferently::Duplicate("id".into()));
                 let _ = resolved(&text, &ReadDifferently::OutOfRange);

@@ -2,7 +2,7 @@
 //! (the schema's own, or checked to be GraphQL names) are written into the query text.
 
 use super::check::{check, read};
-use super::response::{Checked, GraphqlEnvelope, GraphqlErrors};
+use super::status::{Checked, GraphqlEnvelope, GraphqlErrors};
 use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;

@@ -3,7 +3,7 @@
 //!
 //! A call goes: `<resource>::*_request(...)` validates the input and describes an
 //! [`HttpRequest`]; the browser layer sends it; `<resource>::check_*` reads the answer's bytes
-//! ([`check`], serde_json) into the model's types, or [`response::status_error`] turns a non-2xx
+//! ([`check`], serde_json) into the model's types, or [`status::status_error`] turns a non-2xx
 //! answer into an error. The tests drive the same `check_*` functions, from bytes: each answer
 //! type has one reader.
 
@@ -13,7 +13,7 @@ pub mod check;
 pub mod documents;
 pub mod messages;
 pub mod platform;
-pub mod response;
+pub mod status;
 pub mod retry;
 pub mod url;
 pub mod webhooks;

@@ -1,7 +1,7 @@
 //! Retry policy and client-side rate limiting, as pure functions of time and chance so that
 //! they are tested natively with injected clocks and random numbers.
 
-use super::response::header_seconds;
+use super::status::header_seconds;
 use std::collections::VecDeque;
 
 /// HTTP statuses worth repeating a safe request for.

@@ -1,7 +1,7 @@
 //! Webhooks (4.6-4.8): list, register (id from `Location`), delete.
 
 use super::check::{check, read};
-use super::response::LenientText;
+use super::status::LenientText;
 use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;

@@ -6,36 +6,8 @@ use crate::objects_only;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-/// A document type (DOCUMENT_TYPES of the interface). `PRE-MOVE_IN` is a literal value.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum DocumentType {
-    /// The default type.
-    Document,
-    /// A tenant's rental application.
-    RentalApplication,
-    /// A contract with a tenant or buyer.
-    Contract,
-    /// Move-in protocol.
-    MoveIn,
-    /// Move-out protocol.
-    MoveOut,
-    /// Pre-move-in protocol.
-    #[serde(rename = "PRE-MOVE_IN")]
-    PreMoveIn,
-    /// Selling protocol.
-    Selling,
-}
-
-/// Image format an upload can be converted to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum ImageFormat {
-    /// JPEG.
-    Jpeg,
-    /// PNG.
-    Png,
-}
+/// The document types and image formats: written once, in estatekit-vocab.
+pub use estatekit_vocab::{DocumentType, ImageFormat};
 
 /// Metadata sent with an upload: links the document to other objects.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]

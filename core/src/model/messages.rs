@@ -6,15 +6,8 @@ use crate::objects_only;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-/// Who sent a message (GraphQL enum `MESSAGE_SENT_BY`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum MessageSentBy {
-    /// A user of the property manager.
-    Admin,
-    /// The rental candidate.
-    Candidate,
-}
+/// Who sent a message (GraphQL enum `MESSAGE_SENT_BY`): written once, in estatekit-vocab.
+pub use estatekit_vocab::MessageSentBy;
 
 /// A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`,
 /// because the fields of `User` are not documented).

@@ -5,41 +5,9 @@ use crate::objects_only;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
-/// An event type a webhook can subscribe to (section 6 of the interface, 28 types grouped
-/// Listing, Candidates, Scheduling, Contracting, Owner, Property, Unit).
-#[allow(missing_docs)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum EventType {
-    ListingCreated,
-    ListingUpdated,
-    ListingArchived,
-    ListingActivated,
-    ListingDeactivated,
-    ListingPublishedToChannel,
-    ListingUnpublishedFromChannel,
-    CandidateParsed,
-    ListingCandidateApplied,
-    ListingCandidateScheduleInvitedViewing,
-    ListingCandidateScheduleNewTimeslotsRequested,
-    ListingCandidateScheduleTimeslotBookedAdmin,
-    ListingCandidateScheduleTimeslotBookedCandidate,
-    ListingCandidateScheduleTimeslotBookingRemovedAdmin,
-    ListingCandidateScheduleTimeslotBookingRemovedCandidate,
-    ListingContractFlowStarted,
-    ListingContractFlowWithdrawn,
-    ListingContractFlowPartiallySigned,
-    ListingContractFlowSigned,
-    OwnerCreated,
-    OwnerUpdated,
-    OwnerDeleted,
-    PropertyCreated,
-    PropertyUpdated,
-    PropertyDeleted,
-    UnitCreated,
-    UnitUpdated,
-    UnitDeleted,
-}
+/// An event type a webhook can subscribe to (section 6 of the interface): written once, in
+/// estatekit-vocab.
+pub use estatekit_vocab::EventType;
 
 /// Input of `registerWebhook` and `ensureWebhook`; also the JSON body sent to register one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]

@@ -3,9 +3,9 @@
 //! gives the caller the browser's own `JSON.parse` value, as sent.
 
 use super::answer::Answer;
-use super::errors::Failure;
+use super::js_error::Failure;
 use super::js;
-use crate::api::response::{self, LIST_KEYS};
+use crate::api::status::{self, LIST_KEYS};
 use crate::api::{documents, messages, webhooks};
 use crate::error::Error;
 use crate::model::webhooks::Webhook;
@@ -48,7 +48,7 @@ fn list_array(answer: &Answer, body: JsValue) -> Result<(&'static str, JsValue),
     } else {
         format!("a {}", body.js_typeof().as_string().unwrap_or_default())
     };
-    Err(answer.fail(response::not_a_list(answer.operation, answer.status, &got)))
+    Err(answer.fail(status::not_a_list(answer.operation, answer.status, &got)))
 }
 
 /// The checked webhook list of a 2xx answer, and the browser's own array.
