@@ -125,7 +125,7 @@ const scenarios = {
       if (!Array.isArray(messages)) throw new Error("no data.messages array");
       return messages;
     },
-    peer: () => peer.listMessages({ candidateId: "cand-bulk" }),
+    peer: () => peer.messages({ candidateId: "cand-bulk" }),
     estatekit: () => client.listMessages({ candidateId: "cand-bulk" }),
     verify: (v) =>
       (v.length >= 20000 && v.every((m) => Array.isArray(m.attachments))) ||

@@ -120,6 +120,13 @@ export declare class TestService {
     deliveries(): Promise<DeliveryRecord[]>;
     /** Raises an event: every webhook of that type gets it (through `options.deliver`, if given). */
     emit(type: EventType, options?: EmitOptions): Promise<EmittedEvent>;
+    /**
+     * Waits until every delivery started so far has finished, every attempt and retry included
+     * (no polling in tests): `await service.emit("UNIT_CREATED"); const records = await
+     * service.settled();`. Resolves with every delivery record; rejects after `timeoutMs`
+     * (default 30000) saying how many are still in flight.
+     */
+    settled(options?: { timeoutMs?: number }): Promise<DeliveryRecord[]>;
     /** Sets the requests-per-minute limit (0: off) of one token, or the default of all. */
     setRateLimit(limit: number, options?: { token?: string }): Promise<void>;
     /** Adds an account with its own seeded data. */

@@ -168,7 +168,21 @@ class TestService {
    * @returns {Promise<EmittedEvent>}
    */
   emit(type, options = {}) {
-    return this.#admin("POST", "/_emulator/events", { ...options, type });
+    return this.#admin("POST", "/_emulator/emit", { ...options, type });
+  }
+
+  /**
+   * @param {{ timeoutMs?: number }} [options]
+   * @returns {Promise<DeliveryRecord[]>}
+   */
+  async settled(options = {}) {
+    const { timeoutMs } = options;
+    if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0)) {
+      throw new TypeError(`estatekit/testing: settled: timeoutMs must be a whole number from 0, got ${String(timeoutMs)}`);
+    }
+    const query = timeoutMs === undefined ? "" : `?timeoutMs=${timeoutMs}`;
+    const { deliveries } = await this.#admin("GET", `/_emulator/settled${query}`);
+    return deliveries;
   }
 
   /**

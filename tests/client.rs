@@ -206,7 +206,10 @@ async fn network_failure_then_recovery() {
     );
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
     assert!(get(&e, "cause").is_instance_of::<js_sys::Error>());
-    assert!(get(&e, "requestId").is_undefined(), "no answer, no request id");
+    assert!(
+        get(&e, "requestId").is_undefined(),
+        "no answer, no request id"
+    );
 }
 
 /// A `getToken` callback that records its reasons and returns the queued tokens.

@@ -350,7 +350,12 @@ async fn a_refused_call_carries_the_request_id_of_its_answer() {
     assert_eq!(get_str(response, "requestId"), Some(id));
     // The error survives JSON: message, kind, status and request id kept.
     let text = stringify(&e);
-    for part in ["\"message\":\"get document failed", "\"kind\":\"not_found\"", "\"status\":404", "\"requestId\":\"req-"] {
+    for part in [
+        "\"message\":\"get document failed",
+        "\"kind\":\"not_found\"",
+        "\"status\":404",
+        "\"requestId\":\"req-",
+    ] {
         assert!(text.contains(part), "{text}");
     }
 }

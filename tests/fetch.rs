@@ -211,7 +211,10 @@ async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     // `cause`: what the fetch rejected with, whole.
     let cause = get(&e, "cause");
     assert_eq!(get_str(&cause, "name").as_deref(), Some("TypeError"));
-    assert_eq!(get_str(&cause, "message").as_deref(), Some("the proxy is down"));
+    assert_eq!(
+        get_str(&cause, "message").as_deref(),
+        Some("the proxy is down")
+    );
     ok(c.list_webhooks(NONE)).await;
 
     recorder.plan(&["throw"]);
@@ -226,7 +229,9 @@ async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     assert!(!message(&e).contains(&token), "{}", message(&e));
     let cause = get(&e, "cause");
     assert!(
-        !get_str(&cause, "message").unwrap_or_default().contains(&token),
+        !get_str(&cause, "message")
+            .unwrap_or_default()
+            .contains(&token),
         "{}",
         stringify(&cause)
     );
@@ -374,7 +379,11 @@ async fn a_fetch_option_that_throws_a_program_error_is_a_bug_not_a_network_failu
         let e = err_kind(c.list_webhooks(NONE), "caller_error", None).await;
         assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
         assert_eq!(get(&e, "retryable").as_bool(), Some(false));
-        assert_eq!(recorder.seen().len(), before + 1, "one attempt, not retried");
+        assert_eq!(
+            recorder.seen().len(),
+            before + 1,
+            "one attempt, not retried"
+        );
         let cause = get(&e, "cause");
         assert_eq!(get_str(&cause, "name").as_deref(), Some(name));
         assert!(
@@ -382,7 +391,11 @@ async fn a_fetch_option_that_throws_a_program_error_is_a_bug_not_a_network_failu
             "{}",
             message(&e)
         );
-        assert!(message(&e).contains("not a network failure"), "{}", message(&e));
+        assert!(
+            message(&e).contains("not a network failure"),
+            "{}",
+            message(&e)
+        );
     }
     // The client keeps working.
     ok(c.list_webhooks(NONE)).await;

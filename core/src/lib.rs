@@ -8,7 +8,7 @@
 //! serde-wasm-bindgen `JsValue`; on wasm32, web-sys's `URL` parses URLs (natively, the `url`
 //! crate does). Nothing here calls JavaScript at run time in a native build: the unit tests
 //! run natively. A crate of its own so that the checks, which read up to megabytes per call,
-//! are compiled apart from the size-compiled web part.
+//! are compiled at a level of their own ("s"), apart from the size-compiled web part ("z").
 
 pub mod api;
 pub mod error;

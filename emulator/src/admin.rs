@@ -181,8 +181,8 @@ pub async fn clear_requests(State(state): State<AppState>) -> Response {
     Json(json!({"cleared": true})).into_response()
 }
 
-/// `POST /_emulator/events`.
-pub async fn events(
+/// `POST /_emulator/emit`: raises an event (estatekit/testing's `emit`).
+pub async fn emit(
     State(state): State<AppState>,
     headers: HeaderMap,
     body: Body,
@@ -215,6 +215,40 @@ pub async fn events(
     };
     let (uuid, n) = delivery::dispatch(&state, &event_type, data, token.as_deref(), copies)?;
     Ok(Json(json!({"uuid": uuid, "webhooks": n})).into_response())
+}
+
+/// Longest wait of `GET /_emulator/settled`, in milliseconds.
+const SETTLE_MAX_MS: u64 = 600_000;
+
+/// `GET /_emulator/settled[?timeoutMs=n]` (estatekit/testing's `settled`): answers once every
+/// delivery started so far has finished, every attempt and retry included, with the delivery
+/// records; 504 with the number still in flight after `timeoutMs` (default 30000).
+pub async fn settled(State(state): State<AppState>, RawQuery(q): RawQuery) -> ApiResult<Response> {
+    let given = form_urlencoded::parse(q.unwrap_or_default().as_bytes())
+        .find(|(k, _)| k == "timeoutMs")
+        .map(|(_, v)| v.into_owned());
+    let timeout_ms = match given {
+        None => 30_000,
+        Some(text) => text
+            .parse::<u64>()
+            .ok()
+            .filter(|ms| *ms <= SETTLE_MAX_MS)
+            .ok_or_else(|| {
+                ApiError::bad_request(format!(
+                    "`timeoutMs` must be a whole number of milliseconds in 0..={SETTLE_MAX_MS}, got `{text}`"
+                ))
+            })?,
+    };
+    let pending = delivery::settled(&state, timeout_ms).await;
+    if pending > 0 {
+        return Err(ApiError::new(
+            axum::http::StatusCode::GATEWAY_TIMEOUT,
+            format!(
+                "{pending} deliveries still in flight after {timeout_ms} ms (a receiver that does not answer, or retries with a long backoff: see `--delivery-backoff-ms`)"
+            ),
+        ));
+    }
+    Ok(Json(json!({"pending": 0, "deliveries": lock(&state.deliveries).clone()})).into_response())
 }
 
 /// `GET /_emulator/deliveries`.

@@ -1,15 +1,16 @@
-//! Webhook event delivery (`POST /_emulator/events`).
+//! Webhook event delivery (`POST /_emulator/emit`).
 
 use crate::errors::{ApiError, ApiResult};
 use crate::host::Sent;
 use crate::state::{AppState, DeliveryRecord};
 use crate::util::lock;
 use serde_json::{json, Value};
+use std::sync::atomic::Ordering;
 use url::{Host, Url};
 
 /// Attempts per delivery (first try plus retries).
 pub const MAX_ATTEMPTS: u32 = 3;
-/// Largest `copies` of `POST /_emulator/events` (forced redeliveries per webhook).
+/// Largest `copies` of `POST /_emulator/emit` (forced redeliveries per webhook).
 pub const MAX_COPIES: u32 = 20;
 
 /// Why a delivery to a host that is not loopback is refused (the native host's policy).
@@ -104,6 +105,8 @@ pub fn dispatch(
     let generation = state.generation();
     for t in targets {
         for copy in 0..=copies.min(MAX_COPIES) {
+            // Counted from now, before the task first runs: `settled` never misses it.
+            let in_flight = InFlight::start(state);
             let st = state.clone();
             let ev = event_type.to_string();
             let id = uuid.clone();
@@ -112,12 +115,44 @@ pub fn dispatch(
                 url: t.url.clone(),
                 envelope: t.envelope.clone(),
             };
-            state
-                .host
-                .spawn(Box::pin(deliver(st, generation, id, ev, target, copy)));
+            state.host.spawn(Box::pin(deliver(
+                st, generation, id, ev, target, copy, in_flight,
+            )));
         }
     }
     Ok((uuid, n))
+}
+
+/// Counts a delivery in flight for as long as it lives (every way `deliver` ends drops it).
+struct InFlight(AppState);
+
+impl InFlight {
+    fn start(state: &AppState) -> InFlight {
+        state.deliveries_in_flight.fetch_add(1, Ordering::SeqCst);
+        InFlight(state.clone())
+    }
+}
+
+impl Drop for InFlight {
+    fn drop(&mut self) {
+        self.0.deliveries_in_flight.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// How often `settled` looks at the deliveries in flight, in milliseconds.
+const SETTLE_STEP_MS: u64 = 5;
+
+/// Waits until no delivery is in flight (every attempt of every delivery finished, retries
+/// included), at most `timeout_ms`: the number still in flight then (0 when settled).
+pub async fn settled(state: &AppState, timeout_ms: u64) -> u64 {
+    let deadline = state.host.monotonic_ms().saturating_add(timeout_ms);
+    loop {
+        let pending = state.deliveries_in_flight.load(Ordering::SeqCst);
+        if pending == 0 || state.host.monotonic_ms() >= deadline {
+            return pending;
+        }
+        state.host.sleep(SETTLE_STEP_MS).await;
+    }
 }
 
 async fn deliver(
@@ -127,6 +162,7 @@ async fn deliver(
     event_type: String,
     t: Target,
     copy: u32,
+    _in_flight: InFlight,
 ) {
     let record = |attempt: u32, status: Option<u16>, error: Option<String>| {
         if state.generation() != generation {

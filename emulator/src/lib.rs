@@ -9,6 +9,7 @@
 #![warn(missing_docs)]
 
 pub mod admin;
+pub mod admin_seed;
 pub mod config;
 pub mod delivery;
 pub mod documents;
@@ -21,7 +22,6 @@ pub mod oauth;
 pub mod pipeline;
 pub mod ratelimit;
 pub mod seed_data;
-pub mod admin_seed;
 pub mod state;
 pub mod tokens;
 pub mod util;
@@ -96,7 +96,8 @@ pub fn router(state: AppState) -> Router {
             "/_emulator/requests",
             get(admin::requests).delete(admin::clear_requests),
         )
-        .route("/_emulator/events", post(admin::events))
+        .route("/_emulator/emit", post(admin::emit))
+        .route("/_emulator/settled", get(admin::settled))
         .route("/_emulator/deliveries", get(admin::deliveries))
         .route("/_emulator/seed", post(admin_seed::seed))
         .route(

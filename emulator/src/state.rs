@@ -267,6 +267,8 @@ pub struct Inner {
     pub second_origin: Mutex<Option<String>>,
     /// Bumped by reset, so stale deliveries are not recorded.
     pub generation: AtomicU64,
+    /// Deliveries started and not finished (an attempt under way or a retry waiting).
+    pub deliveries_in_flight: AtomicU64,
     /// Event uuid generator.
     pub event_rng: Mutex<SplitMix64>,
     /// The next `x-request-id` number.
@@ -323,6 +325,7 @@ impl AppState {
             counters: Mutex::new(HashMap::new()),
             requests: Mutex::new(VecDeque::new()),
             deliveries: Mutex::new(Vec::new()),
+            deliveries_in_flight: AtomicU64::new(0),
             sink: Mutex::new(Vec::new()),
             base_url: Mutex::new(base),
             second_origin: Mutex::new(None),

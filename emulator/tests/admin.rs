@@ -506,7 +506,7 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
 
     let r = post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "LISTING_CANDIDATE_APPLIED", "data": {"id": "cand-77"}}),
     )
     .await;
@@ -515,12 +515,23 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
     assert_eq!(ev["webhooks"], 2);
     let uuid = ev["uuid"].as_str().expect("uuid").to_string();
 
-    let sink = wait_for(|| async {
-        let v = get_json(&c, &format!("{b}/_emulator/sink")).await;
-        (v.as_array().map(Vec::len) == Some(1)).then_some(v)
-    })
-    .await
-    .expect("sink received");
+    // settled: every delivery finished (no polling); the records come with it.
+    let settled = get_json(&c, &format!("{b}/_emulator/settled")).await;
+    assert_eq!(settled["pending"], 0, "{settled}");
+    assert!(
+        settled["deliveries"]
+            .as_array()
+            .is_some_and(|d| d.len() >= 2),
+        "{settled}"
+    );
+    let r = c
+        .get(format!("{b}/_emulator/settled?timeoutMs=soon"))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status().as_u16(), 400);
+    let sink = get_json(&c, &format!("{b}/_emulator/sink")).await;
+    assert_eq!(sink.as_array().map(Vec::len), Some(1), "{sink}");
     let entry = &sink[0];
     assert_eq!(entry["name"], "applied");
     let body = &entry["body"];
@@ -554,14 +565,14 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
     // Default data when none is given; token-scoped events.
     let r = post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "UNIT_DELETED", "token": "readonly-token"}),
     )
     .await;
     assert_eq!(r.json::<Value>().await.expect("j")["webhooks"], 0);
     let r = post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "UNIT_DELETED", "token": TOKEN}),
     )
     .await;
@@ -574,12 +585,7 @@ async fn webhook_delivery_to_sink_and_external_receiver() {
     .expect("second sink entry");
     assert!(sink[1]["body"]["data"].is_object());
     // Unknown type -> 400.
-    let r = post_json(
-        &c,
-        &format!("{b}/_emulator/events"),
-        json!({"type": "NOPE"}),
-    )
-    .await;
+    let r = post_json(&c, &format!("{b}/_emulator/emit"), json!({"type": "NOPE"})).await;
     assert_error(r, 400).await;
 }
 
@@ -604,7 +610,7 @@ async fn failed_deliveries_are_retried() {
     .await;
     post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "OWNER_UPDATED"}),
     )
     .await;
@@ -631,7 +637,7 @@ async fn failed_deliveries_are_retried() {
     register_hook(&c, b, TOKEN, "OWNER_DELETED", "http://127.0.0.1:1/closed").await;
     post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "OWNER_DELETED"}),
     )
     .await;
@@ -657,7 +663,7 @@ async fn non_loopback_targets_are_refused() {
     register_hook(&c, b, TOKEN, "PROPERTY_UPDATED", "https://10.0.0.1/hook").await;
     let r = post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "PROPERTY_UPDATED"}),
     )
     .await;

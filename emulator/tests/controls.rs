@@ -75,7 +75,7 @@ async fn copies_redeliver_the_same_envelope() {
     .await;
     let r = post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "UNIT_CREATED", "copies": 2}),
     )
     .await;
@@ -94,7 +94,7 @@ async fn copies_redeliver_the_same_envelope() {
 
     let r = post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "UNIT_CREATED", "copies": 21}),
     )
     .await;
@@ -123,7 +123,7 @@ async fn each_copy_is_retried_on_its_own() {
     .await;
     post_json(
         &c,
-        &format!("{b}/_emulator/events"),
+        &format!("{b}/_emulator/emit"),
         json!({"type": "UNIT_CREATED", "copies": 1}),
     )
     .await;
@@ -152,7 +152,7 @@ async fn two_hundred_emits_in_a_row() {
     for _ in 0..200 {
         let r = post_json(
             &c,
-            &format!("{b}/_emulator/events"),
+            &format!("{b}/_emulator/emit"),
             json!({"type": "UNIT_CREATED"}),
         )
         .await;

@@ -588,7 +588,7 @@ async fn malformed_inputs_get_json_4xx() {
         case(
             "admin: event unknown type",
             "POST",
-            "/_emulator/events",
+            "/_emulator/emit",
             json,
             r#"{"type":"NOPE"}"#,
             400,
@@ -596,7 +596,7 @@ async fn malformed_inputs_get_json_4xx() {
         case(
             "admin: event unknown token",
             "POST",
-            "/_emulator/events",
+            "/_emulator/emit",
             json,
             r#"{"type":"UNIT_CREATED","token":"ghost"}"#,
             400,

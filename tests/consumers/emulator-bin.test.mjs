@@ -248,7 +248,7 @@ test.describe("npx estatekit-emulator (the packed package, no Rust toolchain)", 
     });
     assert.equal(reg.status, 200);
     const emitted = await (
-      await fetch(`${url}/_emulator/events`, {
+      await fetch(`${url}/_emulator/emit`, {
         method: "POST",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ type: "LISTING_CANDIDATE_APPLIED", token: "dev-token" }),
@@ -274,7 +274,7 @@ test.describe("npx estatekit-emulator (the packed package, no Rust toolchain)", 
       body: JSON.stringify({ type: "OWNER_CREATED", url: "http://example.com/hook" }),
     });
     const { uuid } = await (
-      await fetch(`${url}/_emulator/events`, { method: "POST", body: JSON.stringify({ type: "OWNER_CREATED", token: "other" }), headers: { "content-type": "application/json" } })
+      await fetch(`${url}/_emulator/emit`, { method: "POST", body: JSON.stringify({ type: "OWNER_CREATED", token: "other" }), headers: { "content-type": "application/json" } })
     ).json();
     let refused;
     for (let i = 0; i < 200 && !refused; i++) {

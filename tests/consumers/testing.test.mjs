@@ -23,16 +23,6 @@ const rejection = (promise) =>
     () => assert.fail("expected a rejection"),
     (e) => e,
   );
-/** Waits (up to 2 s) until `check()` returns a truthy value, and returns it. */
-async function eventually(check) {
-  for (let i = 0; i < 200; i++) {
-    const v = await check();
-    if (v) return v;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  assert.fail(`not reached in 2 s: ${check}`);
-}
-
 test.describe("createTestService options", () => {
   test.it("a service with no options answers on its origin with its token", async () => {
     const service = await createTestService();
@@ -452,7 +442,8 @@ test.describe("webhook delivery", () => {
     });
     const emitted = await service.emit("UNIT_CREATED", { data: { unitId: "unit-1" } });
     assert.equal(emitted.webhooks, 1);
-    await eventually(() => calls.length === 3);
+    await service.settled();
+    assert.equal(calls.length, 3);
 
     const { url, init } = calls[0];
     assert.equal(url, "https://hooks.test/units");
@@ -466,10 +457,9 @@ test.describe("webhook delivery", () => {
     assert.ok(!Number.isNaN(Date.parse(envelope.createdAt)));
     assert.deepEqual(calls.map((c) => c.init.body), Array(3).fill(init.body), "every attempt sends the same envelope");
 
-    const deliveries = await eventually(async () => {
-      const d = await service.deliveries();
-      return d.length === 3 && d;
-    });
+    // settled(): every attempt finished, retries included; no polling.
+    const deliveries = await service.settled();
+    assert.deepEqual(await service.deliveries(), deliveries);
     assert.deepEqual(
       deliveries.map((d) => [d.webhookId, d.eventUuid, d.attempt, d.status, d.error === null]),
       [
@@ -480,6 +470,24 @@ test.describe("webhook delivery", () => {
     );
     assert.match(deliveries[1].error, /receiver down/);
     assert.deepEqual(deliveries[2].body, envelope);
+    service.close();
+  });
+
+  test.it("settled(): waits for retries; rejects after timeoutMs naming what is still in flight", async () => {
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const service = await createTestService({
+      deliveryBackoffMs: 1,
+      deliver: async () => (await held, new Response(null, { status: 204 })),
+    });
+    await service.seed({ webhooks: [{ type: "OWNER_CREATED", url: "http://127.0.0.1:9/owners" }] });
+    await service.emit("OWNER_CREATED");
+    await assert.rejects(service.settled({ timeoutMs: 0 }), /1 deliveries still in flight after 0 ms/);
+    await assert.rejects(service.settled({ timeoutMs: -1 }), TypeError);
+    release();
+    const deliveries = await service.settled();
+    assert.deepEqual(deliveries.map((d) => d.status), [204]);
+    assert.deepEqual(await service.settled({ timeoutMs: 0 }), deliveries, "nothing in flight: at once");
     service.close();
   });
 
@@ -497,10 +505,8 @@ test.describe("webhook delivery", () => {
       ],
     });
     const emitted = await service.emit("UNIT_CREATED");
-    const deliveries = await eventually(async () => {
-      const d = await service.deliveries();
-      return d.length === 2 && d;
-    });
+    const deliveries = await service.settled();
+    assert.equal(deliveries.length, 2);
     const byUrl = Object.fromEntries(deliveries.map((d) => [d.url, d]));
     assert.equal(byUrl["http://localhost:9/units"].status, 204);
     assert.equal(byUrl["https://hooks.test/units"].status, null);
@@ -514,10 +520,7 @@ test.describe("webhook delivery", () => {
     const service = await createTestService();
     await clientOf(service).registerWebhook({ type: "PROPERTY_CREATED", url: "https://hooks.test/p" });
     const emitted = await service.emit("PROPERTY_CREATED");
-    const [d] = await eventually(async () => {
-      const list = await service.deliveries();
-      return list.length > 0 && list;
-    });
+    const [d] = await service.settled();
     assert.equal(d.eventUuid, emitted.uuid);
     assert.equal(d.status, null);
     assert.equal(d.body.operation, "PROPERTY_CREATED");

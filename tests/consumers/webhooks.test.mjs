@@ -81,7 +81,7 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
   });
 
   const deliveries = async () => (await fetch(`${emulator.url}/_emulator/deliveries`)).json();
-  const emit = async (body) => (await post(`${emulator.url}/_emulator/events`, JSON.stringify(body))).json();
+  const emit = async (body) => (await post(`${emulator.url}/_emulator/emit`, JSON.stringify(body))).json();
 
   test.it("receives a real delivery, typed, and answers 200", async () => {
     const { uuid, webhooks } = await emit({ type: "LISTING_CANDIDATE_APPLIED" });

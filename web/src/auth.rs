@@ -12,9 +12,9 @@
 //! provider; the child reuses their private parts without widening them).
 
 use super::answer::Answer;
-use super::js_error::Failure;
 use super::events::Events;
 use super::js::{self, required};
+use super::js_error::Failure;
 use super::pipeline::{self, Call, Pipeline, Retry};
 use super::transport::{self, Waited};
 use crate::api::auth::{

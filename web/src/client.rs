@@ -3,12 +3,12 @@
 //! retry class, its answer's check from `checks`); `pipeline` sends it.
 
 use super::answer::Answer;
-use super::results::{self, webhooks_of};
-use super::js_error::Failure;
 use super::events::Events;
 use super::js::{self, optional, required};
+use super::js_error::Failure;
 use super::pipeline::{self, Call, Check, Pipeline};
 use super::rate::Rate;
+use super::results::{self, webhooks_of};
 use super::token::Tokens;
 use crate::api::retry::RetryPolicy;
 use crate::api::url::check_http_url;

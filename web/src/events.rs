@@ -2,8 +2,8 @@
 //! Nothing is built when no one listens; a listener that throws is ignored.
 
 use super::answer::Answer;
-use super::js_error::Failure;
 use super::js;
+use super::js_error::Failure;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;

@@ -10,15 +10,15 @@ pub use estatekit_core::{api, error, model};
 mod answer;
 #[cfg(feature = "auth")]
 mod auth;
-mod results;
 mod client;
-mod js_error;
 mod events;
 #[cfg(feature = "dom-emulation")]
 mod form;
 mod js;
+mod js_error;
 mod pipeline;
 mod rate;
+mod results;
 mod token;
 mod transport;
 

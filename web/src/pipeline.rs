@@ -5,9 +5,9 @@
 //! grants of `estatekit/auth`).
 
 use super::answer::Answer;
-use super::js_error::Failure;
 use super::events::Events;
 use super::js;
+use super::js_error::Failure;
 use super::rate::{Rate, Stop};
 use super::token::{Bounds, Tokens};
 use super::transport::{self, Outgoing};

@@ -13,8 +13,8 @@ pub mod check;
 pub mod documents;
 pub mod messages;
 pub mod platform;
-pub mod status;
 pub mod retry;
+pub mod status;
 pub mod url;
 pub mod webhooks;
 

@@ -1,7 +1,7 @@
 // What an app's strict TypeScript does with an ApiError (issue 45, item 2): narrowed by `kind`,
 // `status` is a number without `!`; a test double made with `new ApiError(...)`; a round trip
 // through JSON. Type-checked under every tsconfig of this project, and run (emitted by
-// tsconfig.nodenext-dom.json into dist/): the checks below hold at run time too.
+// strict.test.mjs with tsconfig.nodenext-default.json into dist/): they hold at run time too.
 import { ApiError, Client, isApiError } from "estatekit";
 import type { ApiErrorJSON, ApiErrorKind, ApiErrorOf } from "estatekit";
 
