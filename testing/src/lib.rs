@@ -223,7 +223,7 @@ fn read_options(value: &JsValue) -> Result<TestServiceOptions, String> {
                 .dyn_ref::<js_sys::Error>()
                 .map(|e| String::from(e.message()))
                 .unwrap_or_else(|| "invalid value".into());
-            format!("options.{key}: {text}")
+            format!("options.{key}: {}", estatekit_vocab::in_js_terms(&text))
         })
     }
     // serde-wasm-bindgen reads a string as a sequence and fails with "Reflect.get called on

@@ -163,7 +163,7 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
       delete missing[member];
       cases.push([`${member} missing`, JSON.stringify(missing), 400, new RegExp(`missing field \`${member}\``)]);
       if (member !== "data") {
-        cases.push([`${member} a number`, JSON.stringify(valid({ [member]: 7 })), 400, new RegExp(`at ${member}: invalid type`)]);
+        cases.push([`${member} a number`, JSON.stringify(valid({ [member]: 7 })), 400, new RegExp(`at ${member}: is the number \`7\`, expected a string`)]);
       }
     }
     for (const [name, body, status, message] of cases) {

@@ -113,6 +113,65 @@ closed_list! {
     }
 }
 
+/// A caller's input error in JavaScript terms rather than serde's: `invalid type: unit value,
+/// expected a string` reads `is missing, expected a string`; a sequence is an array, a map or a
+/// struct an object, `u32` a non-negative integer. (Prefix comparisons only: a substring search
+/// costs the module more than this whole function.)
+pub fn in_js_terms(message: &str) -> String {
+    // serde-wasm-bindgen reading an array from a value that is not an object.
+    if message == "TypeError: Reflect.get called on non-object" {
+        return "is not an array".to_owned();
+    }
+    if let Some(rest) = message.strip_prefix("unknown variant ") {
+        return format!("is {rest}");
+    }
+    let Some(rest) = message
+        .strip_prefix("invalid type: ")
+        .or_else(|| message.strip_prefix("invalid value: "))
+    else {
+        return message.to_owned();
+    };
+    const SEP: &[u8] = b", expected ";
+    let Some(at) = rest.as_bytes().windows(SEP.len()).position(|w| w == SEP) else {
+        return message.to_owned();
+    };
+    let (given, expected) = (
+        rest.get(..at).unwrap_or(rest),
+        rest.get(at + SEP.len()..).unwrap_or(""),
+    );
+    let value = |prefix: &str| given.strip_prefix(prefix);
+    let given = match given {
+        "unit value" => "is missing".to_owned(),
+        "sequence" => "is an array".to_owned(),
+        "map" => "is an object".to_owned(),
+        "unit variant" => "is a string".to_owned(),
+        _ if given.starts_with("JsValue([") => "is an array".to_owned(),
+        _ if given.starts_with("JsValue(Object(") => "is an object".to_owned(),
+        _ if given.starts_with("JsValue(") => "is of the wrong kind".to_owned(),
+        _ => match value("floating point ").or_else(|| value("integer ")) {
+            // JavaScript writes -1, not serde's -1.0.
+            Some(n) => match n.strip_suffix(".0`") {
+                Some(whole) => format!("is the number {whole}`"),
+                None => format!("is the number {n}"),
+            },
+            None => format!("is the {given}"),
+        },
+    };
+    let expected = match expected {
+        "a sequence" => "an array",
+        "a map" => "an object",
+        "unit" => "null",
+        "u8" | "u16" | "u32" | "u64" => "a non-negative integer",
+        "f32" | "f64" => "a number",
+        _ if expected.starts_with("struct ") => "an object",
+        _ => match expected.strip_prefix("enum ") {
+            Some(name) => return format!("{given}, expected a {name}"),
+            None => expected,
+        },
+    };
+    format!("{given}, expected {expected}")
+}
+
 /// The package's JavaScript constants of these lists, as an ES module (what `vocab-js`
 /// prints): frozen arrays typed by the unions the module's declarations derive.
 pub fn javascript() -> String {

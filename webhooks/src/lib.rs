@@ -34,8 +34,9 @@ const MESSAGE_MAX: usize = 300;
 /// The `WebhookEventError` of a bad envelope: kind `invalid_event`, `path` the JSON path of the first
 /// violation (`.` for the envelope itself).
 fn invalid(path: &str, reason: &str) -> JsValue {
-    // serde-wasm-bindgen's errors are JavaScript errors, displayed `Error: ...`.
-    let reason = reason.strip_prefix("Error: ").unwrap_or(reason);
+    // serde-wasm-bindgen's errors are JavaScript errors, displayed `Error: ...`; serde's words
+    // are told in JavaScript terms (`is the number `1.5`, expected a string`).
+    let reason = estatekit_vocab::in_js_terms(reason.strip_prefix("Error: ").unwrap_or(reason));
     let at = if path == "." {
         String::new()
     } else {
