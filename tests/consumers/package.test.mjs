@@ -12,7 +12,7 @@ const tgz = tarball();
 const tar = (...args) => execFileSync("tar", [...args, tgz], { encoding: "utf8" });
 /** The wrapper's JavaScript, shipped exactly as it is in js/. */
 const WRAPPER = [
-  ...["client.js", "loader.js", "embedded.js", "estatekit.js", "estatekit.node.js", "estatekit.workerd.js"],
+  ...["paging.js", "client.js", "loader.js", "embedded.js", "estatekit.js", "estatekit.node.js", "estatekit.workerd.js"],
   ...["testing_service.js", "testing.js", "testing.node.js", "testing.workerd.js"],
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
   ...["auth_tokens.js", "auth.js", "auth.node.js", "auth.workerd.js"],
@@ -35,6 +35,15 @@ const SHIPPED = [
   // The browser entry's module, embedded too: imported lazily when its .wasm file gives none.
   "estatekit_wasm_fallback.js",
   "package.json",
+  // The ApiError and WebhookEventError classes: wasm-bindgen's copies of js/api_error.js and
+  // js/webhook_event_error.js beside the glues (their bindings import them), and the wrapper's
+  // re-exports of those same files.
+  "snippets/js/api_error.js",
+  "snippets/js/webhook_event_error.js",
+  "api_error.js",
+  "webhook_event_error.js",
+  // EVENT_TYPES and DOCUMENT_TYPES, generated from their one definition (vocab/src/lib.rs).
+  "vocab.js",
   // estatekit/testing: the emulator for an app's tests (testing.test.mjs, testing-pages.test.mjs),
   // and the bin serving it on a local port (emulator-bin.test.mjs).
   "testing.d.ts",
@@ -62,6 +71,16 @@ test.it("contains only the shipped files (no tests, sources or internal declarat
   const extra = files.filter((f) => !SHIPPED.includes(f) && !/^(README|LICENSE)/i.test(f));
   assert.deepEqual(extra, []);
   for (const f of SHIPPED) assert.ok(files.includes(f), `${f} is packed`);
+});
+
+test.it("its README links only to files the package ships, and installs from the tarball", () => {
+  const files = tar("-tzf").trim().split("\n").map((f) => f.replace(/^package\//, ""));
+  const readme = readFileSync(`${pkgDir}/README.md`, "utf8");
+  assert.equal(readme, readFileSync(`${root}/js/README.md`, "utf8"), "the package's own README (js/README.md)");
+  const links = [...readme.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/i.test(l));
+  for (const link of links) assert.ok(files.includes(link.replace(/^\.\//, "")), `README.md links to ${link}, which the package does not ship`);
+  assert.doesNotMatch(readme, /npm install estatekit\b(?!-)/, "estatekit is not on the registry: install the tarball");
+  assert.match(readme, /npm install \.\/estatekit-[\d.]+\.tgz/);
 });
 
 test.it("has complete npm metadata", () => {
@@ -195,7 +214,7 @@ test.it("both entries export exactly the values the declarations declare, and ev
   // One wrapper per realm: the first entry imported decides the module (here the server one's).
   assert.equal(mod.Client, node.Client);
 
-  for (const name of ["listWebhooks", "documents", "messagesAll", "baseUrl", "free"]) {
+  for (const name of ["listWebhooks", "listDocuments", "listMessages", "deleteWebhook", "baseUrl", "free"]) {
     assert.ok(members.includes(name), `Client declares ${name}`);
   }
   for (const name of members) assert.ok(name in mod.Client.prototype, `Client.prototype.${name}`);

@@ -1,6 +1,7 @@
 // Type tests of the public API: every method's parameters and results, and @ts-expect-error
 // lines that must fail to compile. Checked by `tsc --strict --noEmit` (make test-types); never run.
 import init, {
+  ApiError,
   Client,
   DOCUMENT_TYPES,
   EVENT_TYPES,
@@ -8,7 +9,7 @@ import init, {
   isDocumentType,
   isEventType,
   isApiError,
-  type ApiError,
+
   type ApiErrorKind,
   type CallOptions,
   type ClientEvent,
@@ -362,3 +363,42 @@ isEventType();
 client.listMessages({ candidateId: "c" }, { fields: ["WRONG"] as const });
 
 void [readMessage, readDocument, readWebhooks, paginate, selected, unguarded, plainMessages];
+
+// --- ApiError: a class, a union narrowed by kind ---
+async function narrowing(): Promise<void> {
+  try {
+    await client.getDocument("d");
+  } catch (e) {
+    if (e instanceof ApiError && e.kind === "not_found") {
+      const status: number = e.status; // no `!`: a kind that comes with an answer has a status
+      const id: string | undefined = e.requestId;
+      void [status, id];
+    }
+    if (isApiError(e)) {
+      // @ts-expect-error not every kind has a status
+      e.status.toFixed();
+      switch (e.kind) {
+        case "rate_limited": {
+          const wait: number | undefined = e.retryAfterMs;
+          void wait;
+          break;
+        }
+        case "graphql":
+          void e.data;
+          break;
+        case "network":
+          expect<Equal<typeof e.status, undefined>>();
+          break;
+        default:
+          break;
+      }
+    }
+  }
+}
+void narrowing;
+const double = new ApiError({ kind: "not_found", status: 404, message: "no such document" });
+expect<Equal<typeof double.status, number>>();
+// @ts-expect-error a kind that comes with an answer needs its status
+new ApiError({ kind: "not_found" });
+const revived: ApiError = ApiError.fromJSON(JSON.parse(JSON.stringify(double)));
+void revived;

@@ -1,0 +1,138 @@
+// ApiError in Node, against pkg/ (`make test-node`): a class a caller can act on and trace.
+// `requestId` of a refused call, `cause` of a network failure and of a caller's `fetch` that
+// throws a program error (one attempt, never retried), `retryable` false where a registration's
+// outcome is unknown, the class constructible for test doubles, its JSON round trip, and the
+// webhook receiver's error as a class of its own.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:net";
+
+const pkg = new URL("../../pkg/", import.meta.url);
+const { Client, ApiError, isApiError } = await import(new URL("estatekit.node.js", pkg).href);
+const { ApiError: AuthApiError } = await import(new URL("auth.node.js", pkg).href);
+const { parseEvent, WebhookEventError, isInvalidEvent } = await import(new URL("webhooks.node.js", pkg).href);
+
+const BASE = "https://acme.example.com";
+const TOKEN = "tok-0123456789abcdef";
+const json = (status, body, headers = {}) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json", ...headers } });
+
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort() {
+  const server = createServer();
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test.describe("ApiError in Node", () => {
+  test.it("a refused call carries the answer's X-Request-Id, the same as its response event", async () => {
+    const events = [];
+    const client = new Client({
+      baseUrl: BASE,
+      token: TOKEN,
+      onEvent: (e) => events.push(e),
+      fetch: async () => json(404, { code: "not_found", message: "no such webhook" }, { "x-request-id": "req-42" }),
+    });
+    const e = await client.deleteWebhook("wh-1").catch((error) => error);
+    assert.ok(e instanceof ApiError && isApiError(e));
+    assert.equal(e.kind, "not_found");
+    assert.equal(e.status, 404);
+    assert.equal(e.requestId, "req-42");
+    assert.equal(events.find((event) => event.type === "response")?.requestId, "req-42");
+    // Ticket-ready JSON: the message is kept, and it comes back as an ApiError.
+    const copy = ApiError.fromJSON(JSON.parse(JSON.stringify(e)));
+    assert.ok(copy instanceof ApiError);
+    assert.deepEqual([copy.kind, copy.status, copy.requestId, copy.message], [e.kind, e.status, e.requestId, e.message]);
+  });
+
+  test.it("a network failure names the host and keeps the TypeError of fetch as its cause", async () => {
+    const port = await closedPort();
+    const client = new Client({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retry: { limit: 0 } });
+    const e = await client.listWebhooks().catch((error) => error);
+    assert.equal(e.kind, "network");
+    assert.equal(e.retryable, true);
+    assert.equal(e.requestId, undefined, "no answer, no request id");
+    assert.match(e.message, new RegExp(`^list webhooks failed: network error reaching 127\\.0\\.0\\.1:${port} \\(`));
+    assert.ok(e.cause instanceof TypeError, String(e.cause));
+    // undici's own cause: the system error, whole.
+    assert.ok(e.cause.cause, "undici's cause is kept");
+  });
+
+  test.it("a caller's fetch that throws a RangeError: one attempt, caller_error, the RangeError as cause", async () => {
+    let calls = 0;
+    const bug = new RangeError("Invalid array length");
+    const client = new Client({
+      baseUrl: BASE,
+      token: TOKEN,
+      retry: { limit: 3, baseDelayMs: 1 },
+      fetch: () => {
+        calls += 1;
+        throw bug;
+      },
+    });
+    const e = await client.listWebhooks().catch((error) => error);
+    assert.equal(e.kind, "caller_error");
+    assert.equal(e.attempts, 1);
+    assert.equal(calls, 1, "not retried");
+    assert.equal(e.retryable, false);
+    assert.equal(e.cause, bug);
+    assert.match(e.message, /the `fetch` option threw RangeError: Invalid array length: a bug in that function/);
+    // A TypeError from a fetch stays a network failure, retried.
+    calls = 0;
+    const proxy = new Client({
+      baseUrl: BASE,
+      token: TOKEN,
+      retry: { limit: 1, baseDelayMs: 1 },
+      fetch: () => {
+        calls += 1;
+        return Promise.reject(new TypeError("fetch failed"));
+      },
+    });
+    const n = await proxy.listWebhooks().catch((error) => error);
+    assert.equal(n.kind, "network");
+    assert.equal(calls, 2);
+  });
+
+  test.it("a registration without an answer is not retryable and says what to do", async () => {
+    const client = new Client({ baseUrl: BASE, token: TOKEN, fetch: () => Promise.reject(new TypeError("socket hang up")) });
+    const e = await client.registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.example.com/u" }).catch((error) => error);
+    assert.equal(e.kind, "network");
+    assert.equal(e.retryable, false);
+    assert.match(e.message, /the webhook may have been registered: call ensureWebhook/);
+    assert.equal(e.cause?.message, "socket hang up");
+  });
+
+  test.it("new ApiError(...) for test doubles; one class for every entry; instanceof across copies", () => {
+    const e = new ApiError({ kind: "not_found", status: 404, message: "no such document" });
+    assert.ok(e instanceof Error && e instanceof ApiError && isApiError(e));
+    assert.equal(e.name, "ApiError");
+    assert.equal(e.retryable, false);
+    assert.equal(e.attempts, 0);
+    assert.equal(new ApiError({ kind: "http", status: 503 }).retryable, true);
+    assert.equal(new ApiError({ kind: "network", cause: bugOf() }).cause.name, "SyntaxError");
+    assert.equal(ApiError, AuthApiError, "estatekit and estatekit/auth export the same class");
+    assert.equal(ApiError, globalThis[Symbol.for("estatekit.ApiError")], "one class per realm");
+    assert.equal({ name: "ApiError", kind: "network" } instanceof ApiError, false);
+    assert.deepEqual(Object.keys(JSON.parse(JSON.stringify(e))).sort(), ["attempts", "kind", "message", "name", "retryable", "status"]);
+    assert.throws(() => ApiError.fromJSON({ message: "no kind" }), TypeError);
+  });
+
+  test.it("estatekit/webhooks refuses with a WebhookEventError, which is not an ApiError", async () => {
+    const e = await parseEvent("{").catch((error) => error);
+    assert.ok(e instanceof WebhookEventError && isInvalidEvent(e));
+    assert.equal(e.name, "WebhookEventError");
+    assert.equal(e.kind, "invalid_event");
+    assert.equal(isApiError(e), false);
+    assert.equal(e instanceof ApiError, false);
+  });
+});
+
+function bugOf() {
+  try {
+    JSON.parse("{");
+  } catch (e) {
+    return e;
+  }
+}
