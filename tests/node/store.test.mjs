@@ -88,6 +88,42 @@ test.describe("memoryStore", () => {
   test.it("redisStore refuses what is not a node-redis or ioredis client", () => {
     assert.throws(() => redisStore({}), /node-redis client .* or an ioredis client/);
     assert.equal(isStore({ get() {} }), false);
+    assert.throws(() => redisStore({ call() {} }, { timeoutMs: 0 }), /timeoutMs/);
+  });
+
+  test.it("redisStore bounds every call (timeoutMs): a command node-redis keeps in its offline queue is taken out of it, not sent later", async (t) => {
+    // node-redis while Redis is away: a command waits in its offline queue until the client has
+    // reconnected (here: never), unless its signal takes it out.
+    const queued = new Set();
+    const sent = [];
+    const nodeRedis = {
+      sendCommand(args, options) {
+        const signal = options?.abortSignal;
+        return new Promise((_, reject) => {
+          const entry = { args };
+          queued.add(entry);
+          signal?.addEventListener("abort", () => {
+            queued.delete(entry);
+            reject(new Error("The command was aborted"));
+          });
+        });
+      },
+      reconnect() {
+        for (const entry of queued) sent.push(entry.args[0]);
+      },
+    };
+    const store = redisStore(nodeRedis, { timeoutMs: 300 });
+    const error = await store.get("k").catch((e) => e);
+    assert.match(error.message, /Redis did not answer GET within 300 ms \(redisStore's timeoutMs\)/);
+    assert.equal(queued.size, 0, "taken out of the offline queue");
+    nodeRedis.reconnect();
+    assert.deepEqual(sent, [], "nothing sent once Redis is back");
+    // ioredis has no per-command signal: the call is bounded all the same (on a mocked clock).
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
+    const io = redisStore({ call: () => new Promise(() => {}) }, { timeoutMs: 500 });
+    const late = onMockedClock(t, io.claim("c", 1_000), "an ioredis claim that never answers", { stepMs: 50 });
+    await assert.rejects(late, /Redis did not answer SET within 500 ms/);
+    t.mock.timers.reset();
   });
 });
 
