@@ -106,9 +106,13 @@ async fn five_thousand_calls_keep_memory_flat() {
     admin("DELETE", "/_emulator/faults", None).await;
     let end = memory_bytes();
     assert_eq!(settled, 5_000);
+    // Over the network, the calls that fail each round include the abort 1 ms in and the 1 ms
+    // timeout (at least 2,500 failures in all). In process the service answers before 1 ms has
+    // passed, so those two succeed: 4 of the 10 calls fail per round, 2,000 in all.
+    let least = if in_process() { 2_000 } else { 2_500 };
     assert!(
-        failures >= 2_500,
-        "404s, invalid input, aborts, 503s: {failures}"
+        failures >= least,
+        "404s, invalid input, aborts, 503s: {failures}, at least {least}"
     );
     assert_eq!(
         attached.call0(&JsValue::NULL).unwrap().as_f64(),
