@@ -91,16 +91,17 @@ $(addprefix test-browser-,$(ENGINES)): test-browser-%: emulator
 	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
 	  $(DISPLAY_$*) env $(DRIVER_ENV_$*) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast --test '*'
 
-# The client's conformance suites (documents, messages, webhooks) against the in-process host:
-# the test page imports estatekit/testing from the emulator's /pkg/ and every client sends
-# through service.fetch (tests/common: ESTATEKIT_TEST_HOST=in-process). Chromium; tests of the
-# browser's network stack (dropped connections, redirects, upload progress) say they are skipped.
+# The client's conformance suites (documents, messages, webhooks) and its memory tests against
+# the in-process host: the test page imports estatekit/testing from the emulator's /pkg/ and
+# every client sends through service.fetch (tests/common: ESTATEKIT_TEST_HOST=in-process).
+# Chromium; tests of the browser's network stack (dropped connections, redirects, upload
+# progress) say they are skipped.
 .PHONY: test-browser-in-process
 test-browser-in-process: pkg emulator
-	@echo "test-browser-in-process: chromium (tests/{documents,messages,webhooks}.rs through estatekit/testing)"
+	@echo "test-browser-in-process: chromium (tests/{documents,messages,webhooks,memory}.rs through estatekit/testing)"
 	ESTATEKIT_TEST_HOST=in-process scripts/with-emulator.sh --rate-limit 0 --static /pkg=pkg -- \
 	  env $(DRIVER_ENV_chromium) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast \
-	  --test documents --test messages --test webhooks
+	  --test documents --test messages --test webhooks --test memory
 
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
 # test-types: the type tests of the public API, the wrapper's JavaScript type-checked (checkJs)

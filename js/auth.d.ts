@@ -76,7 +76,7 @@ export interface UserTokens {
     /**
      * The token set to use now. `tokenSet` (what the session holds; `expiresAt` in milliseconds)
      * comes back (as a `TokenSet` of the same values) while it is not due (`expiresAt -
-     * refreshBeforeMs`); else the newest
+     * refreshBeforeMs`, the margin at most a quarter of the set's `lifetimeMs`); else the newest
      * set: a successor already made for its refresh token (following the chain of rotations), or
      * one refresh grant shared by every caller holding that refresh token, in this process and,
      * through the `store`'s claim, in every process. `"unauthorized"` (the service answered 401)
@@ -128,7 +128,10 @@ export interface SignInAccount {
 /**
  * The `TokenSet` of a sign-in's `account` (`expiresAt` in milliseconds; `expires_at` is read as
  * seconds, and refused when it looks like milliseconds). Without an expiry, the service's default
- * hour from now. Throws an `ApiError` (`invalid_input`) when the account has no access token.
+ * hour from now. Its `lifetimeMs` (the refresh margin is at most a quarter of it): the account's
+ * `expires_in`, else the time left until the expiry now (the sign-in callback runs just after the
+ * grant; read later, a shorter lifetime: a smaller margin, never an earlier refresh). Throws an `ApiError` (`invalid_input`) when the account has no
+ * access token.
  */
 export function tokenSetFrom(account: SignInAccount): TokenSet;
 

@@ -242,9 +242,19 @@ export function tokenSetFrom(account) {
   else if (givenRefreshToken != null) throw badAccount("refresh_token", "must be a string");
   /** @type {number} */
   let expiresAt;
+  const now = Date.now();
   const expiresAtS = seconds(a, "expires_at");
   const expiresIn = seconds(a, "expires_in");
   const date = a.accessTokenExpiresAt;
+  // The lifetime the set records (the refresh margin is at most a quarter of it): the library's
+  // `expires_in`, else, with no expiry at all, the default hour.
+  /** @type {number | undefined} */
+  let lifetimeMs;
+  if (expiresIn !== undefined && expiresIn > 0) {
+    lifetimeMs = expiresIn * 1000;
+  } else if (expiresAtS === undefined && date == null) {
+    lifetimeMs = DEFAULT_LIFETIME_MS;
+  }
   if (expiresAtS !== undefined) {
     // Seconds since the epoch, as Auth.js and openid-client keep it; a value in milliseconds is refused.
     if (expiresAtS >= 1e11) throw badAccount("expires_at", "must be seconds since the Unix epoch (this looks like milliseconds)");
@@ -254,12 +264,17 @@ export function tokenSetFrom(account) {
     if (!Number.isFinite(ms) || ms < 1e11) throw badAccount("accessTokenExpiresAt", "must be a Date (or an ISO 8601 text, or milliseconds since the Unix epoch)");
     expiresAt = ms;
   } else {
-    expiresAt = Date.now() + (expiresIn !== undefined ? expiresIn * 1000 : DEFAULT_LIFETIME_MS);
+    expiresAt = now + (expiresIn !== undefined ? expiresIn * 1000 : DEFAULT_LIFETIME_MS);
   }
+  // Only an expiry (NextAuth keeps `expires_at` and no issue time): the time left now. The
+  // sign-in callback runs just after the grant, so this is the lifetime to within that delay;
+  // read later, it is shorter, so the margin is smaller: never an earlier refresh.
+  if (lifetimeMs === undefined && expiresAt > now) lifetimeMs = expiresAt - now;
   const type = a.token_type ?? a.tokenType;
   /** @type {TokenSet} */
   const set = { accessToken, expiresAt, tokenType: typeof type === "string" && type !== "" ? type : "Bearer" };
   if (refreshToken) set.refreshToken = refreshToken;
+  if (lifetimeMs !== undefined) set.lifetimeMs = lifetimeMs;
   return set;
 }
 

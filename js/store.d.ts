@@ -39,8 +39,11 @@ export function memoryStore(options?: MemoryStoreOptions): Store;
 
 /** A node-redis v4/v5 client (`createClient()` of the `redis` package), as {@link redisStore} uses it. */
 export interface NodeRedisClient {
-  /** Sends one raw command, e.g. `["SET", "k", "v", "NX", "PX", "1000"]`. */
-  sendCommand(args: string[]): Promise<unknown>;
+  /**
+   * Sends one raw command, e.g. `["SET", "k", "v", "NX", "PX", "1000"]`; the signal (v5's
+   * `abortSignal`, v4's `signal`) takes it out of the client's offline queue once it fires.
+   */
+  sendCommand(args: string[], options?: { abortSignal?: AbortSignal; signal?: AbortSignal }): Promise<unknown>;
 }
 
 /** An ioredis client (`new Redis(...)`), as {@link redisStore} uses it. */
@@ -53,6 +56,12 @@ export interface IoRedisClient {
 export interface RedisStoreOptions {
   /** Put in front of every key (default `"estatekit:"`). */
   prefix?: string;
+  /**
+   * The longest a call waits for Redis, in milliseconds (default 5000): then it rejects, and with
+   * node-redis a command still in the client's offline queue (Redis away) is dropped from it, not
+   * sent once Redis is back.
+   */
+  timeoutMs?: number;
 }
 
 /**

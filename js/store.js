@@ -179,6 +179,12 @@ export function memoryStore(options = {}) {
   };
 }
 
+/**
+ * How long a redisStore call waits for Redis by default: longer than every bound estatekit's own
+ * users of a store put on a call (1-2 s), so that they decide first; still an end.
+ */
+const DEFAULT_REDIS_TIMEOUT_MS = 5_000;
+
 /** Compare-and-delete: removes KEYS[1] only if it holds ARGV[1] (the claim's owner). */
 const RELEASE = `if redis.call("GET", KEYS[1]) == ARGV[1] then return redis.call("DEL", KEYS[1]) end return 0`;
 
@@ -203,21 +209,47 @@ return t`;
  * @returns {Store}
  */
 export function redisStore(client, options = {}) {
-  const { prefix = "estatekit:" } = options;
+  const { prefix = "estatekit:", timeoutMs = DEFAULT_REDIS_TIMEOUT_MS } = options;
   if (typeof prefix !== "string") throw new TypeError("redisStore: `prefix` must be a string");
-  /** @type {(args: string[]) => Promise<unknown>} */
-  let send;
+  positiveMs("timeoutMs", timeoutMs);
+  /** @type {(args: string[], signal: AbortSignal) => Promise<unknown>} */
+  let sendRaw;
   const c = /** @type {Partial<NodeRedisClient & IoRedisClient> | null} */ (client);
   if (typeof c?.call === "function") {
-    // ioredis (which also has a sendCommand, taking its own Command objects).
+    // ioredis (which also has a sendCommand, taking its own Command objects). It has no
+    // per-command signal: a command queued while Redis is away stays queued (its client's
+    // maxRetriesPerRequest / enableOfflineQueue decide), the store's answer is bounded below.
     const io = /** @type {IoRedisClient} */ (client);
-    send = ([command, ...args]) => io.call(/** @type {string} */ (command), ...args);
+    sendRaw = ([command, ...args]) => io.call(/** @type {string} */ (command), ...args);
   } else if (typeof c?.sendCommand === "function") {
+    // node-redis queues a command sent while it is disconnected (its offline queue) until it has
+    // reconnected, however long that takes, and then sends it: without a signal, a call made
+    // while Redis is away waits as long as the outage, and one its caller gave up on is still
+    // sent later. The signal (`abortSignal` of v5, `signal` of v4) takes it out of the queue
+    // and rejects it once `timeoutMs` passed.
     const nodeRedis = /** @type {NodeRedisClient} */ (client);
-    send = (args) => nodeRedis.sendCommand(args);
+    sendRaw = (args, signal) => nodeRedis.sendCommand(args, { abortSignal: signal, signal });
   } else {
     throw new TypeError("redisStore: give a node-redis client (createClient() of the `redis` package) or an ioredis client");
   }
+  /**
+   * One command, bounded: rejects once `timeoutMs` passed without an answer (a command not sent
+   * yet is dropped from node-redis's queue), so that no call of the store waits for ever.
+   * @param {string[]} args
+   */
+  const send = (args) => {
+    const signal = AbortSignal.timeout(timeoutMs);
+    const slow = () => new Error(`estatekit/store: Redis did not answer ${args[0]} within ${timeoutMs} ms (redisStore's timeoutMs)`);
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(slow()), timeoutMs);
+    });
+    const sent = sendRaw(args, signal).catch((e) => {
+      throw signal.aborted ? slow() : e;
+    });
+    return Promise.race([sent, late]).finally(() => clearTimeout(timer));
+  };
   const k = (/** @type {unknown} */ key) => prefix + checkKey(key);
   /** An integer reply (node-redis and ioredis give numbers; a string is read too). */
   const int = (/** @type {unknown} */ reply) => Number(reply);

@@ -106,9 +106,13 @@ async fn five_thousand_calls_keep_memory_flat() {
     admin("DELETE", "/_emulator/faults", None).await;
     let end = memory_bytes();
     assert_eq!(settled, 5_000);
+    // Over the network, the calls that fail each round include the abort 1 ms in and the 1 ms
+    // timeout (at least 2,500 failures in all). In process the service answers before 1 ms has
+    // passed, so those two succeed: 4 of the 10 calls fail per round, 2,000 in all.
+    let least = if in_process() { 2_000 } else { 2_500 };
     assert!(
-        failures >= 2_500,
-        "404s, invalid input, aborts, 503s: {failures}"
+        failures >= least,
+        "404s, invalid input, aborts, 503s: {failures}, at least {least}"
     );
     assert_eq!(
         attached.call0(&JsValue::NULL).unwrap().as_f64(),
@@ -123,10 +127,12 @@ async fn five_thousand_calls_keep_memory_flat() {
 
 /// Schedules, in JavaScript (so that the test's own strings take no WebAssembly memory), `times`
 /// answers to `GET /documents/metadata` made with `token`: 10,000 records like the service's.
-/// Resolves to the body's length in bytes.
+/// Sent through the tests' `fetch` (the page's, or the in-process service's: `common`), so that
+/// it reaches the service the client calls in either host. Resolves to the body's length in
+/// bytes.
 async fn large_list_fault(token: &str, times: u32) -> f64 {
     let schedule = js_sys::Function::new_with_args(
-        "url, token, times",
+        "send, self_, url, token, times",
         "const records = [];
          for (let i = 0; i < 10000; i++) {
            const id = `doc-${String(i).padStart(5, '0')}`;
@@ -138,17 +144,20 @@ async fn large_list_fault(token: &str, times: u32) -> f64 {
          const body = JSON.stringify(records);
          const spec = { method: 'GET', path: '/api/file-storage/company/documents/metadata', token,
            status: 200, body, contentType: 'application/json', times };
-         return fetch(`${url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(spec),
+         return send.call(self_, `${url}/_emulator/faults`, { method: 'POST', body: JSON.stringify(spec),
            headers: { 'Content-Type': 'application/json' } })
            .then((r) => { if (!r.ok) throw new Error(`fault: HTTP ${r.status}`); return new TextEncoder().encode(body).length; });",
     );
+    let (send, this) = fetch_function().await;
+    let args = js_sys::Array::of5(
+        &send,
+        &this,
+        &emulator().into(),
+        &token.into(),
+        &f64::from(times).into(),
+    );
     let promise: js_sys::Promise = schedule
-        .call3(
-            &JsValue::NULL,
-            &emulator().into(),
-            &token.into(),
-            &f64::from(times).into(),
-        )
+        .apply(&JsValue::NULL, &args)
         .unwrap()
         .unchecked_into();
     JsFuture::from(promise).await.unwrap().as_f64().unwrap()
@@ -156,12 +165,12 @@ async fn large_list_fault(token: &str, times: u32) -> f64 {
 
 /// Each answer is checked from a copy of its bytes in WebAssembly memory: the copy is released
 /// (or its space reused), so 100 consecutive 10,000-record answers leave the memory no more than
-/// twice the largest body above where it was.
+/// twice the largest body above where it was. Asserted in both hosts: the fault is scheduled
+/// through the tests' `fetch`, and the in-process service is a module of its own (its memory is
+/// not the one measured).
 #[wasm_bindgen_test]
 async fn a_hundred_large_answers_leave_memory_within_twice_the_body() {
-    if in_process() {
-        return;
-    }
+    ready().await;
     let token = new_account().await;
     let c = client_with(&format!(
         r#"{{"baseUrl":"{}","token":"{token}","retry":{{"limit":0}}}}"#,

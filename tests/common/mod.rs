@@ -63,8 +63,9 @@ pub async fn ready() {
     }
 }
 
-/// The `fetch` the tests' requests go through: the service's in process, else the page's.
-async fn fetch_function() -> (js_sys::Function, JsValue) {
+/// The `fetch` the tests' requests go through: the service's in process, else the page's (with
+/// the `this` to call it with).
+pub async fn fetch_function() -> (js_sys::Function, JsValue) {
     let global: JsValue = js_sys::global().into();
     if in_process() {
         let f = get(&service().await, "fetch").dyn_into().unwrap();

@@ -112,6 +112,30 @@ async function failure(promise) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * With `t.mock.timers` enabled (setTimeout and Date): moves the mocked clock on `stepMs` at a time,
+ * letting the real event loop run between steps (setImmediate is not mocked), until `promise`
+ * settles; resolves `{ value, ms }` (the mocked milliseconds it took) or rejects with its error. A
+ * bound of mocked time holds whatever the machine's load. Gives up after `limitMs` of mocked time,
+ * saying what it waited for.
+ */
+async function onMockedClock(t, promise, what, { stepMs = 50, limitMs = 120_000 } = {}) {
+  let settled;
+  promise.then(
+    (value) => (settled = { value }),
+    (error) => (settled = { error }),
+  );
+  const started = Date.now();
+  for (;;) {
+    await new Promise((r) => setImmediate(r));
+    if (settled) break;
+    if (Date.now() - started >= limitMs) throw new Error(`${what}: not settled after ${limitMs} ms of mocked time`);
+    t.mock.timers.tick(stepMs);
+  }
+  if ("error" in settled) throw settled.error;
+  return { value: settled.value, ms: Date.now() - started };
+}
+
 test("the password grant: one JSON request with the documented body, 100 concurrent getToken share it", async () => {
   const service = endpoint();
   const events = [];
@@ -324,7 +348,8 @@ test("expiresAt comes from expires_in, never from the JWT", async () => {
   const set = await passwordGrant({ ...OPTIONS, fetch: service.fetch }, { username: "u@acme.test", password: SECRETS.password });
   assert.equal(set.accessToken, jwt);
   assert.ok(set.expiresAt >= before + 120_000 && set.expiresAt <= Date.now() + 120_000, String(set.expiresAt - before));
-  assert.deepEqual(Object.keys(set).sort(), ["accessToken", "expiresAt", "refreshToken", "tokenType"]);
+  assert.deepEqual(Object.keys(set).sort(), ["accessToken", "expiresAt", "lifetimeMs", "refreshToken", "tokenType"]);
+  assert.equal(set.lifetimeMs, 120_000, "the lifetime expires_in gave, recorded with the set");
 });
 
 test("the authorization-code grant sends the code and the redirect URI; a code is never repeated", async () => {
@@ -426,6 +451,46 @@ test("a store shared by providers: one grant for all, and a restart reuses the s
   assert.ok(events.some((e) => e.type === "shared"));
 });
 
+test("the margin: refreshBeforeMs (default 60 s) at most a quarter of the token's lifetime: 5 s tokens are refreshed once per lifetime", async (t) => {
+  t.mock.timers.enable({ apis: ["Date"], now: Date.now() });
+  const service = endpoint({ expiresIn: 5 });
+  const provider = createTokenProvider({ ...OPTIONS, username: "u@acme.test", password: SECRETS.password, fetch: service.fetch });
+  assert.equal((await provider.getToken()).token, "at-1");
+  // Due 1.25 s (a quarter of 5 s) before expiry: cached until then.
+  t.mock.timers.tick(3_700);
+  assert.equal((await provider.getToken()).token, "at-1");
+  t.mock.timers.tick(100);
+  assert.equal((await provider.getToken()).token, "at-2");
+  // Over 20 s of calls every 100 ms: one grant per 3.75 s of the token's 5 s.
+  for (let i = 0; i < 200; i++) {
+    t.mock.timers.tick(100);
+    await provider.getToken();
+  }
+  const grants = service.requests.length;
+  assert.ok(grants >= 2 + 5 && grants <= 2 + 6, `${grants} grants in 23.8 s of 5 s tokens`);
+  // A margin under the quarter is kept: 500 ms.
+  const tight = endpoint({ expiresIn: 5 });
+  const p = createTokenProvider({ ...OPTIONS, username: "u@acme.test", password: SECRETS.password, fetch: tight.fetch, refreshBeforeMs: 500 });
+  await p.getToken();
+  t.mock.timers.tick(4_400);
+  await p.getToken();
+  assert.equal(tight.requests.length, 1);
+  t.mock.timers.tick(200);
+  await p.getToken();
+  assert.equal(tight.requests.length, 2);
+});
+
+test("the store's claim outlasts the holder's whole grant, its retries included", async () => {
+  const service = endpoint();
+  const store = testStore();
+  const claims = [];
+  const recording = { ...store, claim: (key, ttlMs) => (claims.push(ttlMs), store.claim(key, ttlMs)) };
+  const provider = createTokenProvider({ ...OPTIONS, username: "u@acme.test", password: SECRETS.password, store: recording, fetch: service.fetch, timeoutMs: 1_000 });
+  assert.equal((await provider.getToken()).token, "at-1");
+  // 3 attempts of timeoutMs, 2 waits of at most 5 s between them, 4 store calls of at most 2 s, 5 s.
+  assert.deepEqual(claims, [3 * 1_000 + 2 * 5_000 + 4 * 2_000 + 5_000]);
+});
+
 test("a provider waits for another's refresh, and takes over when that claim expires", async () => {
   const service = endpoint({ answer: (_, n) => (n === 1 ? { delayMs: 400 } : undefined) });
   const store = testStore();
@@ -453,7 +518,7 @@ test("a provider waits for another's refresh, and takes over when that claim exp
   assert.ok(Date.now() - started >= 600, `waited ${Date.now() - started} ms`);
 });
 
-test("a store that fails or hangs: the provider goes on by itself, and says so", async () => {
+test("a store that fails or hangs: the provider goes on by itself, and says so", async (t) => {
   const service = endpoint();
   const events = [];
   const failing = {
@@ -477,7 +542,8 @@ test("a store that fails or hangs: the provider goes on by itself, and says so",
   assert.match(unavailable[0].reason, /store\.get failed: connection refused \(pw \[redacted\]\)/);
   assertNoSecret(JSON.stringify(events), ["at-1", "rt-1"]);
 
-  const hanging = { ...testStore(), get: () => new Promise(() => {}) };
+  let hangingGets = 0;
+  const hanging = { ...testStore(), get: () => (hangingGets++, new Promise(() => {})) };
   const slow = createTokenProvider({
     ...OPTIONS,
     username: "u@acme.test",
@@ -486,15 +552,23 @@ test("a store that fails or hangs: the provider goes on by itself, and says so",
     fetch: service.fetch,
     onEvent: (e) => events.push(e),
   });
-  const started = Date.now();
-  assert.equal((await slow.getToken()).token, "at-2");
-  const waited = Date.now() - started;
-  assert.ok(waited >= 1900 && waited < 5000, `waited ${waited} ms`);
+  // On a mocked clock (setTimeout and Date): the store's get is given up after its 2000 ms, not
+  // sooner, and the grant follows at once (was: 1900 <= wall-clock ms < 5000).
+  t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
+  const { value: first, ms: waited } = await onMockedClock(t, slow.getToken(), "getToken with a store that never answers", { stepMs: 100 });
+  assert.equal(first.token, "at-2");
+  assert.ok(waited >= 2000 && waited <= 2100, `waited ${waited} mocked ms`);
+  assert.equal(hangingGets, 1, "one get, given up");
   assert.match(events.at(-2)?.reason ?? events.at(-1)?.reason, /did not answer within 2000 ms/);
-  // While the store is down and the token valid, no store wait and no grant.
-  const again = Date.now();
-  assert.equal((await slow.getToken()).token, "at-2");
-  assert.ok(Date.now() - again < 500);
+  // While the store is left aside and the token valid: no store call, no grant, no mocked time
+  // (was: < 500 wall-clock ms).
+  const grants = service.requests.length;
+  const { value: again, ms: againMs } = await onMockedClock(t, slow.getToken(), "getToken with the store left aside");
+  assert.equal(again.token, "at-2");
+  assert.equal(againMs, 0);
+  assert.equal(hangingGets, 1, "the store was not asked again");
+  assert.equal(service.requests.length, grants, "no grant");
+  t.mock.timers.reset();
   // A stored value that is not a token set is reported and replaced.
   const store = testStore();
   await store.set(`tokens:${BASE}:dev-client:u@acme.test`, "{not json");

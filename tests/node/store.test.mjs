@@ -11,6 +11,39 @@ const { createWebhookHandler } = await import(`${pkg}webhooks.node.js`);
 const { Client, isApiError } = await import(`${pkg}estatekit.node.js`);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (bounded: `limitMs`) until `done()` holds, else fails saying what it waited for. */
+async function waitFor(done, what, limitMs = 30_000) {
+  const until = Date.now() + limitMs;
+  while (!done()) {
+    if (Date.now() > until) assert.fail(`gave up after ${limitMs} ms waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * With `t.mock.timers` enabled (setTimeout and Date): moves the mocked clock on `stepMs` at a time,
+ * letting the real event loop run between steps (setImmediate is not mocked), until `promise`
+ * settles; resolves `{ value, ms }` (the mocked milliseconds it took). A bound of mocked time
+ * holds whatever the machine's load. Gives up after `limitMs` of mocked time, saying what it
+ * waited for.
+ */
+async function onMockedClock(t, promise, what, { stepMs = 10, limitMs = 60_000 } = {}) {
+  let settled;
+  promise.then(
+    (value) => (settled = { value }),
+    (error) => (settled = { error }),
+  );
+  const started = Date.now();
+  for (;;) {
+    await new Promise((r) => setImmediate(r));
+    if (settled) break;
+    if (Date.now() - started >= limitMs) throw new Error(`${what}: not settled after ${limitMs} ms of mocked time`);
+    t.mock.timers.tick(stepMs);
+  }
+  if ("error" in settled) throw settled.error;
+  return { value: settled.value, ms: Date.now() - started };
+}
 const BASE = "https://acme.example.com";
 const TOKEN = "secret-token-7f3a";
 
@@ -55,6 +88,42 @@ test.describe("memoryStore", () => {
   test.it("redisStore refuses what is not a node-redis or ioredis client", () => {
     assert.throws(() => redisStore({}), /node-redis client .* or an ioredis client/);
     assert.equal(isStore({ get() {} }), false);
+    assert.throws(() => redisStore({ call() {} }, { timeoutMs: 0 }), /timeoutMs/);
+  });
+
+  test.it("redisStore bounds every call (timeoutMs): a command node-redis keeps in its offline queue is taken out of it, not sent later", async (t) => {
+    // node-redis while Redis is away: a command waits in its offline queue until the client has
+    // reconnected (here: never), unless its signal takes it out.
+    const queued = new Set();
+    const sent = [];
+    const nodeRedis = {
+      sendCommand(args, options) {
+        const signal = options?.abortSignal;
+        return new Promise((_, reject) => {
+          const entry = { args };
+          queued.add(entry);
+          signal?.addEventListener("abort", () => {
+            queued.delete(entry);
+            reject(new Error("The command was aborted"));
+          });
+        });
+      },
+      reconnect() {
+        for (const entry of queued) sent.push(entry.args[0]);
+      },
+    };
+    const store = redisStore(nodeRedis, { timeoutMs: 300 });
+    const error = await store.get("k").catch((e) => e);
+    assert.match(error.message, /Redis did not answer GET within 300 ms \(redisStore's timeoutMs\)/);
+    assert.equal(queued.size, 0, "taken out of the offline queue");
+    nodeRedis.reconnect();
+    assert.deepEqual(sent, [], "nothing sent once Redis is back");
+    // ioredis has no per-command signal: the call is bounded all the same (on a mocked clock).
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
+    const io = redisStore({ call: () => new Promise(() => {}) }, { timeoutMs: 500 });
+    const late = onMockedClock(t, io.claim("c", 1_000), "an ioredis claim that never answers", { stepMs: 50 });
+    await assert.rejects(late, /Redis did not answer SET within 500 ms/);
+    t.mock.timers.reset();
   });
 });
 
@@ -130,7 +199,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     assert.equal(await inner.get("webhook:e3:claim"), null, "released");
   });
 
-  test.it("a store that rejects or hangs: 503 within storeTimeoutMs, onError told, the handler not run", async () => {
+  test.it("a store that rejects or hangs: 503 within storeTimeoutMs, onError told, the handler not run", async (t) => {
     let runs = 0;
     const on = { UNIT_UPDATED: () => runs++ };
     const errors = [];
@@ -142,10 +211,13 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     assert.match(errors[0].message, /ECONNREFUSED/);
 
     const hanging = { ...memoryStore(), get: () => new Promise(() => {}) };
-    const started = Date.now();
-    const slow = await createWebhookHandler({ dedupe: hanging, on, onError, storeTimeoutMs: 100 })(delivery("e4"));
+    // On a mocked clock: answered once storeTimeoutMs (100 ms) passed, not before and not much
+    // later (was: < 2000 wall-clock ms).
+    t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
+    const { value: slow, ms } = await onMockedClock(t, createWebhookHandler({ dedupe: hanging, on, onError, storeTimeoutMs: 100 })(delivery("e4")), "a delivery with a store that never answers");
+    t.mock.timers.reset();
     assert.equal(slow.status, 503);
-    assert.ok(Date.now() - started < 2_000);
+    assert.ok(ms >= 100 && ms <= 110, `${ms} mocked ms`);
     assert.equal(errors[1].name, "StoreTimeout");
     assert.match(errors[1].message, /did not answer within 100 ms/);
     assert.equal(runs, 0);
@@ -205,7 +277,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     const errors = [];
     const handler = createWebhookHandler({ dedupe: down, on: { UNIT_UPDATED: () => {} }, claimTtlMs: 2_500, onError: (e) => errors.push(e.name) });
     assert.equal((await handler(delivery("e8"))).status, 200);
-    while (!errors.includes("DoneMarkLate")) await sleep(100);
+    await waitFor(() => errors.includes("DoneMarkLate"), "DoneMarkLate (the claim of 2.5 s to end)");
     const tries = writes;
     assert.ok(tries >= 1, `${tries} writes`);
     assert.deepEqual(errors, [...Array(tries).fill("Error"), "DoneMarkLate"]);
@@ -276,7 +348,7 @@ test.describe("rateLimit: { perMinute, store }", () => {
     assert.equal(takes, 2, "one take per attempt");
   });
 
-  test.it("a store that rejects or hangs: the call goes on with this process's window, and says so", async () => {
+  test.it("a store that rejects or hangs: the call goes on with this process's window, and says so", async (t) => {
     for (const [take, reason] of [
       [async () => Promise.reject(new Error("ECONNREFUSED")), "error"],
       [() => new Promise(() => {}), "timeout"],
@@ -287,9 +359,13 @@ test.describe("rateLimit: { perMinute, store }", () => {
       let asked = 0;
       const store = { take: (...args) => (asked++, take(...args)) };
       const client = new Client({ baseUrl: BASE, token: TOKEN, fetch, rateLimit: { perMinute: 5, store }, onEvent: (e) => events.push(e) });
-      const started = Date.now();
-      await client.listWebhooks();
-      assert.ok(Date.now() - started < 2_500, "bounded");
+      // On a mocked clock: a store that never answers is given up after its bound, 1 s (was: <
+      // 2500 wall-clock ms); one that rejects, at once.
+      t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
+      const { ms } = await onMockedClock(t, client.listWebhooks(), `listWebhooks with a store whose take ${reason === "timeout" ? "never answers" : "fails"}`, { stepMs: 50 });
+      t.mock.timers.reset();
+      if (reason === "timeout") assert.ok(ms >= 1_000 && ms <= 1_050, `bounded: ${ms} mocked ms`);
+      else assert.equal(ms, 0, "no wait");
       assert.equal(requests.length, 1);
       const store_ = events.filter((e) => e.type === "store");
       assert.equal(store_.length, 1, reason);

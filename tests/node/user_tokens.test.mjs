@@ -155,7 +155,10 @@ test("a set that is not due comes back as it is; 'unauthorized' refreshes it any
   const s0 = await s.signIn();
   const users = createUserTokens(s.oauth);
   assert.deepEqual(await users.fresh(s0), s0);
-  assert.deepEqual(await users.fresh({ accessToken: s0.accessToken, refreshToken: s0.refreshToken, expiresAt: s0.expiresAt }), s0);
+  // A set kept without its lifetime (an older session) comes back without one.
+  const { lifetimeMs, ...withoutLifetime } = s0;
+  assert.equal(lifetimeMs, 3_600_000, "a grant's set records its lifetime");
+  assert.deepEqual(await users.fresh({ accessToken: s0.accessToken, refreshToken: s0.refreshToken, expiresAt: s0.expiresAt }), withoutLifetime);
   assert.equal(s.requests(), 1, "only the sign-in");
   const renewed = await users.fresh(s0, "unauthorized");
   assert.notEqual(renewed.accessToken, s0.accessToken);
@@ -163,6 +166,44 @@ test("a set that is not due comes back as it is; 'unauthorized' refreshes it any
   const e = await failure(users.fresh(s0, "later"));
   assert.equal(e.kind, "invalid_input");
   assert.match(e.message, /invalid reason/);
+});
+
+test("the margin: refreshBeforeMs, at most a quarter of the set's lifetimeMs (default options, 5 s tokens: once per lifetime)", async (t) => {
+  const s = await service({ accessTokenTtlMs: 5_000 });
+  t.after(() => s.emulator.close());
+  const s0 = await s.signIn();
+  assert.equal(s0.lifetimeMs, 5_000, "the set records the lifetime its answer gave");
+  const users = createUserTokens(s.oauth); // default refreshBeforeMs (60 s)
+  // Not due while more than a quarter of its lifetime is left (1.25 s of 5 s): handed back as it is.
+  const early = { ...s0, expiresAt: Date.now() + 1_600 };
+  assert.deepEqual(await users.fresh(early), early);
+  assert.equal(await s.refreshGrants(), 0);
+  // Due within the last quarter: one refresh, whose set records its lifetime too.
+  const renewed = await users.fresh({ ...s0, expiresAt: Date.now() + 900 });
+  assert.notEqual(renewed.accessToken, s0.accessToken);
+  assert.equal(renewed.lifetimeMs, 5_000);
+  assert.equal(await s.refreshGrants(), 1);
+  // A session keeps it with the set (JSON, as a cookie or a row holds it): not due again.
+  const kept = JSON.parse(JSON.stringify(renewed));
+  assert.deepEqual(await users.fresh(kept), renewed);
+  // A margin smaller than the quarter is kept: 500 ms.
+  const tight = createUserTokens({ ...s.oauth, refreshBeforeMs: 500 });
+  const late = { ...renewed, expiresAt: Date.now() + 800 };
+  assert.deepEqual(await tight.fresh(late), late);
+  assert.equal(await s.refreshGrants(), 1);
+  // Without a lifetime (unknown): refreshBeforeMs as given, 60 s here, so due.
+  const unknown = { accessToken: renewed.accessToken, refreshToken: renewed.refreshToken, expiresAt: Date.now() + 4_000 };
+  const next = await users.fresh(unknown);
+  assert.notEqual(next.accessToken, renewed.accessToken);
+  assert.equal(await s.refreshGrants(), 2);
+  // A lifetime that is not a positive number is refused, naming it (never quoting a token).
+  for (const lifetimeMs of [0, -1, "5000", Infinity]) {
+    const e = await failure(users.fresh({ ...next, lifetimeMs }));
+    assert.equal(e.kind, "invalid_input");
+    assert.match(e.message, /tokenSet\.lifetimeMs/);
+    assert.ok(!e.message.includes(next.accessToken));
+  }
+  assert.equal(await s.refreshGrants(), 2);
 });
 
 test("bad token sets are invalid_input without a request: an expiresAt in seconds, no access token", async (t) => {
@@ -488,6 +529,21 @@ test("tokenSetFrom: the account of NextAuth / Auth.js (seconds) and of Better Au
     assert.throws(() => tokenSetFrom(bad), (e) => isApiError(e) && e.kind === "invalid_input" && /account/.test(e.message));
   }
   assert.throws(() => tokenSetFrom({ access_token: "at", expires_at: 1_790_000_000_000 }), /looks like milliseconds/);
+});
+
+test("tokenSetFrom records the lifetime: expires_in, else the time left (a sign-in callback runs just after the grant)", () => {
+  assert.equal(tokenSetFrom({ access_token: "at", expires_in: 5 }).lifetimeMs, 5_000);
+  assert.equal(tokenSetFrom({ access_token: "at" }).lifetimeMs, 3_600_000, "no expiry: the default hour");
+  // NextAuth keeps expires_at (whole seconds) and no issue time: the time left now, at most.
+  const before = Date.now();
+  const expiresAtS = Math.floor(before / 1000) + 5;
+  const nextAuth = tokenSetFrom({ access_token: "at", refresh_token: "rt", expires_at: expiresAtS });
+  assert.ok(nextAuth.lifetimeMs > 0 && nextAuth.lifetimeMs <= expiresAtS * 1000 - before, String(nextAuth.lifetimeMs));
+  // Better Auth's row: the same from accessTokenExpiresAt.
+  const row = tokenSetFrom({ accessToken: "at", refreshToken: "rt", accessTokenExpiresAt: new Date(before + 10_000) });
+  assert.ok(row.lifetimeMs > 0 && row.lifetimeMs <= 10_000, String(row.lifetimeMs));
+  // An expiry already past: no lifetime (unknown; the set is due anyway).
+  assert.equal(tokenSetFrom({ access_token: "at", expires_at: Math.floor(before / 1000) - 10 }).lifetimeMs, undefined);
 });
 
 test("the providers: URLs under the account, scope, PKCE and state, Basic, and the profile", async (t) => {

@@ -113,6 +113,12 @@ export async function staff() {
     const set: TokenSet = await users.fresh(held);
     await users.fresh(set, "unauthorized");
     await users.fresh({ accessToken: "a", refreshToken: "r", expiresAt: 1 });
+    // The lifetime a set records, kept with it by the session (the refresh margin's quarter).
+    expectType<number | undefined>(set.lifetimeMs);
+    await users.fresh({ accessToken: "a", refreshToken: "r", expiresAt: 1, lifetimeMs: 5_000 });
+    await users.fresh({ accessToken: "a", expiresAt: 1, lifetimeMs: null });
+    // @ts-expect-error lifetimeMs is a number of milliseconds
+    await users.fresh({ accessToken: "a", expiresAt: 1, lifetimeMs: "5000" });
     const e = events[0];
     if (e?.type === "successor") {
         expectType<number>(e.hops);

@@ -24,8 +24,8 @@ use crate::api::retry::RetryPolicy;
 use crate::api::BaseUrl;
 use crate::error::{limit, redact, Error};
 use crate::model::auth::{
-    AuthorizationCode, GrantOptions, GrantType, PasswordCredentials, StoreOperation, TokenEvent,
-    TokenProviderOptions, TokenSet,
+    refresh_margin, AuthorizationCode, GrantOptions, GrantType, PasswordCredentials,
+    StoreOperation, TokenEvent, TokenProviderOptions, TokenSet,
 };
 use crate::model::client::{AccessToken, Operation, TokenReason};
 use crate::model::Input;
@@ -161,6 +161,14 @@ impl Target {
         (GRANT_RETRIES + 1)
             .saturating_mul(self.timeout_ms)
             .saturating_add(GRANT_RETRIES.saturating_mul(GRANT_MAX_DELAY_MS))
+    }
+
+    /// How long a store's claim to refresh lasts: the holder's whole round (the grant with all
+    /// its attempts and waits, its store calls) and a margin. A holder that dies loses it then.
+    fn claim_ms(&self) -> u32 {
+        self.grant_budget_ms()
+            .saturating_add(STORE_TIMEOUT_MS.saturating_mul(4))
+            .saturating_add(5_000)
     }
 
     /// Makes one grant, repeating it where that is safe (`grant_retryable`, at most
@@ -426,7 +434,7 @@ impl Provider {
 
     /// Whether `set` may be handed out now: not refused, and not yet due for refreshing.
     fn usable(&self, set: &TokenSet, lifetime_ms: f64, stale: Option<&str>) -> bool {
-        let margin = self.refresh_before_ms.min(lifetime_ms / 4.0);
+        let margin = refresh_margin(self.refresh_before_ms, Some(lifetime_ms));
         stale != Some(set.access_token.as_str()) && js::now_ms() < set.expires_at - margin
     }
 
@@ -523,9 +531,12 @@ impl Provider {
     }
 
     /// The token set through the store: a usable stored one, or this provider's grant under the
-    /// store's claim, or the one another process stores while it holds the claim.
+    /// store's claim, or the one another process stores while it holds the claim. The claim
+    /// outlasts the holder's whole grant, retries included ([`Target::claim_ms`]); a waiter asks
+    /// for the claim again at each look, so it takes over as soon as the claim of a holder that
+    /// died expires. Bounded: after twice the claim's lifetime it goes on without the store.
     async fn through_store(&self, store: &JsValue) -> Result<(TokenSet, f64), Shared> {
-        let claim_ms = self.target.timeout_ms.max(1_000).saturating_add(5_000);
+        let claim_ms = self.target.claim_ms();
         let give_up = js::now_ms() + 2.0 * f64::from(claim_ms);
         let claim_key = format!("{}:refreshing", self.key);
         loop {
@@ -556,14 +567,8 @@ impl Provider {
                 }
                 return result.map_err(Shared::Failed);
             }
-            // Another process is refreshing: wait for what it stores, until its claim expires.
-            let until = js::now_ms() + f64::from(claim_ms);
-            while js::now_ms() < until {
-                transport::delay(POLL_MS, None).await;
-                if let Some(found) = self.read_store(store).await? {
-                    return Ok(found);
-                }
-            }
+            // Another process holds the claim: look again for what it stores, and for the claim
+            // (free again once the holder released it or its claim expired).
             if js::now_ms() > give_up {
                 self.store_failed(
                     StoreOperation::Claim,
@@ -571,6 +576,7 @@ impl Provider {
                 );
                 return Err(Shared::Unavailable);
             }
+            transport::delay(POLL_MS, None).await;
         }
     }
 
@@ -651,7 +657,7 @@ impl Provider {
         let on_event = self.on_event.as_ref();
         let sent = js::now_ms();
         let lifetime = |set: TokenSet| {
-            let lifetime = set.expires_at - sent;
+            let lifetime = set.lifetime_ms.unwrap_or(set.expires_at - sent);
             (set, lifetime)
         };
         if let Some(refresh_token) = refresh_token {

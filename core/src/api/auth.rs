@@ -381,6 +381,7 @@ fn token_set(answer: TokenAnswer, sent_at: f64, used_refresh_token: Option<&str>
             .token_type
             .filter(|t| !t.is_empty())
             .unwrap_or_else(|| "Bearer".into()),
+        lifetime_ms: Some(seconds * 1000.0),
     }
 }
 
@@ -482,6 +483,7 @@ mod tests {
                 refresh_token: Some("rt2".into()),
                 expires_at: 1_000_000.0 + 3_600_000.0,
                 token_type: "Bearer".into(),
+                lifetime_ms: Some(3_600_000.0),
             }
         );
         // A refresh answer without a refresh token keeps the one used; a numeric string and a
@@ -490,6 +492,7 @@ mod tests {
             decode_json(json!({"access_token": "a", "expires_in": "2"}), Some("rt1")).unwrap();
         assert_eq!(set.refresh_token.as_deref(), Some("rt1"));
         assert_eq!(set.expires_at, 1_002_000.0);
+        assert_eq!(set.lifetime_ms, Some(2_000.0));
         assert_eq!(set.token_type, "Bearer");
         // No expires_in (or null): the service's default hour.
         let set = decode_json(json!({"access_token": "a"}), None).unwrap();

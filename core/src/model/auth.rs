@@ -48,7 +48,7 @@ pub struct TokenProviderOptions {
     #[tsify(optional, type = "import(\"./store.js\").Store")]
     pub store: Option<StoreHandle>,
     /// How long before the access token expires it is refreshed, in milliseconds (default
-    /// 60000; at most a quarter of the token's lifetime).
+    /// 60000; at most a quarter of the token's lifetime, as `createUserTokens`'s).
     #[tsify(optional)]
     pub refresh_before_ms: Option<u32>,
     /// Timeout of one grant request in milliseconds (default 30000; 0 = none).
@@ -138,7 +138,8 @@ pub struct UserTokensOptions {
     /// (default: this process's memory). See `estatekit/store`.
     #[tsify(optional, type = "import(\"./store.js\").Store")]
     pub store: Option<StoreHandle>,
-    /// How long before `expiresAt` a set is refreshed, in milliseconds (default 60000).
+    /// How long before `expiresAt` a set is refreshed, in milliseconds (default 60000; at most a
+    /// quarter of the token's lifetime where the set says it: `lifetimeMs`).
     #[tsify(optional)]
     pub refresh_before_ms: Option<u32>,
     /// Timeout of one refresh request in milliseconds (default 30000; must be positive: 0 is
@@ -186,6 +187,12 @@ pub struct HeldTokenSet {
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
     #[tsify(optional, type = "string")]
     pub token_type: JsValue,
+    /// The access token's lifetime when the set was obtained, in milliseconds (`TokenSet`'s
+    /// `lifetimeMs`, kept with the set): the refresh margin is at most a quarter of it. Without
+    /// it the margin is `refreshBeforeMs` as given.
+    #[serde(default, with = "serde_wasm_bindgen::preserve")]
+    #[tsify(optional, type = "number | null")]
+    pub lifetime_ms: JsValue,
 }
 
 /// The marker of an `ApiError` that only a new sign-in can cure: the service refused the
@@ -214,6 +221,27 @@ pub struct TokenSet {
     pub expires_at: f64,
     /// The answer's `token_type` (`Bearer`).
     pub token_type: String,
+    /// How long the access token was to live when the set was obtained, in milliseconds (the
+    /// answer's `expires_in`): the refresh margin is at most a quarter of it. Keep it with the
+    /// rest of the set (a session stores the whole set); a set without it (an older session, a
+    /// sign-in library's set whose issue time is unknown) is refreshed `refreshBeforeMs` before
+    /// it expires.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[tsify(optional)]
+    pub lifetime_ms: Option<f64>,
+}
+
+/// How long before `expires_at` a token set is due for refreshing: `refresh_before_ms`, but never
+/// more than a quarter of the token's lifetime where that is known (a positive finite number),
+/// so that the default margin refreshes short-lived tokens about once per lifetime. The one rule
+/// of `createTokenProvider` and `createUserTokens().fresh`.
+pub fn refresh_margin(refresh_before_ms: f64, lifetime_ms: Option<f64>) -> f64 {
+    match lifetime_ms {
+        Some(lifetime) if lifetime.is_finite() && lifetime > 0.0 => {
+            refresh_before_ms.min(lifetime / 4.0)
+        }
+        _ => refresh_before_ms,
+    }
 }
 
 /// A grant of the token endpoint.
@@ -317,6 +345,46 @@ mod tests {
         );
         assert_eq!(fields_of::<PasswordCredentials>(), ["username", "password"]);
         assert_eq!(fields_of::<AuthorizationCode>(), ["code", "redirectUri"]);
+    }
+
+    #[test]
+    fn the_margin_is_at_most_a_quarter_of_a_known_lifetime() {
+        // The default 60 s on 5 s tokens: 1.25 s, so a token serves 3.75 s of its 5.
+        assert_eq!(refresh_margin(60_000.0, Some(5_000.0)), 1_250.0);
+        // An hour's token: the margin as given.
+        assert_eq!(refresh_margin(60_000.0, Some(3_600_000.0)), 60_000.0);
+        // A smaller margin than the quarter is kept.
+        assert_eq!(refresh_margin(1_000.0, Some(5_000.0)), 1_000.0);
+        // Unknown (absent, zero, negative, not finite): the margin as given.
+        for unknown in [
+            None,
+            Some(0.0),
+            Some(-5.0),
+            Some(f64::NAN),
+            Some(f64::INFINITY),
+        ] {
+            assert_eq!(refresh_margin(60_000.0, unknown), 60_000.0);
+        }
+    }
+
+    #[test]
+    fn a_set_keeps_its_lifetime_through_json_and_reads_without_it() {
+        let set = TokenSet {
+            access_token: "a".into(),
+            refresh_token: None,
+            expires_at: 1_790_000_005_000.0,
+            token_type: "Bearer".into(),
+            lifetime_ms: Some(5_000.0),
+        };
+        let value = serde_json::to_value(&set).unwrap();
+        assert_eq!(value["lifetimeMs"], 5_000.0);
+        assert_eq!(serde_json::from_value::<TokenSet>(value).unwrap(), set);
+        // A set stored before the field existed.
+        let old: TokenSet = serde_json::from_value(
+            serde_json::json!({"accessToken": "a", "expiresAt": 1.0, "tokenType": "Bearer"}),
+        )
+        .unwrap();
+        assert_eq!(old.lifetime_ms, None);
     }
 
     #[test]

@@ -160,7 +160,36 @@ async function tokens({ seconds, concurrency }) {
   };
 }
 
+/**
+ * One getToken of a token provider on the shared store, at `baseUrl` (the test's token endpoint)
+ * with `timeoutMs`: the token's short hash, when it came (Date.now(), one clock for every process
+ * of the machine) and the provider's events. The test kills the process that holds the claim
+ * while its grant hangs; the others' getToken must take over once that claim expires.
+ */
+async function token({ baseUrl, timeoutMs }) {
+  const events = [];
+  const provider = createTokenProvider({
+    baseUrl,
+    clientId: "dev-client",
+    clientSecret: "dev-secret",
+    username: "admin@acme.test",
+    password: "dev-password",
+    store: redis.store,
+    timeoutMs,
+    onEvent: (e) => events.push(e.type === "grant" ? `grant:${e.grant}:${e.ok}` : e.type === "storeUnavailable" ? `storeUnavailable:${e.operation}` : e.type),
+  });
+  try {
+    const t = await provider.getToken();
+    return { tokenId: createHash("sha256").update(t.token).digest("hex").slice(0, 12), at: Date.now(), events };
+  } catch (e) {
+    return { error: `${e?.kind}: ${e?.message}`, at: Date.now(), events };
+  } finally {
+    provider.close();
+  }
+}
+
 process.on("message", async (message) => {
+  if (message.type === "token") process.send({ type: "token", result: await token(message) });
   if (message.type === "tokens") process.send({ type: "tokens", result: await tokens(message) });
   if (message.type === "stats") process.send({ type: "stats", stats });
   if (message.type === "burst") process.send({ type: "burst", result: await burst(message) });

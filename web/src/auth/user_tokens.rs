@@ -21,13 +21,14 @@
 
 use super::{
     call_store, invalid, secret_input, Failure, Shared, Target, DEFAULT_REFRESH_BEFORE_MS, POLL_MS,
-    STORE_BACKOFF_MS, STORE_TIMEOUT_MS,
+    STORE_BACKOFF_MS,
 };
 use crate::api::auth::{expires_at_problem, is_invalid_grant, sign_in_rejected, token_hash, Grant};
 use crate::error::{redact, Error};
 use crate::js;
 use crate::model::auth::{
-    HeldTokenSet, SignInRequired, StoreOperation, TokenEvent, TokenSet, UserTokensOptions,
+    refresh_margin, HeldTokenSet, SignInRequired, StoreOperation, TokenEvent, TokenSet,
+    UserTokensOptions,
 };
 use crate::model::client::TokenReason;
 use crate::transport;
@@ -232,11 +233,27 @@ fn held_set(value: JsValue) -> Result<TokenSet, Failure> {
         .as_string()
         .filter(|t| !t.is_empty())
         .unwrap_or_else(|| "Bearer".into());
+    let lifetime_ms = if js::is_nullish(&held.lifetime_ms) {
+        None
+    } else {
+        let lifetime = held
+            .lifetime_ms
+            .as_f64()
+            .filter(|ms| ms.is_finite() && *ms > 0.0)
+            .ok_or_else(|| {
+                invalid(
+                    "tokenSet.lifetimeMs",
+                    "must be a positive number of milliseconds (the access token's lifetime when the set was obtained)",
+                )
+            })?;
+        Some(lifetime)
+    };
     Ok(TokenSet {
         access_token,
         refresh_token,
         expires_at,
         token_type,
+        lifetime_ms,
     })
 }
 
@@ -330,10 +347,11 @@ impl Users {
             .filter(|_| js::now_ms() >= self.store_resume_at.get())
     }
 
-    /// Whether `set` may be handed out now: not refused (`stale`), not due.
+    /// Whether `set` may be handed out now: not refused (`stale`), not due (`refreshBeforeMs`
+    /// before it expires, at most a quarter of its lifetime where the set says it).
     fn usable(&self, set: &TokenSet, stale: Option<&str>) -> bool {
-        stale != Some(set.access_token.as_str())
-            && js::now_ms() < set.expires_at - self.refresh_before_ms
+        let margin = refresh_margin(self.refresh_before_ms, set.lifetime_ms);
+        stale != Some(set.access_token.as_str()) && js::now_ms() < set.expires_at - margin
     }
 
     /// `fresh(tokenSet, reason)`.
@@ -515,7 +533,8 @@ impl Users {
     }
 
     /// The refresh of `refresh_token` under the store's claim on its hash: this process refreshes
-    /// when it takes the claim, else it waits (bounded) for the successor the holder stores.
+    /// when it takes the claim, else it waits (bounded: twice the claim's lifetime) for the
+    /// successor the holder stores, or for the claim of a holder that died to expire.
     async fn claimed(
         &self,
         store: &JsValue,
@@ -525,11 +544,7 @@ impl Users {
     ) -> Result<Outcome, Shared> {
         // The claim outlasts the holder's whole round: the grant with all its attempts and
         // waits, its store calls, and a margin.
-        let claim_ms = self
-            .target
-            .grant_budget_ms()
-            .saturating_add(STORE_TIMEOUT_MS.saturating_mul(4))
-            .saturating_add(5_000);
+        let claim_ms = self.target.claim_ms();
         let give_up = js::now_ms() + 2.0 * f64::from(claim_ms);
         let claim_key = format!("{}{hash}:refreshing", self.prefix);
         loop {
@@ -553,24 +568,23 @@ impl Users {
                 }
                 return result.map_err(Shared::Failed);
             }
-            // Another process is refreshing this token: wait for the successor it stores.
-            let until = js::now_ms() + f64::from(claim_ms);
-            while js::now_ms() < until {
-                transport::delay(POLL_MS, None).await;
-                let step = self.step(refresh_token, hash, look, false).await;
-                if let Some(outcome) = step.outcome(refresh_token) {
-                    return Ok(outcome);
-                }
-                if self.live_store().is_none() {
-                    return Err(Shared::Unavailable);
-                }
-            }
+            // Another process is refreshing this token: look for the successor it stores, and
+            // for the claim again (free once the holder released it or, if it died, its claim
+            // expired: this process then takes over).
             if js::now_ms() > give_up {
                 self.store_failed(
                     StoreOperation::Claim,
                     "another process held the claim to refresh for too long".into(),
                     &[],
                 );
+                return Err(Shared::Unavailable);
+            }
+            transport::delay(POLL_MS, None).await;
+            let step = self.step(refresh_token, hash, look, false).await;
+            if let Some(outcome) = step.outcome(refresh_token) {
+                return Ok(outcome);
+            }
+            if self.live_store().is_none() {
                 return Err(Shared::Unavailable);
             }
         }
