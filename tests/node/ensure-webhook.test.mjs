@@ -106,6 +106,20 @@ test.describe("ensureWebhook with a store", () => {
     }
   });
 
+  test.it("a claim that the store takes after the call stopped waiting is released", async () => {
+    const svc = service(0);
+    const released = [];
+    const store = {
+      claim: () => new Promise((resolve) => setTimeout(() => resolve("late-owner"), 2_300)),
+      release: async (key, owner) => void released.push([key, owner]),
+    };
+    const error = await client(svc.fetch).ensureWebhook(INPUT, { store }).catch((e) => e);
+    assert.equal(error.kind, "network");
+    for (let i = 0; i < 100 && released.length === 0; i++) await sleep(50); // bounded: 5 s
+    assert.deepEqual(released, [[KEY, "late-owner"]]);
+    assert.deepEqual(svc.requests, []);
+  });
+
   test.it("a store that fails at the release: the id all the same, the failure told", async () => {
     const svc = service(0);
     const events = [];

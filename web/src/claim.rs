@@ -18,6 +18,7 @@ use crate::error::Error;
 use crate::model::webhooks::RegisterWebhookInput;
 use js_sys::{Array, Function, Promise};
 use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_futures::JsFuture;
 use web_sys::AbortSignal;
 
 /// What a call of `ensureWebhook` is, in messages.
@@ -141,13 +142,12 @@ impl Claim {
         })?;
         let now = js::now_ms();
         let ms = deadline.map_or(STORE_TIMEOUT_MS, |d| (d - now).min(STORE_TIMEOUT_MS));
-        match transport::wait(
-            Some(&Promise::resolve(&returned)),
-            Some(ms.max(0.0) as u32),
-            signal,
-        )
-        .await
-        {
+        let pending = Promise::resolve(&returned);
+        let waited = transport::wait(Some(&pending), Some(ms.max(0.0) as u32), signal).await;
+        if method == "claim" && !matches!(waited, Waited::Done(_)) {
+            self.release_late(pending);
+        }
+        match waited {
             Waited::Done(Ok(value)) => Ok(value),
             Waited::Done(Err(e)) => Err(failed(
                 "error",
@@ -162,6 +162,29 @@ impl Claim {
                 None,
             )),
         }
+    }
+}
+
+impl Claim {
+    /// A claim the call stopped waiting for may still be taken (a client that queued the
+    /// command while it reconnected sends it later): taken, it is released at once, so that it
+    /// does not keep the other calls out until it expires.
+    fn release_late(&self, pending: Promise) {
+        let (store, key) = (self.store.clone(), self.key.clone());
+        wasm_bindgen_futures::spawn_local(async move {
+            let Ok(owner) = JsFuture::from(pending).await else {
+                return;
+            };
+            if !owner.is_string() {
+                return;
+            }
+            if let Ok(release) = js::get(&store, "release").dyn_into::<Function>() {
+                // Its outcome is the store's: a rejection is handled here, and nothing waits.
+                if let Ok(returned) = release.call2(&store, &key, &owner) {
+                    let _ = JsFuture::from(Promise::resolve(&returned)).await;
+                }
+            }
+        });
     }
 }
 
