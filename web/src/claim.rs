@@ -163,9 +163,7 @@ impl Claim {
             )),
         }
     }
-}
 
-impl Claim {
     /// A claim the call stopped waiting for may still be taken (a client that queued the
     /// command while it reconnected sends it later): taken, it is released at once, so that it
     /// does not keep the other calls out until it expires.

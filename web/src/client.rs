@@ -14,7 +14,7 @@ use crate::api::retry::RetryPolicy;
 use crate::api::url::check_http_url;
 use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
 use crate::error::Error;
-use crate::model::client::{CallOptions, ClientOptions, EnsureWebhookOptions, Operation};
+use crate::model::client::{CallOptions, ClientOptions, Operation};
 use crate::model::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
 use crate::model::messages::{MessageFilter, MessagesOptions};
 use crate::model::webhooks::RegisterWebhookInput;
@@ -66,18 +66,15 @@ fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
         .ok_or_else(|| invalid(field, "must be a string"))
 }
 
-/// A call's options without their `store` (a shallow copy when they have one), and that store
-/// (`undefined` when none).
-fn without_store(options: JsValue) -> (JsValue, JsValue) {
-    let key = JsValue::from_str("store");
-    if !options.is_object() || !js_sys::Reflect::has(&options, &key).unwrap_or(false) {
-        return (options, JsValue::UNDEFINED);
-    }
-    let store = js::get(&options, "store");
+/// A shallow copy of a call's options without their `store` (the server build's
+/// `ensureWebhook`).
+#[cfg(feature = "server")]
+fn without_store(options: JsValue) -> JsValue {
     let copy: JsValue =
         js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref()).into();
+    let key = JsValue::from_str("store");
     let _ = js_sys::Reflect::delete_property(copy.unchecked_ref::<js_sys::Object>(), &key);
-    (copy, store)
+    copy
 }
 
 /// An optional `Ts<T>` argument as the JavaScript value it is (`undefined` when absent).
@@ -236,8 +233,21 @@ impl Inner {
     ) -> Result<JsValue, Failure> {
         let input: RegisterWebhookInput = required("input", input)?;
         check_http_url("input.url", &input.url)?;
-        // `store` is read here (not by serde), the other options as every call's.
-        let (options, store) = without_store(options);
+        // `store` is read here (not by serde), the other options as every call's (a nullish
+        // `store` is no unknown key).
+        let store = js::get(&options, "store");
+        #[cfg(not(feature = "server"))]
+        if !js::is_nullish(&store) {
+            return Err(invalid(
+                "options.store",
+                "needs the server build of estatekit (the `node` export condition: Node, Bun, Deno)",
+            ));
+        }
+        #[cfg(feature = "server")]
+        let options = match js::is_nullish(&store) {
+            true => options,
+            false => without_store(options),
+        };
         let call = self.call(options, events)?;
         #[cfg(feature = "server")]
         if let Some(claim) = super::claim::Claim::new(store, self.base.origin(), &input)? {
@@ -245,13 +255,6 @@ impl Inner {
                 .ensure_claimed(&input, &claim, &call, events)
                 .await
                 .map(|id| JsValue::from_str(&id));
-        }
-        #[cfg(not(feature = "server"))]
-        if !js::is_nullish(&store) {
-            return Err(invalid(
-                "options.store",
-                "needs the server build of estatekit (the `node` export condition: Node, Bun, Deno)",
-            ));
         }
         if let Some(id) = self.find(&input, &call, events).await? {
             return Ok(JsValue::from_str(&id));
@@ -585,7 +588,9 @@ impl Client {
     pub fn ensure_webhook(
         &self,
         input: Ts<RegisterWebhookInput>,
-        options: Option<Ts<EnsureWebhookOptions>>,
+        // Read as a call's options (`store` apart): `CallOptions` declared as EnsureWebhookOptions.
+        #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
+        options: Option<Ts<CallOptions>>,
     ) -> Promise {
         let (input, options) = (input.js_value(), given(options));
         self.run(Operation::EnsureWebhook, |inner, events| async move {
