@@ -131,7 +131,7 @@ async fn every_operation_goes_through_the_fetch_option() {
     let input = r#"{"type":"UNIT_CREATED","url":"https://h.example.com/fetch"}"#;
     let hook = ok(c.register_webhook(ts(json(input)), NONE)).await;
     ok(c.list_webhooks(NONE)).await;
-    let same = ok(c.ensure_webhook(ts(json(input)), None)).await;
+    let same = ok(c.ensure_webhook(ts(json(input)), NONE)).await;
     assert_eq!(same.as_string(), hook.as_string());
     ok(c.delete_webhook(hook, NONE)).await;
 
