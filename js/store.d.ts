@@ -1,8 +1,9 @@
 // estatekit/store: what several processes of one app share, and its in-memory and Redis stores.
 
 /**
- * What several processes share: token sets, webhook dedupe marks, the rate budget. Values are
- * strings. Every method may reject (store unreachable); callers bound each call with a timeout.
+ * What several processes share: token sets, webhook dedupe marks, the rate budget, the claim of
+ * `ensureWebhook(input, { store })`. Values are strings. Every method may reject (store
+ * unreachable); callers bound each call with a timeout.
  */
 export interface Store {
   /** The value under `key`; null (or undefined) when absent or expired. */
@@ -87,7 +88,7 @@ export function checkedStore<T extends object>(store: T): T;
 
 /**
  * The `Client` class of a server entry with `rateLimit.store` passed through {@link checkedStore}
- * at construction. The package's server entries (`node`, `workerd`) give their `Client` this
- * way; an app has no need of it.
+ * at construction, and `ensureWebhook`'s `store` at each call. The package's server entries
+ * (`node`, `workerd`) give their `Client` this way; an app has no need of it.
  */
 export function clientWithCheckedStore<C extends abstract new (...args: never[]) => object>(Client: C): C;

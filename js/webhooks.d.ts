@@ -129,10 +129,30 @@ export interface WebhookHandlerOptions {
   maxBytes?: number;
   /**
    * Told of a handler (or dedupe store) that threw, of a store that did not answer in time (an
-   * `Error` named `StoreTimeout`), or of a done-mark not acknowledged while the claim lasted
-   * (named `DoneMarkLate`); by default `console.error`.
+   * `Error` named `StoreTimeout`), of a done-mark not acknowledged while the claim lasted
+   * (named `DoneMarkLate`), and of every delivery the handler refused (a
+   * {@link WebhookRefused}: wrong method, body over `maxBytes`, not a valid event, another
+   * subdomain; with the event for the last); by default `console.error` (of the message only,
+   * for those three). What it throws is ignored.
    */
   onError?: (error: unknown, event: WebhookEvent | undefined) => void;
+}
+
+/**
+ * What `onError` is told of a delivery the handler refused, so that none is dropped in silence.
+ * Its message says why (e.g. `estatekit/webhooks: a delivery was refused (HTTP 403): the event is
+ * for subdomain "emu-3f0af23c" and this handler's \`subdomain\` is "acme" ...`) and never quotes
+ * the body; an invalid event's {@link WebhookEventError} is its `cause`.
+ */
+export interface WebhookRefused extends Error {
+  readonly name: "WebhookRefused";
+  /**
+   * Why: `method` (not POST: 405), `too_large` (over `maxBytes`: 413), `invalid_event` (not a
+   * valid event: 400, not retried by a sender), `subdomain` (another account's: 403).
+   */
+  reason: "method" | "too_large" | "invalid_event" | "subdomain";
+  /** The status the delivery was answered with. */
+  status: 405 | 413 | 400 | 403;
 }
 
 /**

@@ -155,9 +155,9 @@ function bounded(promise, ms) {
 
 /** The error told to `onError` when the dedupe store did not answer in time. */
 class StoreTimeout extends Error {
-  /** @param {string} call @param {number} ms */
-  constructor(call, ms) {
-    super(`estatekit/webhooks: the dedupe store's ${call} did not answer within ${ms} ms; the delivery was answered 503`);
+  /** @param {string} call @param {number} ms @param {string} [outcome] */
+  constructor(call, ms, outcome = "the delivery was answered 503") {
+    super(`estatekit/webhooks: the dedupe store's ${call} did not answer within ${ms} ms; ${outcome}`);
     this.name = "StoreTimeout";
   }
 }
@@ -177,6 +177,32 @@ class DoneMarkLate extends Error {
     this.name = "DoneMarkLate";
   }
 }
+
+/**
+ * The error told to `onError` of a delivery the handler refused (405, 413, 400, 403): `reason`
+ * says why, `status` what the sender was answered. Its message never quotes the body (an invalid
+ * event's error, which names only a JSON path and what was expected there, is its `cause`).
+ */
+class WebhookRefused extends Error {
+  /**
+   * @param {"method" | "too_large" | "invalid_event" | "subdomain"} reason
+   * @param {number} status
+   * @param {string} why
+   * @param {unknown} [cause]
+   */
+  constructor(reason, status, why, cause) {
+    super(`estatekit/webhooks: a delivery was refused (HTTP ${status}): ${why}`, cause === undefined ? undefined : { cause });
+    this.name = "WebhookRefused";
+    this.reason = reason;
+    this.status = status;
+  }
+}
+
+/**
+ * A subdomain as a message quotes it: at most 100 characters of it, as JSON.
+ * @param {unknown} value
+ */
+const quoted = (value) => JSON.stringify(typeof value === "string" && value.length > 100 ? `${value.slice(0, 100)}...` : value);
 
 /**
  * A positive whole number option, or its default.
@@ -210,7 +236,27 @@ function createWebhookHandler(options) {
   const store = shared ? undefined : dedupe === true ? memoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
   /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
   const handlers = on;
-  const report = onError ?? ((/** @type {unknown} */ error) => console.error("estatekit/webhooks: the handler threw", error));
+  const report =
+    onError ??
+    ((/** @type {unknown} */ error) =>
+      error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate
+        ? console.error(error.message)
+        : console.error("estatekit/webhooks: the handler threw", error));
+  /**
+   * Tells `onError` of a refused delivery (what it throws is not the sender's concern) and gives
+   * the answer.
+   * @param {WebhookRefused} refusal
+   * @param {Response} response
+   * @param {WebhookEvent} [event]
+   */
+  const refused = (refusal, response, event) => {
+    try {
+      report(refusal, event);
+    } catch {
+      // onError's own failure changes nothing for the sender.
+    }
+    return response;
+  };
   /**
    * With `dedupe`, the deliveries being handled, by uuid: a copy that arrives meanwhile (the
    * sender gave up waiting and retried) waits for the first, then is answered as a duplicate if
@@ -220,24 +266,38 @@ function createWebhookHandler(options) {
   const inFlight = new Map();
 
   return async function receive(request) {
-    if (request.method !== "POST") return answer(405, { error: "only POST is accepted" }, { allow: "POST" });
+    if (request.method !== "POST") {
+      const why = `the method is ${quoted(request.method)}; deliveries are POST`;
+      return refused(new WebhookRefused("method", 405, why), answer(405, { error: "only POST is accepted" }, { allow: "POST" }));
+    }
+    const tooLarge = (/** @type {string} */ why) =>
+      refused(
+        new WebhookRefused("too_large", 413, why),
+        answer(413, { error: `the body is larger than ${maxBytes} bytes` }),
+      );
     const declared = Number(request.headers.get("content-length") ?? NaN);
     if (declared > maxBytes) {
       request.body?.cancel().catch(() => {});
-      return answer(413, { error: `the body is larger than ${maxBytes} bytes` });
+      return tooLarge(`its Content-Length (${declared} bytes) is over maxBytes (${maxBytes}); the body was not read`);
     }
     /** @type {WebhookEvent} */
     let event;
     try {
       event = await parseEvent(await readBody(request, maxBytes));
     } catch (e) {
-      if (e === TOO_LARGE) return answer(413, { error: `the body is larger than ${maxBytes} bytes` });
-      if (isInvalidEvent(e)) return answer(400, { error: e.message, path: e.path });
+      if (e === TOO_LARGE) return tooLarge(`the body is over maxBytes (${maxBytes} bytes); it was not read further`);
+      if (isInvalidEvent(e)) {
+        const why = `not a valid event (${e.message}, at ${e.path})`;
+        return refused(new WebhookRefused("invalid_event", 400, why, e), answer(400, { error: e.message, path: e.path }));
+      }
       report(e, undefined);
       return answer(500, { error: "the event could not be read" }); // e.g. the module failed to load: retry
     }
     if (subdomain !== undefined && event.subdomain !== subdomain) {
-      return answer(403, { error: "the event is for another subdomain" });
+      const why =
+        `the event is for subdomain ${quoted(event.subdomain)} and this handler's \`subdomain\` is ${quoted(subdomain)} ` +
+        "(set it to your account's subdomain; the emulator prints its own at start-up)";
+      return refused(new WebhookRefused("subdomain", 403, why), answer(403, { error: "the event is for another subdomain" }), event);
     }
     if (!store && !shared) return handle(event, request);
     const { uuid } = event;
@@ -245,7 +305,12 @@ function createWebhookHandler(options) {
     // Claimed before anything is awaited, so that one copy at a time gets past this point.
     const claim = shared ? once(shared, event, request) : (async () => {
       try {
-        if (await /** @type {DedupeStore} */ (store).has(uuid)) return answer(200, { received: true, duplicate: true });
+        const seen = await bounded(Promise.resolve(/** @type {DedupeStore} */ (store).has(uuid)), storeTimeoutMs);
+        if (seen === SLOW) {
+          report(new StoreTimeout("has", storeTimeoutMs), event);
+          return answer(503, { error: "the dedupe store is unavailable" }, { "retry-after": retryAfter });
+        }
+        if (seen) return answer(200, { received: true, duplicate: true });
       } catch (e) {
         report(e, event);
         return answer(500, { error: "the dedupe store failed" });
@@ -371,7 +436,10 @@ function createWebhookHandler(options) {
       return answer(500, { error: "the handler failed" });
     }
     try {
-      await store?.add(event.uuid);
+      if (store && (await bounded(Promise.resolve(store.add(event.uuid)), storeTimeoutMs)) === SLOW) {
+        // Handled: a copy of it may run the handler again.
+        report(new StoreTimeout("add", storeTimeoutMs, "the delivery was handled (answered 200), and a copy of it may run the handler again"), event);
+      }
     } catch (e) {
       report(e, event); // handled; a retry of it would run the handler again
     }

@@ -118,6 +118,44 @@ test.describe("estatekit/webhooks in Node 20 (node:http + toNodeListener)", () =
     console.log(`# ${uuid}: attempts ${records.map((d) => d.status).join(", ")}; redelivered: 200 duplicate`);
   });
 
+  test.it("the docs' subdomain \"acme\" against the emulator: each delivery answered 403 and told to onError with the event's subdomain; the subdomain of /_emulator/info: 200", async () => {
+    const info = await (await fetch(`${emulator.url}/_emulator/info`)).json();
+    assert.match(info.subdomain, /^emu-[0-9a-f]{8}$/);
+    const told = [];
+    const handled = [];
+    const receivers = [];
+    try {
+      for (const [subdomain, type] of [["acme", "UNIT_CREATED"], [info.subdomain, "UNIT_DELETED"]]) {
+        const handler = app.createWebhookHandler({ subdomain, on: { [type]: (e) => void handled.push(e.uuid) }, onError: (error, event) => told.push({ error, event }) });
+        const r = await app.serve(handler);
+        receivers.push(r);
+        await registerWebhook(emulator.url, { type, url: `${r.url}/webhooks/${SECRET}` });
+      }
+      const wrong = await emit({ type: "UNIT_CREATED" });
+      const records = await waitFor(async () => {
+        const list = (await deliveries()).filter((d) => d.eventUuid === wrong.uuid);
+        // The emulator makes 3 attempts of a delivery answered other than 2xx.
+        return list.length === 3 && told.length >= 3 && list;
+      }, "the refused delivery's 3 attempts and their onError");
+      assert.ok(records.every((d) => d.status === 403), JSON.stringify(records.map((d) => d.status)));
+      assert.equal(told.length, records.length, "each refused attempt told to onError");
+      for (const { error, event } of told) {
+        assert.equal(error.name, "WebhookRefused");
+        assert.equal(error.reason, "subdomain");
+        assert.equal(event.uuid, wrong.uuid);
+        assert.ok(error.message.includes(`"${info.subdomain}"`) && error.message.includes('"acme"'), error.message);
+      }
+      console.log(`# onError sees (${records.length} attempts, each 403): ${told[0].error.message}`);
+      const right = await emit({ type: "UNIT_DELETED" });
+      const record = await waitFor(async () => (await deliveries()).find((d) => d.eventUuid === right.uuid), "the accepted delivery");
+      assert.equal(record.status, 200);
+      assert.deepEqual(handled, [right.uuid]);
+      assert.equal(told.length, records.length, "nothing more told");
+    } finally {
+      for (const r of receivers) await r.close();
+    }
+  });
+
   test.it("emitted data that violates the type's shape is delivered and answered 400", async () => {
     const { uuid } = await emit({ type: "LISTING_CANDIDATE_APPLIED", data: { id: "cand-x" } });
     const record = await waitFor(async () => (await deliveries()).find((d) => d.eventUuid === uuid), "the record");

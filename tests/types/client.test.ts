@@ -12,6 +12,7 @@ import init, {
 
   type ApiErrorKind,
   type CallOptions,
+  type EnsureWebhookOptions,
   type ClientEvent,
   type ClientOptions,
   type DocumentRecord,
@@ -173,7 +174,7 @@ expect<Equal<Params<"listWebhooks">, [options?: CallOptions | null]>>();
 expect<Equal<Result<"listWebhooks">, Webhook[]>>();
 expect<Equal<Params<"registerWebhook">, [input: RegisterWebhookInput, options?: CallOptions | null]>>();
 expect<Equal<Result<"registerWebhook">, string>>();
-expect<Equal<Params<"ensureWebhook">, [input: RegisterWebhookInput, options?: CallOptions | null]>>();
+expect<Equal<Params<"ensureWebhook">, [input: RegisterWebhookInput, options?: EnsureWebhookOptions | null]>>();
 expect<Equal<Result<"ensureWebhook">, string>>();
 expect<Equal<Params<"deleteWebhook">, [id: string, options?: CallOptions | null]>>();
 expect<Equal<Result<"deleteWebhook">, void>>();

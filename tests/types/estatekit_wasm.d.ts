@@ -19,8 +19,31 @@ export interface RateLimitOptions {
     key?: string;
 }
 
-/** What a shared store was asked for: the rate budget (a token provider reports its store in its own `TokenEvent`s). */
-export type StorePurpose = "rate";
+/** What `ensureWebhook`'s `store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+export interface WebhookClaimStore {
+    /** Takes `key` if absent, for `ttlMs`: a new owner id when taken, null when another holds it. */
+    claim(key: string, ttlMs: number): Promise<string | null>;
+    /** Releases the claim `owner` holds (compare-and-delete). */
+    release(key: string, owner: string): Promise<void>;
+}
+
+export interface EnsureWebhookOptions {
+    /**
+     * A store shared by every process that may call `ensureWebhook` for the same webhook
+     * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`
+     * (never the token), lists, registers when the list has none, and releases the claim;
+     * other calls wait for the claim (within their timeout and signal) and list again. So N
+     * processes register one webhook per (type, url). A store that fails or takes over 2 s
+     * when asked for the claim rejects the call (kind `network`, nothing registered, event
+     * `store` with purpose `webhook`): never a silent duplicate. Without it, two processes may
+     * both register. Servers only (the `node` export condition: Node, Bun, Deno); a browser
+     * refuses it.
+     */
+    store?: WebhookClaimStore;
+}
+
+/** What a shared store was asked for: the rate budget, or `ensureWebhook`'s claim (a token provider reports its store in its own `TokenEvent`s). */
+export type StorePurpose = "rate" | "webhook";
 
 /** How a shared store failed: no answer in time, or a rejection (or an unexpected answer). */
 export type StoreFailure = "timeout" | "error";
@@ -622,6 +645,25 @@ export interface CallOptions {
 }
 
 /**
+ * The options of `ensureWebhook`: a call's options, and `store` (servers).
+ */
+export interface EnsureWebhookOptions {
+    /**
+     * Aborts the call; it then rejects with kind `aborted`.
+     */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this call in milliseconds (0 = none), waits for the store's claim included; it
+     * then rejects with kind `timeout`.
+     */
+    timeoutMs?: number;
+    /**
+     * Told about this call's events, besides the client's `onEvent`.
+     */
+    onEvent?: (event: ClientEvent) => void;
+}
+
+/**
  * The service's rate-limit figures, when its `X-RateLimit-*` headers are readable.
  */
 export interface RateLimitInfo {
@@ -772,8 +814,9 @@ export class Client {
     deleteWebhook(webhookId: string, options?: CallOptions | null): Promise<void>;
     /**
      * Returns the id of a webhook with this type and URL, registering one only if none exists.
+     * With `options.store` (servers), one registration among every process sharing the store.
      */
-    ensureWebhook(input: RegisterWebhookInput, options?: CallOptions | null): Promise<string>;
+    ensureWebhook(input: RegisterWebhookInput, options?: EnsureWebhookOptions | null): Promise<string>;
     /**
      * Reads one document's metadata.
      */

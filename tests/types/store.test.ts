@@ -2,7 +2,7 @@
 // client's rate limit), with @ts-expect-error lines that must fail to compile. Checked by
 // `tsc --strict --noEmit` (make test-types); never run.
 import { isStore, memoryStore, redisStore, type IoRedisClient, type NodeRedisClient, type Store } from "estatekit/store";
-import { Client, type ClientEvent } from "estatekit";
+import { Client, type ClientEvent, type EnsureWebhookOptions } from "estatekit";
 import { createWebhookHandler } from "estatekit/webhooks";
 
 declare const nodeRedis: NodeRedisClient;
@@ -39,11 +39,24 @@ export function uses(store: Store) {
   new Client({ baseUrl: "https://acme.example.com", token: "t", rateLimit: { perMinute: 280, store, key: "acme" } });
   // @ts-expect-error the rate budget needs a store with take
   new Client({ baseUrl: "https://acme.example.com", token: "t", rateLimit: { perMinute: 280, store: { get: async () => null } } });
+
+  // ensureWebhook's claim: any Store (redisStore, memoryStore), with the call's options.
+  const client = new Client({ baseUrl: "https://acme.example.com", token: "t" });
+  const input = { type: "UNIT_CREATED", url: "https://hooks.example.com/units" } as const;
+  const id: Promise<string> = client.ensureWebhook(input, { store, timeoutMs: 30_000, signal: AbortSignal.timeout(60_000) });
+  client.ensureWebhook(input, { store: memoryStore() });
+  const options: EnsureWebhookOptions = { store, onEvent: (e) => void e.type };
+  client.ensureWebhook(input, options);
+  // @ts-expect-error the claim needs a store with claim and release
+  client.ensureWebhook(input, { store: { take: async () => 0 } });
+  // @ts-expect-error only ensureWebhook takes a store
+  client.registerWebhook(input, { store });
+  void id;
 }
 
 export function events(e: ClientEvent) {
   if (e.type === "store") {
-    const purpose: "rate" | "token" = e.purpose;
+    const purpose: "rate" | "webhook" = e.purpose;
     const reason: "timeout" | "error" = e.reason;
     const call: number = e.callId;
     return [purpose, reason, call];

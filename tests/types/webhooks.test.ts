@@ -12,6 +12,7 @@ import {
   type UnknownTypeEvent,
   type WebhookEvent,
   type WebhookEventError,
+  type WebhookRefused,
   type EventType,
 } from "estatekit/webhooks";
 import type { EventType as ClientEventType } from "estatekit";
@@ -122,4 +123,23 @@ export function errors(e: unknown) {
     expectType<"invalid_event">(error.kind);
     expectType<string>(error.path);
   }
+}
+
+// A refused delivery, as onError sees it: its reason and the status answered.
+export function refused() {
+  return createWebhookHandler({
+    on: {},
+    subdomain: "acme",
+    onError(error, event) {
+      if (error instanceof Error && error.name === "WebhookRefused") {
+        const refusal = error as WebhookRefused;
+        const reason: "method" | "too_large" | "invalid_event" | "subdomain" = refusal.reason;
+        const status: number = refusal.status;
+        // @ts-expect-error not a reason
+        const wrong: WebhookRefused["reason"] = "forbidden";
+        return [reason, status, event?.subdomain, wrong];
+      }
+      return [];
+    },
+  });
 }

@@ -66,6 +66,17 @@ fn id_arg(field: &str, value: &JsValue) -> Result<String, Failure> {
         .ok_or_else(|| invalid(field, "must be a string"))
 }
 
+/// A shallow copy of a call's options without their `store` (the server build's
+/// `ensureWebhook`).
+#[cfg(feature = "server")]
+fn without_store(options: JsValue) -> JsValue {
+    let copy: JsValue =
+        js_sys::Object::assign(&js_sys::Object::new(), options.unchecked_ref()).into();
+    let key = JsValue::from_str("store");
+    let _ = js_sys::Reflect::delete_property(copy.unchecked_ref::<js_sys::Object>(), &key);
+    copy
+}
+
 /// An optional `Ts<T>` argument as the JavaScript value it is (`undefined` when absent).
 fn given<T: tsify::Tsify>(value: Option<Ts<T>>) -> JsValue
 where
@@ -222,13 +233,130 @@ impl Inner {
     ) -> Result<JsValue, Failure> {
         let input: RegisterWebhookInput = required("input", input)?;
         check_http_url("input.url", &input.url)?;
+        // `store` is read here (not by serde), the other options as every call's (a nullish
+        // `store` is no unknown key).
+        let store = js::get(&options, "store");
+        #[cfg(not(feature = "server"))]
+        if !js::is_nullish(&store) {
+            return Err(invalid(
+                "options.store",
+                "needs the server build of estatekit (the `node` export condition: Node, Bun, Deno)",
+            ));
+        }
+        #[cfg(feature = "server")]
+        let options = match js::is_nullish(&store) {
+            true => options,
+            false => without_store(options),
+        };
         let call = self.call(options, events)?;
+        #[cfg(feature = "server")]
+        if let Some(claim) = super::claim::Claim::new(store, self.base.origin(), &input)? {
+            return self
+                .ensure_claimed(&input, &claim, &call, events)
+                .await
+                .map(|id| JsValue::from_str(&id));
+        }
         if let Some(id) = self.find(&input, &call, events).await? {
             return Ok(JsValue::from_str(&id));
         }
         self.register(&input, &call, events)
             .await
             .map(|id| JsValue::from_str(&id))
+    }
+
+    /// `ensureWebhook` under the store's claim (`super::claim`): claim, list, register when the
+    /// list has none, release; while another holds the claim, wait and try again. The call's
+    /// timeout and signal bound everything, waits and store calls included.
+    #[cfg(feature = "server")]
+    async fn ensure_claimed(
+        &self,
+        input: &RegisterWebhookInput,
+        claim: &super::claim::Claim,
+        call: &Call<'_>,
+        events: &Events,
+    ) -> Result<String, Failure> {
+        use super::claim::{self, Away};
+        let signal = call.signal.as_ref();
+        let deadline = (call.timeout_ms > 0).then(|| js::now_ms() + f64::from(call.timeout_ms));
+        let timed_out = || {
+            Failure::from(Error::Timeout {
+                operation: claim::ENSURE,
+                timeout_ms: call.timeout_ms,
+            })
+            .after(events.attempts())
+        };
+        let aborted = || {
+            let failure = Failure::from(Error::Aborted {
+                operation: claim::ENSURE,
+            })
+            .after(events.attempts());
+            match signal {
+                Some(s) => failure.caused_by(s.reason()),
+                None => failure,
+            }
+        };
+        let mut pause = claim::first_pause();
+        loop {
+            let now = js::now_ms();
+            if signal.is_some_and(AbortSignal::aborted) {
+                return Err(aborted());
+            }
+            if deadline.is_some_and(|d| now >= d) {
+                return Err(timed_out());
+            }
+            // The holder's list and register end by `until`; the claim outlasts them.
+            let work = deadline.map_or(claim::WORK_MS, |d| (d - now).min(claim::WORK_MS));
+            let owner = match claim.take(work + claim::MARGIN_MS, deadline, signal).await {
+                Ok(owner) => owner,
+                Err(Away::Aborted) => return Err(aborted()),
+                Err(Away::Timeout) => return Err(timed_out()),
+                Err(away) => {
+                    claim::report(events, &away);
+                    let (text, cause) = match away {
+                        Away::Failed { text, cause, .. } => (text, cause),
+                        _ => (String::new(), None),
+                    };
+                    return Err(claim::store_away(text, cause, events.attempts()));
+                }
+            };
+            let Some(owner) = owner else {
+                let now = js::now_ms();
+                let wait = match deadline {
+                    Some(d) if d - now <= 0.0 => return Err(timed_out()),
+                    Some(d) => claim::jittered(pause).min(d - now),
+                    None => claim::jittered(pause),
+                };
+                if !super::transport::delay(wait.ceil() as u32, signal).await {
+                    return Err(aborted());
+                }
+                pause = claim::next_pause(pause);
+                continue;
+            };
+            // (Without a timeout of the call's own, a timeout then names the work's bound.)
+            let timeout_ms = match call.timeout_ms {
+                0 => claim::WORK_MS as u32,
+                ms => ms,
+            };
+            let work_call = Call {
+                until: Some(now + work),
+                ..Call::new(call.signal.clone(), timeout_ms)
+            };
+            let result = match self.find(input, &work_call, events).await {
+                Ok(Some(id)) => Ok(id),
+                Ok(None) => self.register(input, &work_call, events).await,
+                Err(failure) => Err(failure),
+            };
+            // A registration whose outcome is unknown keeps the claim until it expires: the
+            // service may still act on it, and the next holder lists after that.
+            let unknown = matches!(&result, Err(f) if f.unknown_outcome.is_some());
+            if !unknown {
+                if let Err(away) = claim.release(&owner).await {
+                    // The claim expires by itself; the others wait for it within their timeouts.
+                    claim::report(events, &away);
+                }
+            }
+            return result;
+        }
     }
 }
 
@@ -455,10 +583,13 @@ impl Client {
     }
 
     /// Returns the id of a webhook with this type and URL, registering one only if none exists.
+    /// With `options.store` (servers), one registration among every process sharing the store.
     #[wasm_bindgen(js_name = ensureWebhook, unchecked_return_type = "Promise<string>")]
     pub fn ensure_webhook(
         &self,
         input: Ts<RegisterWebhookInput>,
+        // Read as a call's options (`store` apart): `CallOptions` declared as EnsureWebhookOptions.
+        #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
         options: Option<Ts<CallOptions>>,
     ) -> Promise {
         let (input, options) = (input.js_value(), given(options));

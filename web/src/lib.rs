@@ -10,6 +10,8 @@ pub use estatekit_core::{api, error, model};
 mod answer;
 #[cfg(feature = "auth")]
 mod auth;
+#[cfg(feature = "server")]
+mod claim;
 mod client;
 mod events;
 #[cfg(feature = "dom-emulation")]
@@ -136,8 +138,31 @@ export interface RateLimitOptions {
     key?: string;
 }
 
-/** What a shared store was asked for: the rate budget (a token provider reports its store in its own `TokenEvent`s). */
-export type StorePurpose = "rate";
+/** What `ensureWebhook`'s `store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+export interface WebhookClaimStore {
+    /** Takes `key` if absent, for `ttlMs`: a new owner id when taken, null when another holds it. */
+    claim(key: string, ttlMs: number): Promise<string | null>;
+    /** Releases the claim `owner` holds (compare-and-delete). */
+    release(key: string, owner: string): Promise<void>;
+}
+
+export interface EnsureWebhookOptions {
+    /**
+     * A store shared by every process that may call `ensureWebhook` for the same webhook
+     * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`
+     * (never the token), lists, registers when the list has none, and releases the claim;
+     * other calls wait for the claim (within their timeout and signal) and list again. So N
+     * processes register one webhook per (type, url). A store that fails or takes over 2 s
+     * when asked for the claim rejects the call (kind `network`, nothing registered, event
+     * `store` with purpose `webhook`): never a silent duplicate. Without it, two processes may
+     * both register. Servers only (the `node` export condition: Node, Bun, Deno); a browser
+     * refuses it.
+     */
+    store?: WebhookClaimStore;
+}
+
+/** What a shared store was asked for: the rate budget, or `ensureWebhook`'s claim (a token provider reports its store in its own `TokenEvent`s). */
+export type StorePurpose = "rate" | "webhook";
 
 /** How a shared store failed: no answer in time, or a rejection (or an unexpected answer). */
 export type StoreFailure = "timeout" | "error";

@@ -113,6 +113,10 @@ pub struct Call<'a> {
     pub timeout_ms: u32,
     /// Whether `timeout_ms` bounds each attempt (a grant) rather than the whole call.
     pub per_attempt: bool,
+    /// A deadline (`Date.now()` ms) shared by several runs of one call (`ensureWebhook` under
+    /// a store's claim): when set, it bounds each run instead of `timeout_ms` counted from the
+    /// run's start (`timeout_ms` is then only what a timeout's message says).
+    pub until: Option<f64>,
     /// An upload's file and file name.
     pub file: Option<(Blob, String)>,
     /// An upload's `onProgress`.
@@ -128,6 +132,7 @@ impl Call<'_> {
             signal,
             timeout_ms,
             per_attempt: false,
+            until: None,
             file: None,
             progress: None,
             attempted: None,
@@ -229,8 +234,10 @@ impl Pipeline {
     ) -> Result<JsValue, Failure> {
         let operation = op.request.operation;
         let signal = call.signal.as_ref();
-        let deadline = (call.timeout_ms > 0 && !call.per_attempt)
-            .then(|| js::now_ms() + f64::from(call.timeout_ms));
+        let deadline = call.until.or_else(|| {
+            (call.timeout_ms > 0 && !call.per_attempt)
+                .then(|| js::now_ms() + f64::from(call.timeout_ms))
+        });
         let remaining = || deadline.map(|d| d - js::now_ms());
         let bounds = Bounds {
             operation,
