@@ -44,8 +44,11 @@ export const BUDGET = 100_000;
  * pipeline, and the paths of input errors found without serde_path_to_error; then to 146,700
  * (145,263 bytes measured, plus 1 %): the answers' checks in a crate compiled at opt-level 3
  * (estatekit-core), the rest in one compiled at "z" (estatekit-web), the module linked at 3.
+ * Then 147,800 (146,334 bytes measured, plus 1 %; the 1.0 surface's cap is 148,300): the
+ * ApiError class, requestId, cause, caller_error, the list calls' PagePromise, ensureWebhook's
+ * store claim (+4,270 bytes), less 2,600 for estatekit-core at opt-level "s" instead of 3.
  */
-export const GUARD = 146_700;
+export const GUARD = 147_800;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 
