@@ -69,6 +69,12 @@ export interface ApiErrorBase extends Error {
     cause?: unknown;
     /** The HTTP status, on the kinds that come with an answer. */
     status?: number;
+    /** The service's error `code`, when an answer's body had one. */
+    code?: string;
+    /** How long the service asked to wait before trying again (a 429's or 503's `Retry-After`), in milliseconds. */
+    retryAfterMs?: number;
+    /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
+    details?: unknown;
     /** The error as plain data (`JSON.stringify` writes it); `ApiError.fromJSON` makes an `ApiError` of it again. */
     toJSON(): ApiErrorJSON;
 }
@@ -81,17 +87,10 @@ export interface AnsweredApiError<K extends AnsweredKind = AnsweredKind> extends
     kind: K;
     /** The answer's HTTP status (0 for a redirect, which is never followed and whose status a browser hides). */
     status: number;
-    /** The service's error `code`, when its body had one. */
-    code?: string;
-    /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
-    details?: unknown;
 }
 
 /** HTTP 429: `retryAfterMs` when the service said how long to wait. */
-export interface RateLimitedApiError extends AnsweredApiError<"rate_limited"> {
-    /** How long the service asked to wait before trying again, in milliseconds. */
-    retryAfterMs?: number;
-}
+export interface RateLimitedApiError extends AnsweredApiError<"rate_limited"> {}
 
 /** The GraphQL answer carried `errors` (in `details`), maybe with partial `data`. */
 export interface GraphqlApiError extends AnsweredApiError<"graphql"> {
@@ -105,8 +104,6 @@ export interface GraphqlApiError extends AnsweredApiError<"graphql"> {
 export interface UnansweredApiError<K extends Exclude<ApiErrorKind, AnsweredKind> = Exclude<ApiErrorKind, AnsweredKind>> extends ApiErrorBase {
     kind: K;
     status?: undefined;
-    /** For `invalid_input`: what was refused, where the wrapper says more. */
-    details?: unknown;
 }
 
 /**
