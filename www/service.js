@@ -77,7 +77,7 @@ function httpAdmin(baseUrl, fetchFn) {
         return null;
       }
     },
-    emit: (type, { token, data }) => post("events", { type, token, data }),
+    emit: (type, { token, data }) => post("emit", { type, token, data }),
     deliveries: () => call("deliveries"),
     addFaults: (faults) => post("faults", faults),
   };
