@@ -292,7 +292,7 @@ async function run(kind, { outages }) {
     // webhooks: 200 events, one every 25 ms.
     const fire = async (n, into) => {
       for (let i = 0; i < n; i++) {
-        into.push((await admin(emulator.url, "events", { type: "UNIT_UPDATED", data: { id: `unit-${into.length}` } })).uuid);
+        into.push((await admin(emulator.url, "emit", { type: "UNIT_UPDATED", data: { id: `unit-${into.length}` } })).uuid);
         await sleep(25);
       }
     };
