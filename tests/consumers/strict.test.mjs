@@ -50,7 +50,8 @@ const tsc = (...args) => run(`${dir}/node_modules/typescript/bin/tsc`, args);
 /** npx from the project's install, never from the registry. */
 const npx = (...args) =>
   new Promise((resolve) =>
-    execFile("npx", ["--no-install", ...args], { cwd: dir, encoding: "utf8", timeout: 120_000, maxBuffer: 64 << 20 }, (error, stdout, stderr) =>
+    // No colours: publint's and attw's (picocolors) turn them on where `CI` is set, as in CI.
+    execFile("npx", ["--no-install", ...args], { cwd: dir, encoding: "utf8", timeout: 120_000, maxBuffer: 64 << 20, env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } }, (error, stdout, stderr) =>
       resolve({ code: error ? (error.code ?? error.signal) : 0, stdout, stderr }),
     ),
   );
