@@ -5,6 +5,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { inspect } from "node:util";
+import { onMockedClock as onMockedClockOf } from "./mocked_clock.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const { createTokenProvider, passwordGrant, refreshGrant, authorizationCodeGrant } = await import(
@@ -112,29 +113,9 @@ async function failure(promise) {
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * With `t.mock.timers` enabled (setTimeout and Date): moves the mocked clock on `stepMs` at a time,
- * letting the real event loop run between steps (setImmediate is not mocked), until `promise`
- * settles; resolves `{ value, ms }` (the mocked milliseconds it took) or rejects with its error. A
- * bound of mocked time holds whatever the machine's load. Gives up after `limitMs` of mocked time,
- * saying what it waited for.
- */
-async function onMockedClock(t, promise, what, { stepMs = 50, limitMs = 120_000 } = {}) {
-  let settled;
-  promise.then(
-    (value) => (settled = { value }),
-    (error) => (settled = { error }),
-  );
-  const started = Date.now();
-  for (;;) {
-    await new Promise((r) => setImmediate(r));
-    if (settled) break;
-    if (Date.now() - started >= limitMs) throw new Error(`${what}: not settled after ${limitMs} ms of mocked time`);
-    t.mock.timers.tick(stepMs);
-  }
-  if ("error" in settled) throw settled.error;
-  return { value: settled.value, ms: Date.now() - started };
-}
+/** `onMockedClock` (./mocked_clock.mjs) with this file's steps and limit. */
+const onMockedClock = (t, promise, what, options) =>
+  onMockedClockOf(t, promise, what, { stepMs: 50, limitMs: 120_000, ...options });
 
 test("the password grant: one JSON request with the documented body, 100 concurrent getToken share it", async () => {
   const service = endpoint();

@@ -4,6 +4,7 @@
 // store that fails or hangs. The same with a real Redis and real processes: tests/consumers/redis.test.mjs.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { onMockedClock as onMockedClockOf } from "./mocked_clock.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { memoryStore, redisStore, isStore } = await import(`${pkg}store.js`);
@@ -21,29 +22,9 @@ async function waitFor(done, what, limitMs = 30_000) {
   }
 }
 
-/**
- * With `t.mock.timers` enabled (setTimeout and Date): moves the mocked clock on `stepMs` at a time,
- * letting the real event loop run between steps (setImmediate is not mocked), until `promise`
- * settles; resolves `{ value, ms }` (the mocked milliseconds it took). A bound of mocked time
- * holds whatever the machine's load. Gives up after `limitMs` of mocked time, saying what it
- * waited for.
- */
-async function onMockedClock(t, promise, what, { stepMs = 10, limitMs = 60_000 } = {}) {
-  let settled;
-  promise.then(
-    (value) => (settled = { value }),
-    (error) => (settled = { error }),
-  );
-  const started = Date.now();
-  for (;;) {
-    await new Promise((r) => setImmediate(r));
-    if (settled) break;
-    if (Date.now() - started >= limitMs) throw new Error(`${what}: not settled after ${limitMs} ms of mocked time`);
-    t.mock.timers.tick(stepMs);
-  }
-  if ("error" in settled) throw settled.error;
-  return { value: settled.value, ms: Date.now() - started };
-}
+/** `onMockedClock` (./mocked_clock.mjs) with this file's steps and limit. */
+const onMockedClock = (t, promise, what, options) =>
+  onMockedClockOf(t, promise, what, { stepMs: 10, limitMs: 60_000, ...options });
 const BASE = "https://acme.example.com";
 const TOKEN = "secret-token-7f3a";
 
