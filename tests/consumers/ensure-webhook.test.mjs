@@ -52,6 +52,12 @@ async function startWorker(env) {
       child.send({ type: "ensure", input, at });
       return answer;
     },
+    /** Resolves once this process's Redis connection answers PING again (bounded: 30 s). */
+    reconnected() {
+      const answer = new Promise((resolve) => child.once("message", resolve));
+      child.send({ type: "reconnected" });
+      return answer;
+    },
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, "exit");
@@ -129,11 +135,15 @@ test.describe("ensureWebhook with a store: four Node processes sharing a real Re
       assert.deepEqual(answer.storeEvents, ["webhook/timeout"]);
     }
     assert.equal((await registered(emulator.url, input)).length, 0, "nothing registered while Redis was away");
+    // Each app's client reconnects on its own schedule: the promise is about calls made once the
+    // store answers again, so wait for every process's connection to answer PING first.
+    const back = await Promise.all(workers.map((w) => w.reconnected()));
+    assert.deepEqual(back.map((b) => b.ok), Array(PROCESSES).fill(true), "every process reconnected to Redis within 30 s");
     const at = Date.now() + 100;
     const after = await Promise.all(workers.map((w) => w.ensure(input, at)));
     const hooks = await registered(emulator.url, input);
     assert.equal(hooks.length, 1);
-    assert.deepEqual(after.map((a) => a.id), Array(PROCESSES).fill(hooks[0].id));
+    assert.deepEqual(after.map((a) => a.id), Array(PROCESSES).fill(hooks[0].id), JSON.stringify(after));
     console.log(`ensureWebhook with Redis away: ${during.length} calls rejected, 0 registered; Redis back: ${after.filter((a) => a.id).length} resolved, ${hooks.length} registered`);
   });
 });

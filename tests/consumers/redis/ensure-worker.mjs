@@ -13,13 +13,13 @@ async function connect() {
     const { Redis } = await import("ioredis");
     const redis = new Redis({ host: "127.0.0.1", port: Number(REDIS_PORT), retryStrategy: () => 100, maxRetriesPerRequest: null });
     redis.on("error", () => {});
-    return { store: redisStore(redis), close: async () => redis.disconnect() };
+    return { store: redisStore(redis), ping: () => redis.ping(), close: async () => redis.disconnect() };
   }
   const { createClient } = await import("redis");
   const redis = createClient({ socket: { host: "127.0.0.1", port: Number(REDIS_PORT), reconnectStrategy: () => 100 } });
   redis.on("error", () => {});
   await redis.connect();
-  return { store: redisStore(redis), close: async () => redis.destroy() };
+  return { store: redisStore(redis), ping: () => redis.ping(), close: async () => redis.destroy() };
 }
 
 const redis = await connect();
@@ -42,6 +42,18 @@ process.on("message", async (m) => {
       process.send({ type: "ensured", id, ms: Date.now() - started, storeEvents: storeEvents.splice(0) });
     } catch (e) {
       process.send({ type: "ensured", error: `${e?.kind}: ${e?.message}`, ms: Date.now() - started, storeEvents: storeEvents.splice(0) });
+    }
+  } else if (m.type === "reconnected") {
+    // Answers once this process's own connection answers PING again (the app's client reconnects
+    // on its own schedule after an outage; a call made before that is refused, as it should be).
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const ok = await Promise.race([redis.ping().then(() => true, () => false), new Promise((r) => setTimeout(r, 1_000, false))]);
+      if (ok || Date.now() > deadline) {
+        process.send({ type: "reconnected", ok });
+        break;
+      }
+      await new Promise((r) => setTimeout(r, 100));
     }
   } else if (m.type === "stop") {
     await redis.close();
