@@ -38,6 +38,71 @@ import { checkedStore } from "./store.js";
 const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 
 /**
+ * The key of the internal hook by which estatekit/otel observes a token provider or user tokens
+ * (not declared; `Symbol.for`, so that it holds across copies of the package). See `observers`.
+ */
+const OBSERVE = Symbol.for("estatekit.tokens.observe");
+
+/**
+ * What observes a provider or user tokens (estatekit/otel's, internal): `begin` is asked at each
+ * call, synchronously, for a scope (the caller's tracing context); `signal` is told each event
+ * of the round that call starts, with that scope: the round's `TokenEvent`s (as `onEvent` gets
+ * them) and `{ type: "storeWait" }` (another process holds the store's claim to refresh).
+ * @typedef {{ begin(): unknown, signal(signal: import("./auth.js").TokenEvent | { type: "storeWait" }, scope: unknown): void }} TokenObserver
+ */
+
+/**
+ * The observers of one provider or user tokens, and their hook (`object[OBSERVE](observer)`,
+ * which gives back the token endpoint's URL when `baseUrl` is valid). Nothing is asked or
+ * made at a call while none observes.
+ * @param {unknown} baseUrl the option as given
+ */
+function observers(baseUrl) {
+  /** @type {TokenObserver[]} */
+  const list = [];
+  return {
+    /** @param {TokenObserver} observer @returns {{ tokenUrl: string | undefined }} */
+    hook(observer) {
+      list.push(observer);
+      return { tokenUrl: tokenEndpoint(baseUrl) };
+    },
+    /**
+     * The function a call hands the module (told the signals of the round the call starts), or
+     * undefined while none observes. Called synchronously at the call: each scope is read there.
+     * @returns {((signal: any) => void) | undefined}
+     */
+    atCall() {
+      if (list.length === 0) return undefined;
+      const scoped = list.map((observer) => /** @type {const} */ ([observer, observer.begin()]));
+      return (signal) => {
+        for (const [observer, scope] of scoped) {
+          try {
+            observer.signal(signal, scope);
+          } catch {
+            // An observer's failure is not the caller's.
+          }
+        }
+      };
+    },
+  };
+}
+
+/**
+ * The token endpoint's URL for a base URL (as the module normalises it; no query, fragment or
+ * credentials), or undefined when it is not a valid http(s) URL.
+ * @param {unknown} baseUrl
+ */
+function tokenEndpoint(baseUrl) {
+  try {
+    const url = new URL(/** @type {string} */ (baseUrl));
+    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return undefined;
+    return `${url.origin}${url.pathname.replace(/\/+$/, "")}/accounts/oauth/token`;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Loads the module (the main entry's `init` of this runtime); set by `entry`, which every entry
  * calls first.
  * @type {() => Promise<unknown>}
@@ -82,6 +147,7 @@ function createTokenProvider(options) {
   /** @type {Promise<WasmTokenProvider> | undefined} */
   let making;
   let closed = false;
+  const watch = observers(/** @type {{ baseUrl?: unknown }} */ (options ?? {}).baseUrl);
 
   /** The wasm provider, made once the module is loaded; bad options reject every call alike. */
   const made = () =>
@@ -98,11 +164,12 @@ function createTokenProvider(options) {
       },
     ));
 
-  return Object.freeze({
+  const provider = {
     /** @param {TokenReason} [reason] @returns {Promise<AccessToken>} */
     async getToken(reason) {
+      const observer = watch.atCall();
       if (closed) throw apiError("invalid_input", "invalid tokenProvider: this token provider was closed");
-      return /** @type {Promise<AccessToken>} */ ((await made()).getToken(reason));
+      return /** @type {Promise<AccessToken>} */ ((await made()).getToken(reason, observer));
     },
     invalidate() {
       inner?.invalidate();
@@ -115,7 +182,8 @@ function createTokenProvider(options) {
     toJSON: () => ({ tokenProvider: about }),
     toString: () => `[TokenProvider ${about.clientId} at ${about.baseUrl}]`,
     [INSPECT]: () => `TokenProvider { baseUrl: '${about.baseUrl}', clientId: '${about.clientId}' }`,
-  });
+  };
+  return Object.freeze(Object.defineProperty(provider, OBSERVE, { value: watch.hook }));
 }
 
 /**
@@ -160,6 +228,7 @@ function createUserTokens(options) {
   /** @type {UserTokensOptions | undefined} */
   let given = withCheckedStore(options);
   const about = describe(options);
+  const watch = observers(/** @type {{ baseUrl?: unknown }} */ (options ?? {}).baseUrl);
   /** @type {Promise<WasmUserTokens> | undefined} */
   let making;
   const made = () =>
@@ -174,15 +243,17 @@ function createUserTokens(options) {
         throw cause;
       },
     ));
-  return Object.freeze({
+  const userTokens = {
     /** @param {HeldTokenSet} tokenSet @param {TokenReason} [reason] @returns {Promise<TokenSet>} */
     async fresh(tokenSet, reason) {
-      return /** @type {Promise<TokenSet>} */ ((await made()).fresh(tokenSet, reason));
+      const observer = watch.atCall();
+      return /** @type {Promise<TokenSet>} */ ((await made()).fresh(tokenSet, reason, observer));
     },
     toJSON: () => ({ userTokens: about }),
     toString: () => `[UserTokens ${about.clientId} at ${about.baseUrl}]`,
     [INSPECT]: () => `UserTokens { baseUrl: '${about.baseUrl}', clientId: '${about.clientId}' }`,
-  });
+  };
+  return Object.freeze(Object.defineProperty(userTokens, OBSERVE, { value: watch.hook }));
 }
 
 /**

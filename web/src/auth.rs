@@ -25,13 +25,13 @@ use crate::api::BaseUrl;
 use crate::error::{limit, redact, Error};
 use crate::model::auth::{
     refresh_margin, AuthorizationCode, GrantOptions, GrantType, PasswordCredentials,
-    StoreOperation, TokenEvent, TokenProviderOptions, TokenSet,
+    StoreOperation, TokenEvent, TokenProviderOptions, TokenSet, TokenSignal,
 };
 use crate::model::client::{AccessToken, Operation, TokenReason};
 use crate::model::Input;
 use js_sys::{Array, Function, Promise};
 use serde::{Deserialize, Serialize};
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 use tsify::Ts;
 use wasm_bindgen::prelude::*;
@@ -126,6 +126,35 @@ fn hide(mut failure: Failure, secrets: &[&str]) -> Failure {
     failure
 }
 
+/// Who is told about one round of getting tokens: the `onEvent` listener given at construction,
+/// and the observer of the call that started the round (estatekit/otel's, given by the
+/// JavaScript wrapper only while something observes). Nothing is built when neither is there.
+#[derive(Clone, Default)]
+struct Listeners {
+    on_event: Option<Function>,
+    observer: Option<Function>,
+}
+
+impl Listeners {
+    /// Tells both a `TokenEvent` (one JavaScript object for both).
+    fn emit(&self, event: impl FnOnce() -> TokenEvent) {
+        if self.on_event.is_none() && self.observer.is_none() {
+            return;
+        }
+        let value = js::to_js(&event());
+        for listener in self.on_event.iter().chain(&self.observer) {
+            js::notify(listener, &value);
+        }
+    }
+
+    /// Tells the observer alone what `onEvent` is not told.
+    fn signal(&self, signal: TokenSignal) {
+        if let Some(observer) = &self.observer {
+            js::notify(observer, &js::to_js(&signal));
+        }
+    }
+}
+
 /// Who grants are made for, and how they are sent.
 struct Target {
     base: BaseUrl,
@@ -178,7 +207,7 @@ impl Target {
         &self,
         grant: Grant<'_>,
         signal: Option<&AbortSignal>,
-        on_event: Option<&Function>,
+        listeners: &Listeners,
     ) -> Result<TokenSet, Failure> {
         let kind = grant.kind();
         let mut secrets = grant.secrets();
@@ -204,26 +233,28 @@ impl Target {
             rate: None,
         };
         let set = RefCell::new(None);
+        // The status of the answer being checked: a grant that gave a set tells it too.
+        let answered = Cell::new(None);
         let check = |answer: &Answer| {
+            answered.set(Some(answer.status));
             let tokens = checked(answer, kind, answer.sent_at, used_refresh_token)?;
             set.replace(Some(tokens));
             Ok(JsValue::UNDEFINED)
         };
         let told = |result: &Result<JsValue, Failure>, started: f64| {
-            if let Some(listener) = on_event {
+            listeners.emit(|| {
                 let (kind_failed, status) = match result {
-                    Ok(_) => (None, None),
+                    Ok(_) => (None, answered.get()),
                     Err(f) => (Some(f.error.kind()), f.error.status()),
                 };
-                let event = TokenEvent::Grant {
+                TokenEvent::Grant {
                     grant: kind,
                     ok: result.is_ok(),
                     kind: kind_failed,
                     status,
                     duration_ms: js::now_precise() - started,
-                };
-                js::notify(listener, &js::to_js(&event));
-            }
+                }
+            });
         };
         let call = Call {
             per_attempt: true,
@@ -311,7 +342,9 @@ pub fn password_grant(options: Ts<GrantOptions>, credentials: Ts<PasswordCredent
             password: &credentials.password,
             scope: &target.scope,
         };
-        target.grant(grant, signal.as_ref(), None).await
+        target
+            .grant(grant, signal.as_ref(), &Listeners::default())
+            .await
     })
 }
 
@@ -331,7 +364,9 @@ pub fn refresh_grant(
         let grant = Grant::Refresh {
             refresh_token: &refresh_token,
         };
-        target.grant(grant, signal.as_ref(), None).await
+        target
+            .grant(grant, signal.as_ref(), &Listeners::default())
+            .await
     })
 }
 
@@ -349,7 +384,9 @@ pub fn authorization_code_grant(options: Ts<GrantOptions>, code: Ts<Authorizatio
             code: &code.code,
             redirect_uri: &code.redirect_uri,
         };
-        target.grant(grant, signal.as_ref(), None).await
+        target
+            .grant(grant, signal.as_ref(), &Listeners::default())
+            .await
     })
 }
 
@@ -381,6 +418,8 @@ struct State {
     stale: Option<String>,
     /// The grant (or store round) in progress, shared by every caller.
     pending: Option<Promise>,
+    /// The observer of the call that started the round in progress (see [`Listeners`]).
+    observer: Option<Function>,
     /// Until when the store is not asked (it failed recently), `Date.now()` ms.
     store_resume_at: f64,
     closed: bool,
@@ -406,10 +445,16 @@ pub struct TokenProvider {
 }
 
 impl Provider {
-    fn emit(&self, event: impl FnOnce() -> TokenEvent) {
-        if let Some(listener) = &self.on_event {
-            js::notify(listener, &js::to_js(&event()));
+    /// Who is told about the round in progress.
+    fn listeners(&self) -> Listeners {
+        Listeners {
+            on_event: self.on_event.clone(),
+            observer: self.state.borrow().observer.clone(),
         }
+    }
+
+    fn emit(&self, event: impl FnOnce() -> TokenEvent) {
+        self.listeners().emit(event);
     }
 
     /// `text` with every secret the provider holds hidden (for what it reports of the store).
@@ -453,8 +498,12 @@ impl Provider {
             .then(|| (set.clone(), *lifetime))
     }
 
-    /// `getToken(reason)`.
-    async fn get(self: Rc<Self>, reason: JsValue) -> Result<JsValue, JsValue> {
+    /// `getToken(reason)`; a round it starts tells `observer` too.
+    async fn get(
+        self: Rc<Self>,
+        reason: JsValue,
+        observer: Option<Function>,
+    ) -> Result<JsValue, JsValue> {
         let reason: Option<TokenReason> = if js::is_nullish(&reason) {
             None
         } else {
@@ -484,6 +533,7 @@ impl Provider {
             match &state.pending {
                 Some(pending) => pending.clone(),
                 None => {
+                    state.observer = observer;
                     let pending = future_to_promise(self.clone().obtain());
                     state.pending = Some(pending.clone());
                     pending
@@ -498,6 +548,7 @@ impl Provider {
         let result = self.obtain_set().await;
         let mut state = self.state.borrow_mut();
         state.pending = None;
+        state.observer = None;
         let (set, lifetime) = result.map_err(Failure::into_js)?;
         let value = access_token(&set);
         if !state.closed {
@@ -539,6 +590,7 @@ impl Provider {
         let claim_ms = self.target.claim_ms();
         let give_up = js::now_ms() + 2.0 * f64::from(claim_ms);
         let claim_key = format!("{}:refreshing", self.key);
+        let mut waiting = false;
         loop {
             if let Some(found) = self.read_store(store).await? {
                 return Ok(found);
@@ -575,6 +627,10 @@ impl Provider {
                     "another process held the claim to refresh for too long".into(),
                 );
                 return Err(Shared::Unavailable);
+            }
+            if !waiting {
+                waiting = true;
+                self.listeners().signal(TokenSignal::StoreWait);
             }
             transport::delay(POLL_MS, None).await;
         }
@@ -654,7 +710,7 @@ impl Provider {
     /// with the password when the options gave one.
     async fn grant_now(&self) -> Result<(TokenSet, f64), Failure> {
         let refresh_token = self.state.borrow().refresh_token.clone();
-        let on_event = self.on_event.as_ref();
+        let listeners = self.listeners();
         let sent = js::now_ms();
         let lifetime = |set: TokenSet| {
             let lifetime = set.lifetime_ms.unwrap_or(set.expires_at - sent);
@@ -664,7 +720,7 @@ impl Provider {
             let grant = Grant::Refresh {
                 refresh_token: &refresh_token,
             };
-            match self.target.grant(grant, None, on_event).await {
+            match self.target.grant(grant, None, &listeners).await {
                 Ok(set) => return Ok(lifetime(set)),
                 Err(failure) if is_invalid_grant(&failure.error) => {
                     // Unknown, expired or deleted (the cap of 50 per client and user).
@@ -689,7 +745,10 @@ impl Provider {
                     password,
                     scope: &self.target.scope,
                 };
-                self.target.grant(grant, None, on_event).await.map(lifetime)
+                self.target
+                    .grant(grant, None, &listeners)
+                    .await
+                    .map(lifetime)
             }
             _ => Err(invalid(
                 "options",
@@ -816,13 +875,17 @@ impl TokenProvider {
 
     /// The access token and when it expires: the cached one while it is not due, else a new one
     /// (one grant shared by concurrent callers). `"unauthorized"` (the client's call after a
-    /// 401) gets a new one even if the cached one looked valid.
+    /// 401) gets a new one even if the cached one looked valid. `observer` (internal: the
+    /// wrapper's, while estatekit/otel observes) is told the events and signals of the round
+    /// this call starts (a call that joins a round in progress or gets the cached token starts
+    /// none).
     #[wasm_bindgen(js_name = getToken, unchecked_return_type = "Promise<AccessToken>")]
     pub fn get_token(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TokenReason | undefined")] reason: JsValue,
+        observer: Option<Function>,
     ) -> Promise {
-        future_to_promise(self.inner.clone().get(reason))
+        future_to_promise(self.inner.clone().get(reason, observer))
     }
 
     /// Forgets the cached access token: the next `getToken` gets a new one (the refresh token is

@@ -285,7 +285,7 @@ pub enum TokenEvent {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[tsify(optional)]
         kind: Option<ApiErrorKind>,
-        /// The HTTP status, when the service answered.
+        /// The HTTP status, when the service answered (whether the grant gave a set or not).
         #[serde(default, skip_serializing_if = "Option::is_none")]
         #[tsify(optional)]
         status: Option<u16>,
@@ -317,6 +317,17 @@ pub enum TokenEvent {
         /// Why it failed.
         reason: String,
     },
+}
+
+/// What the internal observer of one round of getting tokens (estatekit/otel's, reached through
+/// the JavaScript wrapper) is told besides that round's [`TokenEvent`]s. Not part of the
+/// package's types; no signal carries a token, password or secret.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum TokenSignal {
+    /// Another process holds the store's claim to refresh: the round waits for the token set
+    /// that process stores (or for the claim, once it is free). Told once per wait.
+    StoreWait,
 }
 
 #[cfg(test)]
@@ -407,6 +418,10 @@ mod tests {
         assert_eq!(
             serde_json::to_value(&event).unwrap(),
             serde_json::json!({"type": "storeUnavailable", "operation": "claim", "reason": "timed out after 1000 ms"})
+        );
+        assert_eq!(
+            serde_json::to_value(TokenSignal::StoreWait).unwrap(),
+            serde_json::json!({"type": "storeWait"})
         );
     }
 }

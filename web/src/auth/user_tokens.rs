@@ -20,15 +20,15 @@
 //!   included): a longer or circular chain in the store rejects, without the marker.
 
 use super::{
-    call_store, invalid, secret_input, Failure, Shared, Target, DEFAULT_REFRESH_BEFORE_MS, POLL_MS,
-    STORE_BACKOFF_MS,
+    call_store, invalid, secret_input, Failure, Listeners, Shared, Target,
+    DEFAULT_REFRESH_BEFORE_MS, POLL_MS, STORE_BACKOFF_MS,
 };
 use crate::api::auth::{expires_at_problem, is_invalid_grant, sign_in_rejected, token_hash, Grant};
 use crate::error::{redact, Error};
 use crate::js;
 use crate::model::auth::{
     refresh_margin, HeldTokenSet, SignInRequired, StoreOperation, TokenEvent, TokenSet,
-    UserTokensOptions,
+    TokenSignal, UserTokensOptions,
 };
 use crate::model::client::TokenReason;
 use crate::transport;
@@ -104,13 +104,15 @@ fn chain_too_long() -> Failure {
     )
 }
 
-/// What a round looks for down the chain of successors.
+/// What a round looks for down the chain of successors, and who it tells.
 #[derive(Clone, Copy)]
 struct Look<'a> {
     /// An access token the service refused: a set holding it is not usable.
     stale: Option<&'a str>,
     /// The most links still to follow in this `fresh`.
     hops: u32,
+    /// The observer of the `fresh` call that started the round (see [`Listeners`]).
+    observer: Option<&'a Function>,
 }
 
 struct Users {
@@ -153,14 +155,17 @@ impl UserTokens {
     /// The token set to use now: `tokenSet`'s values while it is not due, else the newest set (a
     /// successor already made, or one refresh shared by every caller holding the same refresh
     /// token). `"unauthorized"` (the service answered 401) refreshes a set that looked valid.
+    /// `observer` (internal: the wrapper's, while estatekit/otel observes) is told the events
+    /// and signals of the rounds this call starts (not of a round in progress it joins).
     #[wasm_bindgen(unchecked_return_type = "Promise<TokenSet>")]
     pub fn fresh(
         &self,
         #[wasm_bindgen(js_name = tokenSet, unchecked_param_type = "HeldTokenSet")]
         token_set: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TokenReason | undefined")] reason: JsValue,
+        observer: Option<Function>,
     ) -> Promise {
-        future_to_promise(self.inner.clone().fresh(token_set, reason))
+        future_to_promise(self.inner.clone().fresh(token_set, reason, observer))
     }
 
     /// The base URL the sets are refreshed at (normalised).
@@ -323,21 +328,36 @@ impl Users {
         })
     }
 
-    fn emit(&self, event: impl FnOnce() -> TokenEvent) {
-        if let Some(listener) = &self.on_event {
-            js::notify(listener, &js::to_js(&event()));
+    /// Who is told about a round: `onEvent` and the round's `observer`.
+    fn listeners(&self, observer: Option<&Function>) -> Listeners {
+        Listeners {
+            on_event: self.on_event.clone(),
+            observer: observer.cloned(),
         }
+    }
+
+    fn emit(&self, observer: Option<&Function>, event: impl FnOnce() -> TokenEvent) {
+        self.listeners(observer).emit(event);
     }
 
     /// Reports a store failure (with the client secret and `secrets` hidden) and leaves the
     /// store aside for a while.
-    fn store_failed(&self, operation: StoreOperation, reason: String, secrets: &[&str]) {
+    fn store_failed(
+        &self,
+        observer: Option<&Function>,
+        operation: StoreOperation,
+        reason: String,
+        secrets: &[&str],
+    ) {
         let reason = secrets
             .iter()
             .chain(std::iter::once(&self.target.client_secret.as_str()))
             .fold(reason, |text, secret| redact(text, secret));
         self.store_resume_at.set(js::now_ms() + STORE_BACKOFF_MS);
-        self.emit(|| TokenEvent::StoreUnavailable { operation, reason });
+        self.emit(observer, || TokenEvent::StoreUnavailable {
+            operation,
+            reason,
+        });
     }
 
     /// The store, unless there is none or it is left aside after a failure.
@@ -354,11 +374,12 @@ impl Users {
         stale != Some(set.access_token.as_str()) && js::now_ms() < set.expires_at - margin
     }
 
-    /// `fresh(tokenSet, reason)`.
+    /// `fresh(tokenSet, reason)`; the rounds it starts tell `observer` too.
     async fn fresh(
         self: Rc<Self>,
         token_set: JsValue,
         reason: JsValue,
+        observer: Option<Function>,
     ) -> Result<JsValue, JsValue> {
         let force = forced(&reason).map_err(Failure::into_js)?;
         let held = held_set(token_set).map_err(Failure::into_js)?;
@@ -373,19 +394,31 @@ impl Users {
             return Err(rejection(error.into(), true));
         };
         let stale = force.then(|| held.access_token.clone());
-        let value =
-            JsFuture::from(self.flight(refresh_token.clone(), stale.clone(), MAX_HOPS)).await?;
+        let first = self.flight(
+            refresh_token.clone(),
+            stale.clone(),
+            MAX_HOPS,
+            observer.clone(),
+        );
+        let value = JsFuture::from(first).await?;
         let same = js::get(&value, "accessToken").as_string() == Some(held.access_token);
         if force && same {
             // This caller joined a round that did not know the token was refused: one of its own.
-            return JsFuture::from(self.flight(refresh_token, stale, MAX_HOPS)).await;
+            return JsFuture::from(self.flight(refresh_token, stale, MAX_HOPS, observer)).await;
         }
         Ok(value)
     }
 
     /// The round for `refresh_token` in progress, or a new one: one per refresh token. A new
-    /// round follows at most `hops` links of successors, the rounds it joins included.
-    fn flight(self: &Rc<Self>, refresh_token: String, stale: Option<String>, hops: u32) -> Promise {
+    /// round follows at most `hops` links of successors, the rounds it joins included, and tells
+    /// `observer` (so do the rounds it starts to join).
+    fn flight(
+        self: &Rc<Self>,
+        refresh_token: String,
+        stale: Option<String>,
+        hops: u32,
+        observer: Option<Function>,
+    ) -> Promise {
         let hash = token_hash(&refresh_token);
         if let Some(pending) = self.flights.borrow().get(&hash) {
             return pending.clone();
@@ -393,14 +426,17 @@ impl Users {
         let this = Rc::clone(self);
         let key = hash.clone();
         let promise = future_to_promise(async move {
-            let result = this
-                .settle(&refresh_token, &key, stale.as_deref(), hops)
-                .await;
+            let look = Look {
+                stale: stale.as_deref(),
+                hops,
+                observer: observer.as_ref(),
+            };
+            let result = this.settle(&refresh_token, &key, look).await;
             this.flights.borrow_mut().remove(&key);
             match result {
                 Ok(Outcome::Set(set)) => Ok(js::to_js(&set)),
                 Ok(Outcome::Join { token, hops: used }) if used < hops => {
-                    JsFuture::from(this.flight(token, stale, hops - used)).await
+                    JsFuture::from(this.flight(token, stale, hops - used, observer)).await
                 }
                 // No signInRequired marker: the user's sign-in is not what failed.
                 Ok(Outcome::Join { .. } | Outcome::Endless) => Err(chain_too_long().into_js()),
@@ -420,10 +456,8 @@ impl Users {
         &self,
         refresh_token: &str,
         hash: &str,
-        stale: Option<&str>,
-        hops: u32,
+        look: Look<'_>,
     ) -> Result<Outcome, Failure> {
-        let look = Look { stale, hops };
         if let Some(outcome) = self
             .step(refresh_token, hash, look, false)
             .await
@@ -444,7 +478,7 @@ impl Users {
     /// What to do for `refresh_token`, after following its successors (`always`: in the store
     /// even while it is left aside after a failure).
     async fn step(&self, refresh_token: &str, hash: &str, look: Look<'_>, always: bool) -> Step {
-        match self.follow(hash, refresh_token, look.hops, always).await {
+        match self.follow(hash, refresh_token, look, always).await {
             Err(()) => Step::Endless,
             Ok(None) => Step::Refresh {
                 token: refresh_token.to_owned(),
@@ -452,7 +486,7 @@ impl Users {
             },
             Ok(Some((set, hops))) if self.usable(&set, look.stale) => {
                 let expires_at = set.expires_at;
-                self.emit(|| TokenEvent::Successor { hops, expires_at });
+                self.emit(look.observer, || TokenEvent::Successor { hops, expires_at });
                 Step::Use(set)
             }
             Ok(Some((set, hops))) => Step::Refresh {
@@ -465,18 +499,22 @@ impl Users {
     }
 
     /// The newest set down the chain of successors from `hash`, and how many links it took; an
-    /// error when the chain goes on past `limit` links.
+    /// error when the chain goes on past `look.hops` links.
     async fn follow(
         &self,
         hash: &str,
         refresh_token: &str,
-        limit: u32,
+        look: Look<'_>,
         always: bool,
     ) -> Result<Option<(TokenSet, u32)>, ()> {
+        let limit = look.hops;
         let mut key = hash.to_owned();
         let mut newest = None;
         for hops in 1..=limit.saturating_add(1) {
-            let Some(set) = self.successor(&key, refresh_token, always).await else {
+            let Some(set) = self
+                .successor(&key, refresh_token, always, look.observer)
+                .await
+            else {
                 break;
             };
             if hops > limit {
@@ -495,7 +533,13 @@ impl Users {
 
     /// The successor kept under `hash`: in this process, else in the store (`always`: even while
     /// it is left aside after a failure; the call is still bounded by the store's timeout).
-    async fn successor(&self, hash: &str, refresh_token: &str, always: bool) -> Option<TokenSet> {
+    async fn successor(
+        &self,
+        hash: &str,
+        refresh_token: &str,
+        always: bool,
+        observer: Option<&Function>,
+    ) -> Option<TokenSet> {
         let kept = self.successors.borrow().get(hash).cloned();
         if let Some((set, until)) = kept {
             if js::now_ms() < until {
@@ -511,7 +555,7 @@ impl Users {
         let value = match call_store(&store, "get", &[key.into()]).await {
             Ok(value) => value,
             Err(reason) => {
-                self.store_failed(StoreOperation::Get, reason, &[refresh_token]);
+                self.store_failed(observer, StoreOperation::Get, reason, &[refresh_token]);
                 return None;
             }
         };
@@ -524,7 +568,7 @@ impl Users {
             .and_then(|parsed| serde_wasm_bindgen::from_value::<TokenSet>(parsed).ok());
         if set.is_none() {
             // Not what this module writes: reported, and replaced by the next refresh.
-            self.emit(|| TokenEvent::StoreUnavailable {
+            self.emit(observer, || TokenEvent::StoreUnavailable {
                 operation: StoreOperation::Get,
                 reason: "the stored successor is not a token set".into(),
             });
@@ -547,11 +591,17 @@ impl Users {
         let claim_ms = self.target.claim_ms();
         let give_up = js::now_ms() + 2.0 * f64::from(claim_ms);
         let claim_key = format!("{}{hash}:refreshing", self.prefix);
+        let mut waiting = false;
         loop {
             let claimed = call_store(store, "claim", &[(&claim_key).into(), claim_ms.into()])
                 .await
                 .map_err(|reason| {
-                    self.store_failed(StoreOperation::Claim, reason, &[refresh_token]);
+                    self.store_failed(
+                        look.observer,
+                        StoreOperation::Claim,
+                        reason,
+                        &[refresh_token],
+                    );
                     Shared::Unavailable
                 })?;
             if let Some(owner) = claimed.as_string() {
@@ -564,7 +614,12 @@ impl Users {
                 let released =
                     call_store(store, "release", &[(&claim_key).into(), owner.into()]).await;
                 if let Err(reason) = released {
-                    self.store_failed(StoreOperation::Release, reason, &[refresh_token]);
+                    self.store_failed(
+                        look.observer,
+                        StoreOperation::Release,
+                        reason,
+                        &[refresh_token],
+                    );
                 }
                 return result.map_err(Shared::Failed);
             }
@@ -573,11 +628,16 @@ impl Users {
             // expired: this process then takes over).
             if js::now_ms() > give_up {
                 self.store_failed(
+                    look.observer,
                     StoreOperation::Claim,
                     "another process held the claim to refresh for too long".into(),
                     &[],
                 );
                 return Err(Shared::Unavailable);
+            }
+            if !waiting {
+                waiting = true;
+                self.listeners(look.observer).signal(TokenSignal::StoreWait);
             }
             transport::delay(POLL_MS, None).await;
             let step = self.step(refresh_token, hash, look, false).await;
@@ -600,9 +660,10 @@ impl Users {
         look: Look<'_>,
     ) -> Result<Outcome, Failure> {
         let grant = Grant::Refresh { refresh_token };
-        match self.target.grant(grant, None, self.on_event.as_ref()).await {
+        let listeners = self.listeners(look.observer);
+        match self.target.grant(grant, None, &listeners).await {
             Ok(set) => {
-                self.keep(hash, &set, refresh_token).await;
+                self.keep(hash, &set, refresh_token, look.observer).await;
                 Ok(Outcome::Set(set))
             }
             Err(failure) if is_invalid_grant(&failure.error) => {
@@ -620,7 +681,13 @@ impl Users {
 
     /// Keeps `set` as the successor of `hash` for the retention: in this process, and in the
     /// store (JSON, under the hash, never the token).
-    async fn keep(&self, hash: &str, set: &TokenSet, refresh_token: &str) {
+    async fn keep(
+        &self,
+        hash: &str,
+        set: &TokenSet,
+        refresh_token: &str,
+        observer: Option<&Function>,
+    ) {
         let now = js::now_ms();
         {
             let mut kept = self.successors.borrow_mut();
@@ -649,7 +716,7 @@ impl Users {
         if let Err(reason) = written {
             let mut secrets = vec![refresh_token, set.access_token.as_str()];
             secrets.extend(set.refresh_token.as_deref());
-            self.store_failed(StoreOperation::Set, reason, &secrets);
+            self.store_failed(observer, StoreOperation::Set, reason, &secrets);
         }
     }
 }
