@@ -205,6 +205,45 @@ class WebhookRefused extends Error {
 const quoted = (value) => JSON.stringify(typeof value === "string" && value.length > 100 ? `${value.slice(0, 100)}...` : value);
 
 /**
+ * The key of the internal hook by which estatekit/otel observes a handler made by
+ * `createWebhookHandler` (not declared; `Symbol.for`, so that it holds across copies of the
+ * package): `handler[OBSERVE](request, observer)` answers the delivery as `handler(request)`
+ * does, and tells `observer` how it ended.
+ */
+const OBSERVE = Symbol.for("estatekit.webhooks.observe");
+
+/**
+ * How one delivery ended, as the hook's observer is told (once, when the answer is decided):
+ * nothing of the body but the event's type and id.
+ * - `outcome`: `new` (handled now, or acknowledged: no handler for its type), `duplicate`
+ *   (answered 200 without a call, with `dedupe`), `in_progress` (another instance handles it:
+ *   503), `handler_failed` (the handler threw: 500), `store_unavailable` (the dedupe store failed
+ *   or was slow: 503 or 500), `refused` (405, 413, 400, 403: `refusal` says why), `error` (the
+ *   event could not be read: 500);
+ * - `type`: the event's type as sent (`known`: one of the 28), `id`: its `uuid`, once the body
+ *   was read as an event.
+ * @typedef {{
+ *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "refused" | "error",
+ *   type?: string,
+ *   known?: boolean,
+ *   id?: string,
+ *   refusal?: "method" | "too_large" | "invalid_event" | "subdomain",
+ * }} Delivery
+ */
+
+/**
+ * Notes the event's type and id in `told`.
+ * @param {Delivery} told
+ * @param {WebhookEvent} event
+ */
+function noteEvent(told, event) {
+  const raw = /** @type {{ rawOperation?: unknown }} */ (event).rawOperation;
+  told.known = event.operation !== null;
+  told.type = event.operation ?? (typeof raw === "string" ? raw : undefined);
+  told.id = event.uuid;
+}
+
+/**
  * A positive whole number option, or its default.
  * @param {string} name
  * @param {number | undefined} value
@@ -245,11 +284,14 @@ function createWebhookHandler(options) {
   /**
    * Tells `onError` of a refused delivery (what it throws is not the sender's concern) and gives
    * the answer.
+   * @param {Delivery} told
    * @param {WebhookRefused} refusal
    * @param {Response} response
    * @param {WebhookEvent} [event]
    */
-  const refused = (refusal, response, event) => {
+  const refused = (told, refusal, response, event) => {
+    told.outcome = "refused";
+    told.refusal = refusal.reason;
     try {
       report(refusal, event);
     } catch {
@@ -265,13 +307,46 @@ function createWebhookHandler(options) {
    */
   const inFlight = new Map();
 
-  return async function receive(request) {
+  /** @param {Request} request */
+  const receive = async function receive(request) {
+    return deliver(request, undefined);
+  };
+  return Object.defineProperty(receive, OBSERVE, { value: deliver });
+
+  /**
+   * Answers one delivery (what `receive` does), telling `observer` how it ended (see
+   * `Delivery`): the hook of estatekit/otel, which gives one per delivery.
+   * @param {Request} request
+   * @param {((delivery: Delivery) => void) | undefined} observer
+   * @returns {Promise<Response>}
+   */
+  async function deliver(request, observer) {
+    /** @type {Delivery} */
+    const told = { outcome: "error" };
+    try {
+      return await answerDelivery(request, told);
+    } finally {
+      try {
+        observer?.(told);
+      } catch {
+        // An observer's failure is not the sender's.
+      }
+    }
+  }
+
+  /**
+   * @param {Request} request
+   * @param {Delivery} told
+   * @returns {Promise<Response>}
+   */
+  async function answerDelivery(request, told) {
     if (request.method !== "POST") {
       const why = `the method is ${quoted(request.method)}; deliveries are POST`;
-      return refused(new WebhookRefused("method", 405, why), answer(405, { error: "only POST is accepted" }, { allow: "POST" }));
+      return refused(told, new WebhookRefused("method", 405, why), answer(405, { error: "only POST is accepted" }, { allow: "POST" }));
     }
     const tooLarge = (/** @type {string} */ why) =>
       refused(
+        told,
         new WebhookRefused("too_large", 413, why),
         answer(413, { error: `the body is larger than ${maxBytes} bytes` }),
       );
@@ -288,34 +363,40 @@ function createWebhookHandler(options) {
       if (e === TOO_LARGE) return tooLarge(`the body is over maxBytes (${maxBytes} bytes); it was not read further`);
       if (isInvalidEvent(e)) {
         const why = `not a valid event (${e.message}, at ${e.path})`;
-        return refused(new WebhookRefused("invalid_event", 400, why, e), answer(400, { error: e.message, path: e.path }));
+        return refused(told, new WebhookRefused("invalid_event", 400, why, e), answer(400, { error: e.message, path: e.path }));
       }
       report(e, undefined);
       return answer(500, { error: "the event could not be read" }); // e.g. the module failed to load: retry
     }
+    noteEvent(told, event);
     if (subdomain !== undefined && event.subdomain !== subdomain) {
       const why =
         `the event is for subdomain ${quoted(event.subdomain)} and this handler's \`subdomain\` is ${quoted(subdomain)} ` +
         "(set it to your account's subdomain; the emulator prints its own at start-up)";
-      return refused(new WebhookRefused("subdomain", 403, why), answer(403, { error: "the event is for another subdomain" }), event);
+      return refused(told, new WebhookRefused("subdomain", 403, why), answer(403, { error: "the event is for another subdomain" }), event);
     }
-    if (!store && !shared) return handle(event, request);
+    if (!store && !shared) return handle(event, request, told);
     const { uuid } = event;
     for (let first = inFlight.get(uuid); first; first = inFlight.get(uuid)) await first.catch(() => {});
     // Claimed before anything is awaited, so that one copy at a time gets past this point.
-    const claim = shared ? once(shared, event, request) : (async () => {
+    const claim = shared ? once(shared, event, request, told) : (async () => {
       try {
         const seen = await bounded(Promise.resolve(/** @type {DedupeStore} */ (store).has(uuid)), storeTimeoutMs);
         if (seen === SLOW) {
           report(new StoreTimeout("has", storeTimeoutMs), event);
+          told.outcome = "store_unavailable";
           return answer(503, { error: "the dedupe store is unavailable" }, { "retry-after": retryAfter });
         }
-        if (seen) return answer(200, { received: true, duplicate: true });
+        if (seen) {
+          told.outcome = "duplicate";
+          return answer(200, { received: true, duplicate: true });
+        }
       } catch (e) {
         report(e, event);
+        told.outcome = "store_unavailable";
         return answer(500, { error: "the dedupe store failed" });
       }
-      return handle(event, request);
+      return handle(event, request, told);
     })();
     inFlight.set(uuid, claim);
     try {
@@ -323,7 +404,7 @@ function createWebhookHandler(options) {
     } finally {
       inFlight.delete(uuid);
     }
-  };
+  }
 
   /**
    * Runs the handler across every process sharing `shared` so that a uuid's handler completes
@@ -337,12 +418,21 @@ function createWebhookHandler(options) {
    * @param {import("./store.js").Store} shared
    * @param {WebhookEvent} event
    * @param {Request} request
+   * @param {Delivery} told
    * @returns {Promise<Response>}
    */
-  async function once(shared, event, request) {
+  async function once(shared, event, request, told) {
     const done = `webhook:${event.uuid}:done`;
     const key = `webhook:${event.uuid}:claim`;
-    const busy = (/** @type {string} */ error) => answer(503, { error }, { "retry-after": retryAfter });
+    const UNAVAILABLE = "the dedupe store is unavailable";
+    const busy = (/** @type {string} */ error) => {
+      told.outcome = error === UNAVAILABLE ? "store_unavailable" : "in_progress";
+      return answer(503, { error }, { "retry-after": retryAfter });
+    };
+    const duplicate = () => {
+      told.outcome = "duplicate";
+      return answer(200, { received: true, duplicate: true });
+    };
     /**
      * A store call bounded by `storeTimeoutMs`: its value, or SLOW / the error (both reported).
      * @template T
@@ -371,13 +461,13 @@ function createWebhookHandler(options) {
     };
     const isDone = () => ask("get", () => shared.get(done));
     const before = await isDone();
-    if (!before) return busy("the dedupe store is unavailable");
-    if (before.value != null) return answer(200, { received: true, duplicate: true });
+    if (!before) return busy(UNAVAILABLE);
+    if (before.value != null) return duplicate();
     // The claim lasts claimTtlMs from when the store set it, which is after this instant: a mark
     // acknowledged before `deadline` was written while the claim was held.
     const deadline = Date.now() + claimTtlMs;
     const claimed = await ask("claim", () => shared.claim(key, claimTtlMs));
-    if (!claimed) return busy("the dedupe store is unavailable");
+    if (!claimed) return busy(UNAVAILABLE);
     const owner = claimed.value;
     if (owner == null) return busy("this delivery is being handled by another instance");
     const release = () => ask("release", () => shared.release(key, owner));
@@ -385,13 +475,13 @@ function createWebhookHandler(options) {
     const after = await isDone();
     if (after?.value != null) {
       await release();
-      return answer(200, { received: true, duplicate: true });
+      return duplicate();
     }
     if (!after) {
       await release();
-      return busy("the dedupe store is unavailable");
+      return busy(UNAVAILABLE);
     }
-    const handled = await handle(event, request);
+    const handled = await handle(event, request, told);
     if (handled.ok) {
       // Marked done, then released. If the mark cannot be written, the claim is kept (a copy
       // arriving meanwhile gets 503) and the mark is tried again every second while it lasts.
@@ -424,17 +514,20 @@ function createWebhookHandler(options) {
    * (not remembered, so that the sender's retry runs it again).
    * @param {WebhookEvent} event
    * @param {Request} request
+   * @param {Delivery} told
    * @returns {Promise<Response>}
    */
-  async function handle(event, request) {
+  async function handle(event, request, told) {
     /** @type {((event: any, request: Request) => unknown) | undefined} */
     const handler = event.operation === null ? onUnknown : handlers[event.operation];
     try {
       await handler?.(event, request);
     } catch (e) {
       report(e, event);
+      told.outcome = "handler_failed";
       return answer(500, { error: "the handler failed" });
     }
+    told.outcome = "new";
     try {
       if (store && (await bounded(Promise.resolve(store.add(event.uuid)), storeTimeoutMs)) === SLOW) {
         // Handled: a copy of it may run the handler again.
