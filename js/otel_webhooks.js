@@ -1,0 +1,133 @@
+// estatekit/otel's part for estatekit/webhooks: a handler made by `createWebhookHandler`, wrapped
+// (a new function with the same call signature and the original's own properties) so that each
+// delivery is a SERVER span `estatekit webhook receive` inside which the original handler runs
+// (`context.with`): the spans the app makes in its event callbacks are its children. The handler
+// tells how the delivery ended through its internal hook (see ./webhooks_receiver.js,
+// `Delivery`): the event's type and id and the outcome, nothing of the body. Only
+// OpenTelemetry's API is used.
+//
+// - The span: `http.request.method`, `http.response.status_code` (the answer's),
+//   `estatekit.webhook.outcome` (`new`, `duplicate`, `in_progress`, `handler_failed`,
+//   `store_unavailable`, `refused`, `error`), `estatekit.webhook.event_type` and
+//   `estatekit.webhook.delivery_id` once the body was read as an event, `error.type` for a
+//   refusal (its reason: `method`, `too_large`, `invalid_event`, `subdomain`) and for the
+//   failures (the outcome). Status ERROR for the failures (`handler_failed`,
+//   `store_unavailable`, `error`: a 5xx the receiver is to blame for); a refusal is a 4xx, which
+//   the HTTP server conventions leave unset; `in_progress` asks the sender to retry (503) as
+//   dedupe means to. No `url.*`: a webhook's URL may hold the app's secret path segment.
+// - `estatekit.webhook.deliveries` counts deliveries by outcome, event type (a type outside the
+//   28 counts as `_OTHER`) and `error.type`.
+import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+
+/** The hook's key (./webhooks_receiver.js). */
+const OBSERVE = Symbol.for("estatekit.webhooks.observe");
+
+/** The outcomes that are the receiver's failures (span status ERROR). */
+const FAILURES = new Set(["handler_failed", "store_unavailable", "error"]);
+
+/** @typedef {import("./webhooks_receiver.js").Delivery} Delivery */
+/** @typedef {(request: Request, observer: ((delivery: Delivery) => void) | undefined) => Promise<Response>} Observed */
+
+/**
+ * The telemetries each handler (original or wrapped) reports to already: instrumenting it again
+ * with one of them gives it back as it is.
+ * @type {WeakMap<Function, object[]>}
+ */
+const reporting = new WeakMap();
+
+/**
+ * Whether `x` is a handler made by estatekit/webhooks' `createWebhookHandler` (any copy of the
+ * package), or one instrumented already.
+ * @param {unknown} x
+ * @returns {boolean}
+ */
+export function isHandler(x) {
+  return typeof x === "function" && typeof (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (x)))[OBSERVE] === "function";
+}
+
+/**
+ * The handler wrapped (see the module's comment), or `handler` itself when it reports to
+ * `telemetry` already.
+ * @template {(request: Request) => Promise<Response>} H
+ * @param {H} handler
+ * @param {import("./otel_telemetry.js").Telemetry} telemetry
+ * @returns {H}
+ */
+export function instrumentHandler(handler, telemetry) {
+  const already = reporting.get(handler) ?? [];
+  if (already.includes(telemetry)) return handler;
+  const deliver = /** @type {Observed} */ ((/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (handler)))[OBSERVE]);
+  const { tracer, deliveries } = telemetry;
+
+  /** @type {Observed} */
+  const observed = (request, outer) => {
+    const method = /** @type {{ method?: unknown }} */ (request ?? {}).method;
+    const span = tracer.startSpan("estatekit webhook receive", {
+      kind: SpanKind.SERVER,
+      attributes: typeof method === "string" ? { "http.request.method": method } : {},
+    });
+    /** @type {Delivery | undefined} */
+    let told;
+    /** @param {Delivery} delivery */
+    const observer = (delivery) => {
+      told = delivery;
+      outer?.(delivery);
+    };
+    /** @param {Response | undefined} response */
+    const finish = (response) => {
+      const outcome = told?.outcome ?? "error";
+      /** @type {import("@opentelemetry/api").Attributes} */
+      const attributes = { "estatekit.webhook.outcome": outcome };
+      /** @type {import("@opentelemetry/api").Attributes} */
+      const counted = { "estatekit.webhook.outcome": outcome };
+      if (told?.type !== undefined) {
+        attributes["estatekit.webhook.event_type"] = told.type;
+        counted["estatekit.webhook.event_type"] = told.known ? told.type : "_OTHER";
+      }
+      if (told?.id !== undefined) attributes["estatekit.webhook.delivery_id"] = told.id;
+      const errorType = outcome === "refused" ? told?.refusal : FAILURES.has(outcome) ? outcome : undefined;
+      if (errorType !== undefined) attributes["error.type"] = counted["error.type"] = errorType;
+      if (response) attributes["http.response.status_code"] = response.status;
+      span.setAttributes(attributes);
+      if (FAILURES.has(outcome)) span.setStatus({ code: SpanStatusCode.ERROR });
+      span.end();
+      deliveries.add(1, counted);
+    };
+    /** @type {Promise<Response>} */
+    let answered;
+    try {
+      answered = context.with(trace.setSpan(context.active(), span), deliver, undefined, request, observer);
+    } catch (e) {
+      finish(undefined);
+      throw e;
+    }
+    return Promise.resolve(answered).then(
+      (response) => {
+        finish(response);
+        return response;
+      },
+      (error) => {
+        finish(undefined);
+        throw error;
+      },
+    );
+  };
+
+  /** @param {Request} request */
+  const wrapped = async function receive(request) {
+    return observed(request, undefined);
+  };
+  for (const key of Reflect.ownKeys(handler)) {
+    if (key === "prototype" || key === OBSERVE) continue;
+    const descriptor = /** @type {PropertyDescriptor} */ (Object.getOwnPropertyDescriptor(handler, key));
+    try {
+      Object.defineProperty(wrapped, key, descriptor);
+    } catch {
+      // A property the new function cannot take (none of an ordinary function's).
+    }
+  }
+  Object.defineProperty(wrapped, OBSERVE, { value: observed });
+  if (Object.isFrozen(handler)) Object.freeze(wrapped);
+  reporting.set(wrapped, [...already, telemetry]);
+  return /** @type {H} */ (/** @type {unknown} */ (wrapped));
+}
