@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { assertNoSecrets, counted, instrumentTokens, isTokens, recording, written } from "./otel_recording.mjs";
+import { THROUGH, assertNoSecrets, counted, instrumentTokens, isTokens, recording, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createTokenProvider, createUserTokens, passwordGrant } = await import(`${pkg}auth.node.js`);
@@ -57,10 +57,9 @@ test.describe("estatekit/otel: token grants", () => {
   test.it("a password grant, then a refresh: CLIENT spans under the caller's span, counted by grant type and outcome", async (t) => {
     const { emulator, oauth, secrets } = await service(t);
     const recorded = recording();
+    console.log(`instrumented through ${THROUGH}`);
     const provider = createTokenProvider({ ...oauth, ...USER });
-    assert.ok(isTokens(provider));
-    assert.equal(instrumentTokens(provider, recorded.telemetry), provider, "the same object");
-    assert.equal(instrumentTokens(provider, recorded.telemetry), provider, "instrumenting it again adds nothing");
+    assert.equal(recorded.instrument(provider), provider, "the same object");
     assert.ok(Object.isFrozen(provider));
     assert.deepEqual(Object.keys(provider), ["getToken", "invalidate", "close", "toJSON", "toString"], "the hook is not enumerable");
 
@@ -104,7 +103,7 @@ test.describe("estatekit/otel: token grants", () => {
   test.it("concurrent callers share one grant: its span is the first caller's child", async (t) => {
     const { oauth, secrets } = await service(t);
     const recorded = recording();
-    const provider = instrumentTokens(createTokenProvider({ ...oauth, ...USER }), recorded.telemetry);
+    const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER }));
     const [a, b] = await Promise.all([
       within(recorded, "first caller", () => provider.getToken()),
       within(recorded, "second caller", () => provider.getToken()),
@@ -120,7 +119,7 @@ test.describe("estatekit/otel: token grants", () => {
     const { oauth, secrets } = await service(t);
     const recorded = recording();
     const wrong = "otel-wrong-pa55word-Q7x9";
-    const provider = instrumentTokens(createTokenProvider({ ...oauth, username: USER.username, password: wrong }), recorded.telemetry);
+    const provider = recorded.instrument(createTokenProvider({ ...oauth, username: USER.username, password: wrong }));
     const error = await within(recorded, "sign in", () => provider.getToken()).catch((e) => e);
     assert.equal(error.name, "ApiError");
     assert.equal(error.kind, "forbidden");
@@ -142,7 +141,7 @@ test.describe("estatekit/otel: token grants", () => {
     const { oauth } = await service(t);
     const recorded = recording();
     const unreachable = async () => Promise.reject(new TypeError("fetch failed"));
-    const provider = instrumentTokens(createTokenProvider({ ...oauth, ...USER, fetch: unreachable }), recorded.telemetry);
+    const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER, fetch: unreachable }));
     const error = await provider.getToken().catch((e) => e);
     assert.equal(error.kind, "network");
     const spans = grantSpans(recorded);
@@ -162,8 +161,7 @@ test.describe("estatekit/otel: token grants", () => {
     const { emulator, oauth, secrets } = await service(t);
     const recorded = recording();
     const users = createUserTokens(oauth);
-    assert.ok(isTokens(users));
-    assert.equal(instrumentTokens(users, recorded.telemetry), users);
+    assert.equal(recorded.instrument(users), users);
     const set = await passwordGrant(oauth, USER); // a sign-in, not instrumented: no span
     assert.deepEqual(grantSpans(recorded), []);
     const due = { ...set, expiresAt: Date.now() + 1_000 };
@@ -206,7 +204,7 @@ test.describe("estatekit/otel: token grants", () => {
     const shared = memoryStore();
     // Another process (not instrumented) gets the token set and stores it.
     await createTokenProvider({ ...oauth, ...USER, store: shared }).getToken();
-    const reader = instrumentTokens(createTokenProvider({ ...oauth, ...USER, store: shared }), recorded.telemetry);
+    const reader = recorded.instrument(createTokenProvider({ ...oauth, ...USER, store: shared }));
     await within(recorded, "reads the store", () => reader.getToken());
     assert.deepEqual(grantSpans(recorded), [], "no grant: the stored set");
     assert.deepEqual(written(appSpan(recorded, "reads the store")).events, [{ name: "estatekit.token.shared", attributes: {} }]);
@@ -231,7 +229,7 @@ test.describe("estatekit/otel: token grants", () => {
         return owner;
       },
     };
-    const waiter = instrumentTokens(createTokenProvider({ ...oauth, ...other, store: watched }), recorded.telemetry);
+    const waiter = recorded.instrument(createTokenProvider({ ...oauth, ...other, store: watched }));
     const key = `tokens:${oauth.baseUrl}:${CLIENT.clientId}:${USER.username}:refreshing`;
     const holder = await claims.claim(key, 60_000);
     assert.equal(typeof holder, "string");
@@ -247,7 +245,7 @@ test.describe("estatekit/otel: token grants", () => {
 
     // A store whose reads fail: the provider goes on without it; the event names the operation.
     const broken = { ...memoryStore(), get: async () => Promise.reject(new Error("store down: otel-store-reason-Q7x9")) };
-    const alone = instrumentTokens(createTokenProvider({ ...oauth, ...USER, store: broken }), recorded.telemetry);
+    const alone = recorded.instrument(createTokenProvider({ ...oauth, ...USER, store: broken }));
     await within(recorded, "store down", () => alone.getToken());
     assert.deepEqual(written(appSpan(recorded, "store down")).events, [
       { name: "estatekit.token.store_unavailable", attributes: { "estatekit.store.operation": "get" } },
@@ -255,10 +253,26 @@ test.describe("estatekit/otel: token grants", () => {
     await assertNoSecrets(recorded, [...secrets, "otel-store-reason-Q7x9"], ["estatekit.token.shared", "estatekit.token.store_wait"]);
   });
 
+  test.it("the part: isTokens knows a provider and user tokens; instrumenting again with the same telemetry adds nothing", async (t) => {
+    const { oauth } = await service(t);
+    const recorded = recording();
+    const provider = createTokenProvider({ ...oauth, ...USER });
+    assert.ok(isTokens(provider));
+    assert.ok(isTokens(createUserTokens(oauth)));
+    assert.ok(!isTokens({ getToken: async () => "t" }), "a plain object with a getToken is not one");
+    assert.equal(instrumentTokens(provider, recorded.telemetry), provider);
+    assert.equal(instrumentTokens(provider, recorded.telemetry), provider);
+    await provider.getToken();
+    assert.equal(grantSpans(recorded).length, 1, "one span, not two");
+    assert.deepEqual(counted(await recorded.metrics(), "estatekit.token.grants"), [
+      [{ "estatekit.token.grant_type": "password", "estatekit.token.outcome": "ok" }, 1],
+    ]);
+  });
+
   test.it("a call outside any span: the grant's span is a root span; objects never instrumented tell nothing", async (t) => {
     const { oauth } = await service(t);
     const recorded = recording();
-    const provider = instrumentTokens(createTokenProvider({ ...oauth, ...USER }), recorded.telemetry);
+    const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER }));
     await provider.getToken();
     const [root] = grantSpans(recorded);
     assert.equal(root.parentSpanContext, undefined);

@@ -1,22 +1,31 @@
 // What the estatekit/otel tests of tokens and webhooks record with: OpenTelemetry's real SDK (a
 // BasicTracerProvider exporting every ended span to memory, a MeterProvider read on demand),
 // AsyncLocalStorage as the context manager (as in a Node service, so that `context.with` and
-// `startActiveSpan` reach async callbacks), the telemetry of estatekit/otel on those providers,
-// and the secrets check: every exported span (name, attributes, events, status, links) and
-// metric point, written out as JSON, holds none of the given secrets.
+// `startActiveSpan` reach async callbacks), `instrument(x)` on those providers, and the secrets
+// check: every exported span (name, attributes, events, status, links) and metric point,
+// written out as JSON, holds none of the given secrets.
+//
+// `instrument` is estatekit/otel's (pkg/otel.js) once the package has that entry; until then, the
+// parts' (js/otel_auth.js, js/otel_webhooks.js, on the telemetry of js/otel_telemetry.js): they
+// import nothing but @opentelemetry/api and find the objects made by pkg/ through their
+// `Symbol.for` hooks. The parts themselves (their idempotence, `isTokens`, `isHandler`) are
+// tested from js/ either way.
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 
 const js = new URL("../../js/", import.meta.url).href;
-// Until the entry (estatekit/otel, pkg/otel.js) lands, the parts are tested from js/: they
-// import nothing but @opentelemetry/api, and find the objects made by pkg/ through their
-// `Symbol.for` hooks.
 const { telemetry } = await import(`${js}otel_telemetry.js`);
 export const { instrumentTokens, isTokens } = await import(`${js}otel_auth.js`);
 export const { instrumentHandler, isHandler } = await import(`${js}otel_webhooks.js`);
+const entryFile = new URL("../../pkg/otel.js", import.meta.url);
+/** estatekit/otel's entry as built, when the package has it. */
+const entry = existsSync(entryFile) ? await import(entryFile.href) : undefined;
+/** What `instrument` goes through (printed by the tests). */
+export const THROUGH = entry ? "estatekit/otel's instrument (pkg/otel.js)" : "the parts (js/otel_auth.js, js/otel_webhooks.js)";
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
@@ -34,8 +43,23 @@ export function recording() {
   const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
   const reader = new OnDemandReader();
   const meterProvider = new MeterProvider({ readers: [reader] });
+  const parts = telemetry({ tracerProvider, meterProvider }, "0.0.0-test");
   return {
-    telemetry: telemetry({ tracerProvider, meterProvider }, "0.0.0-test"),
+    /** The parts' telemetry on these providers (for tests of the parts themselves). */
+    telemetry: parts,
+    /**
+     * `x` instrumented on these providers, as an app does it: `instrument(x, { tracerProvider,
+     * meterProvider })`.
+     * @template T
+     * @param {T} x
+     * @returns {T}
+     */
+    instrument(x) {
+      if (entry) return entry.instrument(x, { tracerProvider, meterProvider });
+      if (isTokens(x)) return instrumentTokens(x, parts);
+      if (isHandler(x)) return instrumentHandler(x, parts);
+      throw new TypeError("not a token provider, user tokens or webhook handler");
+    },
     /** The app's tracer (its spans are the parents and children of estatekit's). */
     tracer: tracerProvider.getTracer("app"),
     /** Every span ended so far. */

@@ -8,7 +8,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { assertNoSecrets, counted, instrumentHandler, isHandler, recording, written } from "./otel_recording.mjs";
+import { THROUGH, assertNoSecrets, counted, instrumentHandler, isHandler, recording, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createWebhookHandler, toNodeListener } = await import(`${pkg}webhooks.node.js`);
@@ -55,10 +55,9 @@ test.describe("estatekit/otel: webhook deliveries", () => {
           }),
       },
     });
-    assert.ok(isHandler(handler));
-    const instrumented = instrumentHandler(handler, recorded.telemetry);
+    console.log(`instrumented through ${THROUGH}`);
+    const instrumented = recorded.instrument(handler);
     assert.notEqual(instrumented, handler, "a handler comes back wrapped");
-    assert.ok(isHandler(instrumented));
     const { service, bodies } = await sender(t, instrumented);
     const emitted = await service.emit("UNIT_CREATED", { data: { unitId: "unit-1", note: BODY_SECRET }, copies: 1 });
     const records = await service.settled();
@@ -97,7 +96,7 @@ test.describe("estatekit/otel: webhook deliveries", () => {
     const recorded = recording();
     let throws = true;
     const errors = [];
-    const handler = instrumentHandler(
+    const handler = recorded.instrument(
       createWebhookHandler({
         dedupe: true,
         on: {
@@ -110,7 +109,6 @@ test.describe("estatekit/otel: webhook deliveries", () => {
         },
         onError: (error) => errors.push(error),
       }),
-      recorded.telemetry,
     );
     const { service, bodies } = await sender(t, handler);
     const emitted = await service.emit("UNIT_DELETED", { data: { note: BODY_SECRET } });
@@ -144,8 +142,8 @@ test.describe("estatekit/otel: webhook deliveries", () => {
     let release;
     const gate = new Promise((resolve) => (release = resolve));
     const on = { UNIT_UPDATED: async () => (entered(), await gate) };
-    const a = instrumentHandler(createWebhookHandler({ dedupe: store, on }), recorded.telemetry);
-    const b = instrumentHandler(createWebhookHandler({ dedupe: store, on }), recorded.telemetry);
+    const a = recorded.instrument(createWebhookHandler({ dedupe: store, on }));
+    const b = recorded.instrument(createWebhookHandler({ dedupe: store, on }));
     const body = JSON.stringify({ uuid: "d-1", operation: "UNIT_UPDATED", subdomain: "acme", language: "en", createdAt: "2026-11-27T10:00:00.000Z", data: { note: BODY_SECRET } });
     const delivery = () => new Request(HOOK, { method: "POST", headers: { "content-type": "application/json" }, body });
     const first = a(delivery());
@@ -168,7 +166,7 @@ test.describe("estatekit/otel: webhook deliveries", () => {
   test.it("refusals: refused with the reason as error.type; a delivery inside the app's own span is its child", async () => {
     const recorded = recording();
     const told = [];
-    const handler = instrumentHandler(createWebhookHandler({ subdomain: "acme", on: {}, onError: (e) => told.push(e.reason) }), recorded.telemetry);
+    const handler = recorded.instrument(createWebhookHandler({ subdomain: "acme", on: {}, onError: (e) => told.push(e.reason) }));
     const post = (body) => new Request(HOOK, { method: "POST", headers: { "content-type": "application/json" }, body });
     const other = JSON.stringify({ uuid: "d-2", operation: "UNIT_UPDATED", subdomain: "not-acme", language: "en", createdAt: "2026-11-27T10:00:00.000Z", data: { note: BODY_SECRET } });
     const invalid = `{ "uuid": "d-3", "note": "${BODY_SECRET}" `;
@@ -208,28 +206,18 @@ test.describe("estatekit/otel: webhook deliveries", () => {
     await assertNoSecrets(recorded, [BODY_SECRET, other, invalid, HOOK.split("/").at(-1)], ["refused", "subdomain"]);
   });
 
-  test.it("the wrapper keeps the handler's properties; instrumenting it again with the same telemetry adds nothing; toNodeListener takes it", async () => {
+  test.it("the wrapper keeps the handler's properties; toNodeListener takes it", async () => {
     const recorded = recording();
     const handler = createWebhookHandler({ on: {}, onError: () => {} });
     handler.route = "/api/hooks";
     Object.defineProperty(handler, "hidden", { value: 7, enumerable: false });
-    const wrapped = instrumentHandler(handler, recorded.telemetry);
+    const wrapped = recorded.instrument(handler);
     assert.equal(typeof wrapped, "function");
     assert.equal(wrapped.name, handler.name);
     assert.equal(wrapped.length, handler.length);
     assert.equal(wrapped.route, "/api/hooks");
     assert.equal(wrapped.hidden, 7);
     assert.deepEqual(Object.keys(wrapped), Object.keys(handler));
-    assert.equal(instrumentHandler(wrapped, recorded.telemetry), wrapped);
-    // Another telemetry: a second span around the first.
-    const other = recording();
-    const twice = instrumentHandler(wrapped, other.telemetry);
-    assert.notEqual(twice, wrapped);
-    const res = await twice(new Request(HOOK, { method: "GET" }));
-    assert.equal(res.status, 405);
-    assert.equal(deliverySpans(recorded).length, 1);
-    assert.equal(deliverySpans(other).length, 1);
-    assert.equal(deliverySpans(recorded)[0].parentSpanContext?.spanId, deliverySpans(other)[0].spanContext().spanId, "the inner span is the outer's child");
     // toNodeListener over the wrapped handler.
     const listener = toNodeListener(wrapped);
     const answered = await new Promise((resolve) => {
@@ -243,6 +231,24 @@ test.describe("estatekit/otel: webhook deliveries", () => {
       listener(req, res);
     });
     assert.equal(answered, 405);
-    assert.equal(deliverySpans(recorded).length, 2);
+    assert.deepEqual(deliverySpans(recorded).map((s) => s.attributes["error.type"]), ["method"]);
+  });
+
+  test.it("the part: isHandler knows a handler; instrumenting again with the same telemetry adds nothing, with another nests", async () => {
+    const recorded = recording();
+    const handler = createWebhookHandler({ on: {}, onError: () => {} });
+    assert.ok(isHandler(handler));
+    assert.ok(!isHandler(async () => new Response()), "a plain function is not one");
+    const wrapped = instrumentHandler(handler, recorded.telemetry);
+    assert.ok(isHandler(wrapped));
+    assert.equal(instrumentHandler(wrapped, recorded.telemetry), wrapped);
+    // Another telemetry: a second span around the first.
+    const other = recording();
+    const twice = instrumentHandler(wrapped, other.telemetry);
+    assert.notEqual(twice, wrapped);
+    assert.equal((await twice(new Request(HOOK, { method: "GET" }))).status, 405);
+    assert.equal(deliverySpans(recorded).length, 1);
+    assert.equal(deliverySpans(other).length, 1);
+    assert.equal(deliverySpans(recorded)[0].parentSpanContext?.spanId, deliverySpans(other)[0].spanContext().spanId, "the inner span is the outer's child");
   });
 });
