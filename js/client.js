@@ -114,8 +114,9 @@ function initSync(module) {
 
 /**
  * Per client: the wasm client once built, its options until then, the error its options gave,
- * whether it was freed, and the `baseUrl` option as given (for `baseUrl`, whatever else is wrong).
- * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: unknown }} State
+ * whether it was freed, the `baseUrl` option as given (for `baseUrl`, whatever else is wrong),
+ * and the hook around its `fetch` calls (estatekit/otel's, see `INSTRUMENT`).
+ * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: unknown, hook?: Function }} State
  * @type {WeakMap<Client, State>}
  */
 const clients = new WeakMap();
@@ -134,11 +135,22 @@ const FREED =
 function build(state) {
   try {
     state.inner = new glue.Client(/** @type {ClientOptions} */ (state.options));
+    if (state.hook) hooked(state.inner).__instrument(state.hook);
   } catch (e) {
     state.error = e;
   }
   state.options = undefined;
 }
+
+/**
+ * The seam of `estatekit/otel` (undeclared, not part of the API): `client[INSTRUMENT](hook)`
+ * makes every request of the client go through `hook(fetch, request, callId)` instead of
+ * `fetch(request)` (the wasm client's `__instrument`, kept when the client is built later).
+ */
+const INSTRUMENT = Symbol.for("estatekit.instrument");
+
+/** @param {WasmClient} wasm */
+const hooked = (wasm) => /** @type {{ __instrument(hook: Function): void }} */ (/** @type {unknown} */ (wasm));
 
 /**
  * The base URL as the module normalises it (scheme, host, port, path without trailing slash), read
@@ -332,6 +344,17 @@ class Client {
         page: (skip, take) => [filter, { ...call, paging: { ...paging, skip, take } }],
       };
     });
+  }
+
+  /**
+   * estatekit/otel's seam (see `INSTRUMENT`; a class method: not enumerable).
+   * @param {Function} hook
+   */
+  [INSTRUMENT](hook) {
+    const state = clients.get(this);
+    if (!state) throw new TypeError("estatekit: not a Client");
+    state.hook = hook;
+    if (state.inner) hooked(state.inner).__instrument(hook);
   }
 
   static {

@@ -25,6 +25,10 @@
 # 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts).
 # 7. the `estatekit/query` entry (TanStack Query option factories): js/query.js and
 #    js/query.d.ts, copied; plain JavaScript with no module and no dependency.
+# 8. the `estatekit/otel` entry (OpenTelemetry traces and metrics): plain JavaScript whose only
+#    imports are the optional peers @opentelemetry/api and @opentelemetry/core (js/otel.js and its
+#    parts js/otel_*.js, js/otel.d.ts), and otel_routes.js, its table of the client's requests,
+#    generated from vocab/src/routes.rs. The main entry never imports it.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -135,4 +139,11 @@ fi
 # 7. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).
 if [ "$out" = pkg ]; then
   cp js/query.js js/query.d.ts "$out/"
+fi
+
+# 8. estatekit/otel: plain JavaScript (no module of its own); the requests' templates generated
+#    from their one definition (vocab/src/routes.rs).
+if [ "$out" = pkg ]; then
+  cp js/otel.js js/otel.d.ts js/otel_client.js js/otel_auth.js js/otel_webhooks.js js/otel_telemetry.js "$out/"
+  cargo run -q -p estatekit-vocab --bin otel-routes-js > "$out/otel_routes.js"
 fi

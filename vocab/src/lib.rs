@@ -8,6 +8,8 @@
 #[cfg(feature = "ts")]
 use tsify::Tsify;
 
+pub mod routes;
+
 /// Declares a closed list: the enum, its names' constant and `as_str`.
 macro_rules! closed_list {
     (

@@ -230,6 +230,7 @@ impl Target {
             },
             on_retry: None,
             fetch: self.fetch.clone(),
+            hook: Default::default(),
             rate: None,
         };
         let set = RefCell::new(None);

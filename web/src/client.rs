@@ -406,6 +406,7 @@ impl Client {
             policy,
             on_retry: function(opts.on_retry),
             fetch: function(opts.fetch),
+            hook: Default::default(),
             rate,
         };
         Ok(Client {
@@ -464,6 +465,14 @@ impl Client {
         let events = self.inner.events(operation);
         let future = body(self.inner.clone(), events.clone());
         pipeline::promise(events, Box::pin(future))
+    }
+
+    /// Sets the hook around each request's `fetch` call (`undefined` removes it): what the
+    /// wrapper's undeclared `Symbol.for("estatekit.instrument")` method forwards, for
+    /// `estatekit/otel` (see `transport::Outgoing::hook`). Not part of the API.
+    #[wasm_bindgen(skip_typescript, js_name = __instrument)]
+    pub fn instrument(&self, hook: JsValue) {
+        *self.inner.pipeline.hook.borrow_mut() = hook.dyn_into().ok();
     }
 
     /// The base URL the client talks to (normalised, without trailing slash).

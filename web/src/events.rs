@@ -51,6 +51,11 @@ impl Events {
         }
     }
 
+    /// The call's id (`callId`), unique in this module instance.
+    pub fn call_id(&self) -> u32 {
+        self.call_id
+    }
+
     /// Requests sent so far.
     pub fn attempts(&self) -> u32 {
         self.attempts.get()
@@ -127,6 +132,15 @@ impl Events {
             delay_ms,
             kind,
             status,
+        });
+    }
+
+    /// The call waits `delay_ms` for room in the client-side rate budget.
+    pub fn rate_wait(&self, delay_ms: u32) {
+        self.emit(|| ClientEvent::RateWait {
+            operation: self.operation,
+            call_id: self.call_id,
+            delay_ms,
         });
     }
 

@@ -18,6 +18,7 @@ use crate::error::{ApiErrorKind, Error};
 use crate::model::auth::GrantType;
 use crate::model::client::RetryEvent;
 use js_sys::{Function, Promise};
+use std::cell::RefCell;
 use std::future::Future;
 use std::pin::Pin;
 use std::rc::Rc;
@@ -152,6 +153,8 @@ pub struct Pipeline {
     pub on_retry: Option<Function>,
     /// The `fetch` option, used instead of the global `fetch`.
     pub fetch: Option<Function>,
+    /// The hook around each `fetch` call (`estatekit/otel`): see [`Outgoing::hook`].
+    pub hook: RefCell<Option<Function>>,
     /// The client-side rate limit.
     pub rate: Option<Rate>,
 }
@@ -283,6 +286,7 @@ impl Pipeline {
                 Some(r) => r.ceil() as u32,
                 None => 0,
             };
+            let hook = self.hook.borrow().clone();
             let attempt = Outgoing {
                 request: op.request,
                 file: call.file.as_ref().map(|(blob, name)| (blob, name.as_str())),
@@ -290,6 +294,8 @@ impl Pipeline {
                 timeout_ms,
                 progress: call.progress.as_ref(),
                 fetch: self.fetch.as_ref(),
+                hook: hook.as_ref(),
+                call_id: events.call_id(),
             };
             let started = events.request(method, path, attempts + 1);
             let result = transport::send(token.clone(), &attempt, &self.origin).await;

@@ -55,15 +55,14 @@ impl Rate {
 
     /// Waits until an attempt may start: in the server build, a take from the shared budget
     /// first (its wait is then held by this process's window, so that it still holds if the
-    /// store fails later), then this process's window. `deadline` and `signal` bound every wait.
+    /// store fails later), then this process's window. `deadline` and `signal` bound every wait;
+    /// each is told to `events` (`rateWait`) before it starts.
     pub async fn turn(
         &self,
         deadline: Option<f64>,
         signal: Option<&AbortSignal>,
         events: &Events,
     ) -> Result<(), Stop> {
-        #[cfg(not(feature = "server"))]
-        let _ = events;
         // Whether this attempt is done with the store: it took one from the budget (then only
         // this process's window may still delay it: it must not take a second one), or the
         // store failed.
@@ -82,7 +81,9 @@ impl Rate {
             if deadline.is_some_and(|d| now + wait >= d) {
                 return Err(Stop::Timeout);
             }
-            if !transport::delay(wait.ceil() as u32, signal).await {
+            let wait = wait.ceil() as u32;
+            events.rate_wait(wait);
+            if !transport::delay(wait, signal).await {
                 return Err(Stop::Aborted);
             }
         }

@@ -40,6 +40,16 @@ pub struct Outgoing<'a> {
     pub progress: Option<&'a js_sys::Function>,
     /// The client's `fetch` option, called instead of the global `fetch`.
     pub fetch: Option<&'a js_sys::Function>,
+    /// The client's hook around the `fetch` call (`estatekit/otel`, through the wrapper's
+    /// undeclared `Symbol.for("estatekit.instrument")`): when set, the request is sent by
+    /// `hook(fetch, request, callId)`, which must call `fetch(request)` at once and return what it
+    /// returns (what it throws is the request's failure, as `fetch`'s would be). The call's
+    /// `request` event is told before, in the same turn, except for an upload in the server build
+    /// (a DOM emulation's file is copied first), hence `callId`. Uploads sent by XMLHttpRequest
+    /// (browsers, with `onProgress`) do not reach it.
+    pub hook: Option<&'a js_sys::Function>,
+    /// The call's id (`callId` of its events), given to `hook`.
+    pub call_id: u32,
 }
 
 /// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
@@ -287,13 +297,15 @@ async fn via_fetch(
     // same way for both, so that a failure keeps what `fetch` rejected with as its `cause`
     // (gloo-net's own `send` keeps only its name and message).
     let response = match out.fetch {
-        Some(fetch) => custom_fetch(fetch, request.into(), Some(signal), caller_failed).await?,
+        Some(fetch) => {
+            custom_fetch(fetch, out, request.into(), Some(signal), caller_failed).await?
+        }
         // The request carries the guard's signal, which the platform's fetch honours: no race.
         None => {
             let fetch = js::get(&js_sys::global(), "fetch")
                 .dyn_into::<js_sys::Function>()
                 .map_err(|_| failed_with("this runtime has no global fetch"))?;
-            custom_fetch(&fetch, request.into(), None, failed).await?
+            custom_fetch(&fetch, out, request.into(), None, failed).await?
         }
     };
     if response.type_() == ResponseType::Opaqueredirect {
@@ -313,19 +325,27 @@ async fn via_fetch(
     })
 }
 
-/// Sends through `fetch` (the platform's, or the caller's `fetch` option). What it throws or
-/// rejects with is a request that got no answer, as `failure` classifies it. With `race` (the
-/// caller's `fetch`), its promise is raced with that signal, so that a `fetch` that ignores the
-/// request's signal still cannot outlast an abort or a timeout.
+/// Sends through `fetch` (the platform's, or the caller's `fetch` option), or through `out`'s
+/// hook around it. What it throws or rejects with is a request that got no answer, as `failure`
+/// classifies it. With `race` (the caller's `fetch`), its promise is raced with that signal, so
+/// that a `fetch` that ignores the request's signal still cannot outlast an abort or a timeout.
 async fn custom_fetch(
     fetch: &js_sys::Function,
+    out: &Outgoing<'_>,
     request: web_sys::Request,
     race: Option<&AbortSignal>,
     failure: fn(JsValue) -> NoAnswer,
 ) -> Result<gloo_net::http::Response, NoAnswer> {
-    let returned = fetch
-        .call1(&JsValue::UNDEFINED, &request)
-        .map_err(failure)?;
+    let returned = match out.hook {
+        Some(hook) => hook.call3(
+            &JsValue::UNDEFINED,
+            fetch,
+            &request,
+            &JsValue::from(out.call_id),
+        ),
+        None => fetch.call1(&JsValue::UNDEFINED, &request),
+    }
+    .map_err(failure)?;
     let promise = js_sys::Promise::resolve(&returned);
     let value = match race {
         None => JsFuture::from(promise).await.map_err(failure)?,

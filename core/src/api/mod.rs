@@ -14,6 +14,8 @@ pub mod documents;
 pub mod messages;
 pub mod platform;
 pub mod retry;
+#[cfg(test)]
+mod routes;
 pub mod status;
 pub mod url;
 pub mod webhooks;

@@ -299,6 +299,18 @@ pub enum ClientEvent {
         #[tsify(type = "StoreFailure")]
         reason: String,
     },
+    /// The call waits for room in the client-side rate budget (`rateLimit`: this process's
+    /// window, the service's `X-RateLimit-Reset`, or the shared budget of `rateLimit.store`)
+    /// before its next attempt.
+    #[serde(rename_all = "camelCase")]
+    RateWait {
+        /// The client method.
+        operation: Operation,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// How long the call waits before asking the budget again, in milliseconds.
+        delay_ms: u32,
+    },
     /// The call succeeded.
     #[serde(rename_all = "camelCase")]
     Done {

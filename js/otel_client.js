@@ -1,0 +1,354 @@
+// estatekit/otel's part for a `Client` (./otel.js hands it the `Telemetry` of ./otel_telemetry.js).
+// `instrumentClient(client, telemetry)` returns the same client, its operation methods defined as
+// own properties of it (non-enumerable) that wrap the prototype's: each call captures the active
+// context and adds its own `onEvent` to the call's options (the caller's `onEvent` still gets
+// every event). From the call's events (its `callId` ties them; an iterated list call's pages are
+// calls of their own) it makes:
+// - per call, an INTERNAL span `estatekit <operation>` (child of the context active at the method
+//   call), created at the call's first event, with the rate budget's waits and the shared store's
+//   failures as span events, and `error.type` (the ApiError's kind) when the call fails;
+// - per HTTP request sent (attempt), a CLIENT span under it named by the HTTP conventions
+//   (`GET /api/external-integrations/webhooks/{webhookId}`), retries as siblings carrying
+//   `http.request.resend_count`, and a point of `http.client.request.duration`;
+// - the counters of retries and of waits for the rate budget.
+// The client's hook around `fetch` (its undeclared `Symbol.for("estatekit.instrument")`, see
+// ./client.js) runs each request inside its CLIENT span's context with tracing suppressed, so that
+// an app's own fetch instrumentation (undici's, @vercel/otel's, Next.js's fetch span) makes no
+// second CLIENT span of the same request, and, with `propagate: true`, adds W3C `traceparent`.
+import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
+import { OPERATIONS } from "./otel_routes.js";
+
+/** @typedef {import("@opentelemetry/api").Span} Span */
+/** @typedef {import("@opentelemetry/api").Context} Context */
+/** @typedef {import("@opentelemetry/api").Attributes} Attributes */
+/** @typedef {import("./otel_telemetry.js").Telemetry} Telemetry */
+/** @typedef {import("./estatekit_wasm.js").ClientEvent} ClientEvent */
+/** @typedef {import("./estatekit_wasm.js").Operation} Operation */
+
+/** The wrapper's seam (./client.js): `client[INSTRUMENT](hook)`. */
+const INSTRUMENT = Symbol.for("estatekit.instrument");
+
+/** Clients already instrumented: instrumenting one again changes nothing. */
+const instrumented = new WeakSet();
+
+/** The request id's attribute: the HTTP conventions' response header attribute (an array). */
+export const REQUEST_ID = "http.response.header.x-request-id";
+
+const propagator = new W3CTraceContextPropagator();
+/** @type {import("@opentelemetry/api").TextMapSetter<Headers>} */
+const HEADERS = { set: (headers, key, value) => headers.set(key, value) };
+
+/**
+ * Query parameters whose value is never written into `url.full` (the conventions' list, and any
+ * name of a credential). The client puts none of them in its URLs: this only guards.
+ */
+const SECRET_PARAM = /^(sig|signature|x-goog-signature|awsaccesskeyid)$|token|secret|password|passwd|key|code|auth/i;
+
+/**
+ * `attributes` without the undefined ones (an attribute is set only when known).
+ * @param {Record<string, import("@opentelemetry/api").AttributeValue | undefined>} attributes
+ * @returns {Attributes}
+ */
+function known(attributes) {
+  /** @type {Attributes} */
+  const out = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  return out;
+}
+
+/** The time now, in milliseconds since the epoch, as precise as the SDK's own. */
+const now = () => performance.timeOrigin + performance.now();
+
+/**
+ * Whether `x` is a `Client` of estatekit (any build of the package): it has the wrapper's seam.
+ * @param {unknown} x
+ * @returns {x is import("./estatekit.js").Client}
+ */
+export function isClient(x) {
+  return typeof x === "object" && x !== null && typeof (/** @type {Record<symbol, unknown>} */ (x))[INSTRUMENT] === "function";
+}
+
+/**
+ * Where a client's requests go, read from its base URL.
+ * @typedef {{ origin: string, prefix: string, address: string, port: number }} Server
+ */
+
+/**
+ * @param {string} baseUrl
+ * @returns {Server}
+ */
+function serverOf(baseUrl) {
+  const url = new URL(baseUrl);
+  return {
+    origin: url.origin,
+    prefix: url.pathname.replace(/\/+$/, ""),
+    address: url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    port: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+  };
+}
+
+/**
+ * `url.full`: the origin (never a user info part: a base URL has none) and the path, a query
+ * parameter named like a credential written `REDACTED`.
+ * @param {string} origin
+ * @param {string} path
+ */
+export function fullUrl(origin, path) {
+  const at = path.indexOf("?");
+  if (at < 0) return origin + path;
+  const query = path
+    .slice(at + 1)
+    .split("&")
+    .map((pair) => {
+      const eq = pair.indexOf("=");
+      let name = eq < 0 ? pair : pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name);
+      } catch {}
+      return eq >= 0 && SECRET_PARAM.test(name) ? `${pair.slice(0, eq)}=REDACTED` : pair;
+    });
+  return `${origin}${path.slice(0, at)}?${query.join("&")}`;
+}
+
+/**
+ * The route of a request of `operation`: its `url.template` (under the base URL's path) and its
+ * GraphQL operation, by the method and the path (without the query) the request event gives.
+ * @param {Operation} operation
+ * @param {string} method
+ * @param {string} path
+ * @param {string} prefix the base URL's path
+ * @returns {readonly string[] | undefined} `[method, template, graphql type?, graphql name?]`
+ */
+function routeOf(operation, method, path, prefix) {
+  const bare = path.split("?")[0];
+  const rest = bare.startsWith(prefix) ? bare.slice(prefix.length) : bare;
+  const routes = OPERATIONS[operation]?.[1] ?? [];
+  return routes.find(([m, template]) => {
+    if (m !== method) return false;
+    const want = template.split("/");
+    const got = rest.split("/");
+    return want.length === got.length && want.every((part, i) => (part.startsWith("{") ? got[i] !== "" : part === got[i]));
+  });
+}
+
+/**
+ * One HTTP request in flight: its CLIENT span, when it was sent, and its metric's attributes.
+ * @typedef {{ span: Span, started: number, attributes: Attributes }} Attempt
+ */
+
+/**
+ * One call (one `callId`): its operation's span and the request it sends now.
+ * @typedef {{ span: Span, attempt?: Attempt }} Call
+ */
+
+/**
+ * Instruments `client` (see the file's comment); returns it.
+ * @template {import("./estatekit.js").Client} C
+ * @param {C} client
+ * @param {Telemetry} telemetry
+ * @returns {C}
+ */
+export function instrumentClient(client, telemetry) {
+  if (instrumented.has(client)) return client;
+  instrumented.add(client);
+  const { tracer } = telemetry;
+
+  /** @type {Server | undefined} */
+  let server;
+  /** The client's server, read at its first request (its base URL is valid then). */
+  const where = () => (server ??= serverOf(client.baseUrl));
+
+  /**
+   * The request being sent now by each call (by `callId`), and the context it runs in: what the
+   * hook around `fetch` needs.
+   * @type {Map<number, { span: Span, parent: Context }>}
+   */
+  const sending = new Map();
+
+  /**
+   * Runs `fetch(request)` in the CLIENT span's context, tracing suppressed below it; adds
+   * `traceparent` when asked. Must call `fetch` at once and return what it returns.
+   * @param {(request: Request) => unknown} fetch
+   * @param {Request} request
+   * @param {number} callId
+   */
+  const hook = (fetch, request, callId) => {
+    const current = sending.get(callId);
+    if (!current) return fetch(request);
+    const active = trace.setSpan(current.parent, current.span);
+    if (telemetry.propagate) {
+      try {
+        propagator.inject(active, request.headers, HEADERS);
+      } catch {
+        // Headers that cannot be changed: sent without.
+      }
+    }
+    return context.with(suppressTracing(active), fetch, undefined, request);
+  };
+  /** @type {Record<symbol, (hook: Function) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT](hook);
+
+  /**
+   * Ends `call`'s request in flight: with its answer's status, or, when none came, with `kind`.
+   * @param {Call} call
+   * @param {number} callId
+   * @param {{ status?: number, kind?: string, durationMs?: number, requestId?: string }} outcome
+   */
+  const endAttempt = (call, callId, outcome) => {
+    const attempt = call.attempt;
+    if (!attempt) return;
+    call.attempt = undefined;
+    sending.delete(callId);
+    const { span, attributes } = attempt;
+    /** @type {Attributes} */
+    const ended = known({ ...attributes });
+    if (outcome.status !== undefined) ended["http.response.status_code"] = outcome.status;
+    const error = outcome.status === undefined ? outcome.kind ?? "_OTHER" : outcome.status >= 400 ? String(outcome.status) : undefined;
+    if (error) ended["error.type"] = error;
+    span.setAttributes(
+      known({
+        "http.response.status_code": outcome.status,
+        "error.type": error,
+        [REQUEST_ID]: outcome.requestId === undefined ? undefined : [outcome.requestId],
+      }),
+    );
+    if (error) span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+    const ms = outcome.durationMs ?? now() - attempt.started;
+    telemetry.duration.record(ms / 1000, ended);
+  };
+
+  /**
+   * The listener one method call adds to its calls' options: `parent`, the context active at
+   * the method call; `started`, when it was made (the first call's span starts then: its token
+   * and its wait for the module are the call's time too), or undefined (a list call's pages,
+   * sent when awaited or iterated).
+   * @param {Context} parent
+   * @param {{ started?: number }} first
+   * @returns {(event: ClientEvent) => void}
+   */
+  const listener = (parent, first) => {
+    /** @type {Map<number, Call>} */
+    const calls = new Map();
+    return (event) => {
+      const id = event.callId;
+      let call = calls.get(id);
+      if (!call) {
+        const span = tracer.startSpan(
+          `estatekit ${event.operation}`,
+          { kind: SpanKind.INTERNAL, startTime: first.started, attributes: { "estatekit.operation": event.operation } },
+          parent,
+        );
+        first.started = undefined;
+        call = { span };
+        calls.set(id, call);
+      }
+      const { span } = call;
+      switch (event.type) {
+        case "request": {
+          endAttempt(call, id, {});
+          const { origin, prefix, address, port } = where();
+          const route = routeOf(event.operation, event.method, event.path, prefix);
+          const template = route && prefix + route[1];
+          const attributes = known({
+            "http.request.method": event.method,
+            "server.address": address,
+            "server.port": port,
+            "url.template": template,
+          });
+          const child = tracer.startSpan(
+            template ? `${event.method} ${template}` : event.method,
+            {
+              kind: SpanKind.CLIENT,
+              attributes: known({
+                ...attributes,
+                "url.full": fullUrl(origin, event.path),
+                "http.request.resend_count": event.attempt > 1 ? event.attempt - 1 : undefined,
+                "graphql.operation.type": route?.[2],
+                "graphql.operation.name": route?.[3],
+              }),
+            },
+            trace.setSpan(parent, span),
+          );
+          call.attempt = { span: child, started: now(), attributes };
+          sending.set(id, { span: child, parent });
+          break;
+        }
+        case "response":
+          endAttempt(call, id, event);
+          break;
+        case "retry":
+          endAttempt(call, id, { kind: event.kind });
+          telemetry.retries.add(
+            1,
+            known({
+              "estatekit.operation": event.operation,
+              "error.type": event.status === undefined ? event.kind : String(event.status),
+              "server.address": where().address,
+            }),
+          );
+          break;
+        case "rateWait":
+          span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": event.delayMs });
+          telemetry.rateLimitWaits.add(1, known({ "estatekit.operation": event.operation, "server.address": where().address }));
+          break;
+        case "store":
+          span.addEvent("estatekit.store.failure", { "estatekit.store.purpose": event.purpose, "estatekit.store.reason": event.reason });
+          break;
+        case "error":
+          endAttempt(call, id, { kind: event.kind });
+          span.setAttributes({ "error.type": event.kind, "estatekit.attempts": event.attempts });
+          span.setStatus({ code: SpanStatusCode.ERROR });
+          span.end();
+          calls.delete(id);
+          break;
+        case "done":
+          span.setAttribute("estatekit.attempts", event.attempts);
+          span.end();
+          calls.delete(id);
+          break;
+      }
+    };
+  };
+
+  for (const [name, [at]] of Object.entries(OPERATIONS)) {
+    const method = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (client))[name];
+    if (typeof method !== "function") continue;
+    Object.defineProperty(client, name, {
+      configurable: true,
+      writable: true,
+      enumerable: false,
+      value: {
+        /** @this {unknown} @param {unknown[]} args */
+        [name](...args) {
+          const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
+          const own = options?.onEvent;
+          // Options the call refuses (not an object, an onEvent that is not a function): as given.
+          if ((options != null && typeof options !== "object") || (own != null && typeof own !== "function")) {
+            return method.apply(this, args);
+          }
+          /** @type {{ started?: number }} */
+          const first = { started: now() };
+          const told = listener(context.active(), first);
+          args[at] = {
+            ...options,
+            /** @param {ClientEvent} event */
+            onEvent(event) {
+              try {
+                told(event);
+              } catch {
+                // Telemetry never breaks a call.
+              }
+              if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
+            },
+          };
+          const result = method.apply(this, args);
+          // A list call's PagePromise sends nothing before it is awaited or iterated.
+          if (!(result instanceof Promise)) first.started = undefined;
+          return result;
+        },
+      }[name],
+    });
+  }
+  return client;
+}
