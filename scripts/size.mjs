@@ -10,8 +10,11 @@
 // file and the sum; with `--check` (make size-check, part of make test) it exits 1 when the sum
 // is over GUARD (sizes are deterministic for a given toolchain, so this can gate CI). It then
 // reports the `estatekit/testing` entry the same way (its own .wasm and glue, test-only, no
-// budget), `estatekit/webhooks` (its own module, no budget) and `estatekit/query` (plain
-// JavaScript, no budget), and checks that the main entry's bundle imports nothing of the first two.
+// budget), `estatekit/webhooks` (its own module, no budget), `estatekit/query` (plain
+// JavaScript, no budget) and `estatekit/otel` (plain JavaScript, its peers @opentelemetry/* not
+// counted: the app's SDK brings them; budget OTEL_BUDGET, checked by --check), and checks that the
+// main entry's bundle imports nothing of the first two nor of OpenTelemetry, and estatekit/otel's
+// nothing of the client's module.
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
 import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
@@ -63,6 +66,10 @@ export const WEBHOOKS_ENTRY = "webhooks.js";
 
 /** The TanStack Query entry, `estatekit/query` (plain JavaScript, no module): reported, not budgeted. */
 export const QUERY_ENTRY = "query.js";
+
+/** The OpenTelemetry entry, `estatekit/otel` (plain JavaScript, no module), and its budget (issue 46). */
+export const OTEL_ENTRY = "otel.js";
+export const OTEL_BUDGET = 8_000;
 
 /**
  * The gzip sizes of one entry: its .wasm and its JavaScript bundled and minified as a
@@ -129,10 +136,41 @@ export function measureQuery(pkgDir = new URL("../pkg/", import.meta.url)) {
   return { name: `${QUERY_ENTRY} + imports (bundled)`, raw: raw.length, minified: min.length, gzip: gzip(min) };
 }
 
+/**
+ * `estatekit/otel` bundled and minified as an app would ship it, its peers (@opentelemetry/api,
+ * @opentelemetry/core) external: what estatekit adds to an app that has an SDK. `withPeers`: the
+ * same with what it uses of the peers bundled in (reported, not budgeted). `leaks`: the client's
+ * own files in its bundle (it must not load the module).
+ */
+export function measureOtel(pkgDir = new URL("../pkg/", import.meta.url)) {
+  const entry = fileURLToPath(new URL(OTEL_ENTRY, pkgDir));
+  const options = { entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent", metafile: true };
+  const sized = (more) => {
+    const raw = buildSync({ ...options, ...more });
+    const min = buildSync({ ...options, ...more, minify: true });
+    const bytes = Buffer.from(min.outputFiles[0].contents);
+    return { raw: raw.outputFiles[0].contents.length, minified: bytes.length, gzip: gzip(bytes), inputs: Object.keys(min.metafile.inputs) };
+  };
+  const own = sized({ external: ["@opentelemetry/*"] });
+  const withPeers = sized({});
+  const leaks = own.inputs.filter((i) => /estatekit_wasm|client\.js|loader\.js|_embedded|_fallback/.test(i) && !/otel_client\.js/.test(i));
+  return {
+    name: `${OTEL_ENTRY} + imports (bundled)`,
+    raw: own.raw,
+    minified: own.minified,
+    gzip: own.gzip,
+    withPeers: { name: `${OTEL_ENTRY} + peers (bundled)`, raw: withPeers.raw, minified: withPeers.minified, gzip: withPeers.gzip },
+    budget: OTEL_BUDGET,
+    pass: own.gzip <= OTEL_BUDGET,
+    leaks,
+  };
+}
+
 export function measure(pkgDir = new URL("../pkg/", import.meta.url)) {
   const { files, total, inputs, lazy } = entrySize(pkgDir, WASM, ENTRY);
   // The embedded copy is the lazy chunk's alone: a page whose .wasm file loads never gets it.
-  const leaks = inputs.filter((i) => /testing|webhooks|_embedded|_fallback/.test(i));
+  // Nothing of OpenTelemetry either: only estatekit/otel imports it.
+  const leaks = inputs.filter((i) => /testing|webhooks|_embedded|_fallback|otel|@opentelemetry/.test(i));
   return { files, total, lazy, budget: BUDGET, guard: GUARD, pass: total <= BUDGET, guarded: total <= GUARD, leaks };
 }
 
@@ -184,6 +222,7 @@ export function currentFigures(pkgDir = new URL("../pkg/", import.meta.url)) {
     "webhooks-wasm": webhooks.files[0].gzip,
     "webhooks-lazy": webhooks.lazy?.gzip ?? 0,
     query: measureQuery(pkgDir).gzip,
+    otel: measureOtel(pkgDir).gzip,
     server: server.gzip,
     "server-raw": server.raw,
     peer: measurePeer().gzip,
@@ -206,6 +245,7 @@ function sizeSection(f) {
     row("`estatekit/testing` (test-only entry)", "testing", `its \`.wasm\` ${marked("testing-wasm", f["testing-wasm"])}; lazy chunk ${marked("testing-lazy", f["testing-lazy"])}`),
     row("`estatekit/webhooks`", "webhooks", `its \`.wasm\` ${marked("webhooks-wasm", f["webhooks-wasm"])}; lazy chunk ${marked("webhooks-lazy", f["webhooks-lazy"])}`),
     row("`estatekit/query`", "query"),
+    row("`estatekit/otel` (its peers `@opentelemetry/*` not counted)", "otel", `budget ${format(OTEL_BUDGET)}`),
     row("the peer's zod code (`fetch` + zod 4, bench/peer.js)", "peer"),
   ].join("\n");
 }
@@ -262,6 +302,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const query = measureQuery();
   console.log("\nestatekit/query (TanStack Query option factories, not in the main entry's budget):");
   console.log(`${query.name.padEnd(width)} ${n(query.raw)} ${n(query.minified)} ${n(query.gzip)}`);
+  const otel = measureOtel();
+  console.log("\nestatekit/otel (OpenTelemetry, not in the main entry's budget; its peers @opentelemetry/* external):");
+  console.log(`${otel.name.padEnd(width)} ${n(otel.raw)} ${n(otel.minified)} ${n(otel.gzip)}  budget ${OTEL_BUDGET.toLocaleString("en-US")}: ${otel.pass ? `ok, ${(OTEL_BUDGET - otel.gzip).toLocaleString("en-US")} bytes under` : `OVER by ${(otel.gzip - OTEL_BUDGET).toLocaleString("en-US")} bytes`}`);
+  console.log(`${otel.withPeers.name.padEnd(width)} ${n(otel.withPeers.raw)} ${n(otel.withPeers.minified)} ${n(otel.withPeers.gzip)}  (reported: the app's SDK brings them)`);
+  if (otel.leaks.length) console.log(`estatekit/otel imports the client's module: ${otel.leaks.join(", ")}`);
   const server = measureServer();
   console.log("\nserver module (Node, Workers; the client with estatekit/auth, not in the main entry's budget):");
   console.log(`${server.name.padEnd(width)} ${n(server.raw)} ${"-".padStart(9)} ${n(server.gzip)}`);
@@ -284,5 +329,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`\ndocs/figures.md: size section written${changed.length ? `; marked figures updated in ${changed.join(", ")}` : ""}`);
   }
   if (result.leaks.length) console.log(`main entry imports another entry: ${result.leaks.join(", ")}`);
-  if (check && (!result.guarded || result.leaks.length)) process.exit(1);
+  if (check && (!result.guarded || result.leaks.length || !otel.pass || otel.leaks.length)) process.exit(1);
 }

@@ -257,6 +257,13 @@ new Client({
       case "retry":
         expect<Equal<typeof event.kind, ApiErrorKind>>();
         break;
+      case "rateWait": {
+        const delay: number = event.delayMs;
+        void delay;
+        // @ts-expect-error a wait for the rate budget is before an attempt: no status
+        event.status;
+        break;
+      }
       case "error":
         expect<Equal<typeof event.status, number | undefined>>();
         break;

@@ -135,7 +135,12 @@ pub fn javascript() -> String {
         .iter()
         .map(|op| {
             let routes: Vec<String> = op.routes.iter().map(route).collect();
-            format!("  {}: [{}, [{}]],", op.name, op.options_at, routes.join(", "))
+            format!(
+                "  {}: [{}, [{}]],",
+                op.name,
+                op.options_at,
+                routes.join(", ")
+            )
         })
         .collect();
     format!(
@@ -156,11 +161,26 @@ mod tests {
     #[test]
     fn templates_match_their_paths_only() {
         let get = "/api/file-storage/company/documents/{documentId}/metadata";
-        assert!(matches(get, "/api/file-storage/company/documents/doc%2F1/metadata"));
-        assert!(!matches(get, "/api/file-storage/company/documents/metadata"));
-        assert!(!matches(get, "/api/file-storage/company/documents//metadata"));
-        assert!(matches(LIST_DOCUMENTS.template, "/api/file-storage/company/documents/metadata"));
-        assert!(!matches(LIST_WEBHOOKS.template, "/api/external-integrations/webhooks/1"));
+        assert!(matches(
+            get,
+            "/api/file-storage/company/documents/doc%2F1/metadata"
+        ));
+        assert!(!matches(
+            get,
+            "/api/file-storage/company/documents/metadata"
+        ));
+        assert!(!matches(
+            get,
+            "/api/file-storage/company/documents//metadata"
+        ));
+        assert!(matches(
+            LIST_DOCUMENTS.template,
+            "/api/file-storage/company/documents/metadata"
+        ));
+        assert!(!matches(
+            LIST_WEBHOOKS.template,
+            "/api/external-integrations/webhooks/1"
+        ));
     }
 
     #[test]

@@ -24,13 +24,16 @@ const ALL: [Operation; 9] = [
 /// The requests a call of `op` may send, in order, as web/src/client.rs builds them (under a
 /// base URL with a path, ids that need encoding, and a list query).
 fn requests(base: &BaseUrl, op: Operation) -> Vec<HttpRequest> {
-    let input = serde_json::from_value(json!({"type": "UNIT_CREATED", "url": "https://hooks.example.com/x"}))
-        .unwrap();
+    let input = serde_json::from_value(
+        json!({"type": "UNIT_CREATED", "url": "https://hooks.example.com/x"}),
+    )
+    .unwrap();
     let id = "doc 1/ü?";
     match op {
         Operation::ListMessages => {
             let filter = serde_json::from_value(json!({"candidateId": "c-1"})).unwrap();
-            let options = serde_json::from_value(json!({"paging": {"skip": 0, "take": 5}})).unwrap();
+            let options =
+                serde_json::from_value(json!({"paging": {"skip": 0, "take": 5}})).unwrap();
             vec![messages::request(base, &filter, &options).unwrap()]
         }
         Operation::UploadDocument => {
@@ -41,7 +44,8 @@ fn requests(base: &BaseUrl, op: Operation) -> Vec<HttpRequest> {
             vec![documents::upload_request(base, &fields).unwrap()]
         }
         Operation::ListDocuments => {
-            let query = serde_json::from_value(json!({"unitId": "u 1", "skip": 10, "take": 5})).unwrap();
+            let query =
+                serde_json::from_value(json!({"unitId": "u 1", "skip": 10, "take": 5})).unwrap();
             vec![documents::list_request(base, &query).unwrap()]
         }
         Operation::GetDocument => vec![documents::get_request(base, id).unwrap()],
@@ -69,7 +73,11 @@ fn routes_of(op: Operation) -> &'static OperationRoutes {
 
 #[test]
 fn every_operation_sends_what_the_routes_say() {
-    assert_eq!(OPERATIONS.len(), ALL.len(), "the table lists the operations, each once");
+    assert_eq!(
+        OPERATIONS.len(),
+        ALL.len(),
+        "the table lists the operations, each once"
+    );
     let base = BaseUrl::parse("https://acme.example.com/prefix/").unwrap();
     for op in ALL {
         let table = routes_of(op);
@@ -77,9 +85,16 @@ fn every_operation_sends_what_the_routes_say() {
         assert_eq!(built.len(), table.routes.len(), "{op:?}");
         for (request, route) in built.iter().zip(table.routes) {
             assert_eq!(request.method.as_str(), route.method, "{op:?}");
-            let path = request.url.strip_prefix("https://acme.example.com/prefix").unwrap();
+            let path = request
+                .url
+                .strip_prefix("https://acme.example.com/prefix")
+                .unwrap();
             let path = path.split('?').next().unwrap();
-            assert!(matches(route.template, path), "{op:?}: {path} is not {}", route.template);
+            assert!(
+                matches(route.template, path),
+                "{op:?}: {path} is not {}",
+                route.template
+            );
             let query = match &request.body {
                 RequestBody::Json(JsonBody::Graphql(body)) => Some(body.query.as_str()),
                 _ => None,
@@ -87,7 +102,10 @@ fn every_operation_sends_what_the_routes_say() {
             match route.graphql {
                 Some((kind, name)) => {
                     let text = query.unwrap_or_default();
-                    assert!(text.starts_with(&format!("{kind} {name}(")), "{op:?}: {text}");
+                    assert!(
+                        text.starts_with(&format!("{kind} {name}(")),
+                        "{op:?}: {text}"
+                    );
                 }
                 None => assert_eq!(query, None, "{op:?}"),
             }
