@@ -1,3 +1,4 @@
+/* @ts-self-types="./otel.d.ts" */
 // estatekit/otel: OpenTelemetry traces and metrics for a `Client`, estatekit/auth's token
 // provider and user tokens, and estatekit/webhooks' handler, in one line:
 // `instrument(x, options?)` returns `x` instrumented, with the same type. Its only imports are

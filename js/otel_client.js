@@ -57,8 +57,11 @@ function known(attributes) {
   return out;
 }
 
-/** The time now, in milliseconds since the epoch, as precise as the SDK's own. */
-const now = () => performance.timeOrigin + performance.now();
+/**
+ * The time now: `performance.now()`, which the SDK takes as a start time (a number not after
+ * `performance.now()` is a performance timestamp, converted to the clock its own spans use).
+ */
+const now = () => performance.now();
 
 /**
  * Whether `x` is a `Client` of estatekit (any build of the package): it has the wrapper's seam.

@@ -52,7 +52,7 @@ export function telemetry(options, version) {
       unit: "{grant}",
     }),
     rateLimitWaits: meter.createCounter("estatekit.client.rate_limit.waits", {
-      description: "Calls that waited for room in the client-side rate budget.",
+      description: "Waits for room in the client-side rate budget (rateLimit) before a request.",
       unit: "{wait}",
     }),
     deliveries: meter.createCounter("estatekit.webhook.deliveries", {

@@ -29,6 +29,8 @@ function cells(entry) {
     }
     case "retry":
       return [clock(at), `#${e.callId}`, e.operation, "retry", "", String(e.attempt), e.status ? `${e.kind} ${e.status}` : e.kind, "", `waits ${ms(e.delayMs)} before attempt ${e.attempt + 1}`];
+    case "rateWait":
+      return [clock(at), `#${e.callId}`, e.operation, "rate wait", "", "", "", "", `waits ${ms(e.delayMs)} for room in the rate budget`];
     case "error":
       return [clock(at), `#${e.callId}`, e.operation, "error", "", String(e.attempts), e.status ? `${e.kind} ${e.status}` : e.kind, ms(e.durationMs), `failed after ${e.attempts} attempt${e.attempts === 1 ? "" : "s"}`];
     case "done":

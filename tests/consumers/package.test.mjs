@@ -18,6 +18,7 @@ const WRAPPER = [
   ...["auth_tokens.js", "auth.js", "auth.node.js", "auth.workerd.js"],
   "store.js",
   "query.js",
+  ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
 ];
 const SHIPPED = [
   ...WRAPPER,
@@ -64,6 +65,10 @@ const SHIPPED = [
   "store.d.ts",
   // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
   "query.d.ts",
+  // estatekit/otel: OpenTelemetry, plain JavaScript (tests/node/otel.test.mjs); its table of the
+  // client's requests generated from their one definition (vocab/src/routes.rs).
+  "otel.d.ts",
+  "otel_routes.js",
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -112,9 +117,14 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./auth"], entries("auth"));
   assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
-  // No dependency of any kind: redisStore adapts the app's own client (duck typing).
-  for (const key of ["dependencies", "peerDependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
+  // No dependency: redisStore adapts the app's own client (duck typing). estatekit/otel's
+  // OpenTelemetry API packages are optional peers: nothing installs them for an app that does not
+  // use that entry, and nothing else imports them.
+  for (const key of ["dependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);
+  assert.deepEqual(Object.keys(manifest.peerDependencies).sort(), ["@opentelemetry/api", "@opentelemetry/core"]);
+  assert.deepEqual(manifest.peerDependenciesMeta, { "@opentelemetry/api": { optional: true }, "@opentelemetry/core": { optional: true } });
   assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
+  assert.deepEqual(manifest.exports["./otel"], { types: "./otel.d.ts", default: "./otel.js" });
   assert.equal(manifest.engines.node, ">=20");
   // One bin, a Node program shipped as it is in js/ (its only import from the package is
   // estatekit/testing's server entry).
@@ -153,6 +163,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["auth.workerd.js", "auth.d.ts"],
     ["store.js", "store.d.ts"],
     ["query.js", "query.d.ts"],
+    ["otel.js", "otel.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);
@@ -166,7 +177,7 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/otel"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
   const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
   assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);

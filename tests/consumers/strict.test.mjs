@@ -10,7 +10,9 @@
 // - publint and @arethetypeswrong/cli on the tarball: every finding listed, with its reason;
 // - a CommonJS app's require(): it works on Node 20.19+ (require of an ES module without
 //   top-level await); older Node 20 releases throw ERR_REQUIRE_ESM, which says to use import().
-// TypeScript, publint, attw and @types/node are pinned by the project's package-lock.json;
+// TypeScript, publint, attw, @types/node and estatekit/otel's optional peers (@opentelemetry/api
+// and @opentelemetry/core, which an app using that entry installs) are pinned by the project's
+// package-lock.json;
 // estatekit is the packed tarball. One install serves every run until the tarball or the lock
 // changes (node_modules/.estatekit-tarball).
 import test from "node:test";
@@ -23,9 +25,9 @@ import { assertLocked, installLocked, root, tarball } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/strict`;
 const installed = `${dir}/node_modules/estatekit`;
-const ENTRIES = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query"];
+const ENTRIES = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/otel"];
 /** The project's files that import one entry only (src/together.ts imports them all). */
-const ALONE = { main: "estatekit", errors: "estatekit", testing: "estatekit/testing", webhooks: "estatekit/webhooks", auth: "estatekit/auth", store: "estatekit/store", query: "estatekit/query" };
+const ALONE = { main: "estatekit", errors: "estatekit", testing: "estatekit/testing", webhooks: "estatekit/webhooks", auth: "estatekit/auth", store: "estatekit/store", query: "estatekit/query", otel: "estatekit/otel" };
 
 /** `installLocked`, skipped when node_modules holds this very tarball installed from this very lock. */
 function installLockedOnce() {
@@ -62,12 +64,14 @@ const shippedDeclarations = () => readdirSync(installed).filter((f) => f.endsWit
 test.describe("a strict TypeScript app, publint, attw and require() on the packed estatekit", () => {
   test.before(() => installLockedOnce());
 
-  test.it("locks TypeScript, publint, attw and @types/node exactly, and estatekit as the packed tarball", () => {
+  test.it("locks TypeScript, publint, attw, @types/node and estatekit/otel's peers exactly, and estatekit as the packed tarball", () => {
     assertLocked(assert, dir, {
       typescript: "devDependencies",
       publint: "devDependencies",
       "@arethetypeswrong/cli": "devDependencies",
       "@types/node": "devDependencies",
+      "@opentelemetry/api": "devDependencies",
+      "@opentelemetry/core": "devDependencies",
     });
     assert.equal(JSON.parse(readFileSync(`${installed}/package.json`, "utf8")).type, "module");
     // The files of src/ named alone import their entry only, so that compiling one alone holds
@@ -211,6 +215,7 @@ test.describe("a strict TypeScript app, publint, attw and require() on the packe
       invalidEvent: [true, false],
       notFound: 404,
       handled: 405,
+      sameClient: true,
     });
   });
 
@@ -260,7 +265,7 @@ test.describe("a strict TypeScript app, publint, attw and require() on the packe
       // ESM only ("type": "module", no CJS build): TypeScript's node16 resolution from a
       // CommonJS file sees require() of an ES module. Node 20.19+ loads it with require()
       // (the CommonJS test below); older Node 20 throws ERR_REQUIRE_ESM; import() works on all.
-      ...["", "/testing", "/webhooks", "/auth", "/store", "/query"].map((e) => `CJSResolvesToESM .${e} node16-cjs`),
+      ...["", "/testing", "/webhooks", "/auth", "/store", "/query", "/otel"].map((e) => `CJSResolvesToESM .${e} node16-cjs`),
       // The .wasm files are exported as assets (a bundler's `?url`, import.meta.resolve, a
       // server's static files), not modules: there is nothing for TypeScript to resolve.
       ...["estatekit_wasm_bg", "estatekit_testing_wasm_bg", "estatekit_webhooks_wasm_bg"].flatMap((w) =>

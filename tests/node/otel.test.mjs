@@ -224,6 +224,22 @@ test("instrument() returns the same client, its methods own non-enumerable prope
   assert.equal(JSON.parse(readFileSync(new URL("package.json", pkg), "utf8")).version, VERSION);
   assert.throws(() => instrument({}), TypeError);
   assert.throws(() => instrument(c, "yes"), TypeError);
+  // Arguments the call refuses are refused in the same words, instrumented or not.
+  const refusal = async (client, call) => call(client).then(() => "resolved", (e) => `${e.kind}: ${e.message}`);
+  const untouched = new Client({ baseUrl: emulator.baseUrl, token: TOKEN });
+  for (const call of [(x) => x.listWebhooks("nope"), (x) => x.getDocument(42), (x) => x.listWebhooks({ onEvent: 1 }), (x) => x.listWebhooks({ tiemoutMs: 1 })]) {
+    const expected = await refusal(untouched, call);
+    assert.match(expected, /^invalid_input: /);
+    assert.equal(await refusal(c, call), expected);
+  }
+  // Refused before the call's options were read: no listener was told, no span.
+  assert.deepEqual(take(), []);
+  // Refused after: a span with no request.
+  await assert.rejects(c.listMessages({}), (e) => isApiError(e) && e.kind === "invalid_input");
+  const [refused, ...more] = take();
+  assert.deepEqual(more, []);
+  assert.equal(refused.name, "estatekit listMessages");
+  assert.equal(refused.attributes["error.type"], "invalid_input");
   // The caller's own onEvent still hears every event.
   const heard = [];
   await c.listWebhooks({ onEvent: (e) => heard.push(e.type) });
@@ -514,6 +530,15 @@ test("the same spans over OTLP/HTTP to a local receiver", async (t) => {
   assert.deepEqual(requests.map((r) => attributes(r)["http.request.resend_count"]).filter(Boolean).map(Number), [1]);
   console.log(`OTLP receiver decoded:\n${spans.map((s) => `${s.name} span ${s.spanId} parent ${s.parentSpanId || "-"} ${JSON.stringify(attributes(s))}`).join("\n")}`);
   exported.push(...bodies.map((b) => b.text));
+});
+
+test("url.full never shows a credential: a query parameter named like one is written REDACTED", async () => {
+  const { fullUrl } = await import(`${pkg}otel_client.js`);
+  assert.equal(fullUrl("https://acme.example.com", "/api/x?unitId=u%201&skip=0"), "https://acme.example.com/api/x?unitId=u%201&skip=0");
+  assert.equal(
+    fullUrl("https://acme.example.com", `/api/x?access_token=${TOKEN}&sig=abc&client%5Fsecret=s&Password=p&skip=1`),
+    "https://acme.example.com/api/x?access_token=REDACTED&sig=REDACTED&client%5Fsecret=REDACTED&Password=REDACTED&skip=1",
+  );
 });
 
 test("the secrets check: no exported span (name, attributes, events, status) nor metric point holds the token", () => {

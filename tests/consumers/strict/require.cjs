@@ -5,7 +5,7 @@
 // --no-experimental-require-module, throw ERR_REQUIRE_ESM, whose message says to use import().
 // Prints, as JSON, what each require gave, and with require working, a call through
 // estatekit/testing. Usage: node require.cjs (strict.test.mjs).
-const ENTRIES = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query"];
+const ENTRIES = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/otel"];
 
 const loaded = {};
 for (const entry of ENTRIES) {

@@ -1,6 +1,7 @@
 // The entries together, as one app uses them: estatekit/testing's fetch given to a Client, the
 // same ApiError class from estatekit and estatekit/auth, a WebhookEventError that is no ApiError,
-// estatekit/query's options on the client, estatekit/store's memory store as the webhook dedupe.
+// estatekit/query's options on the client, estatekit/store's memory store as the webhook dedupe,
+// the client instrumented by estatekit/otel (no SDK registered: OpenTelemetry's no-op providers).
 // Run by strict.test.mjs (emitted into dist/).
 import { ApiError, Client, isApiError } from "estatekit";
 import { ApiError as AuthApiError } from "estatekit/auth";
@@ -8,8 +9,9 @@ import { listWebhooksQueryOptions } from "estatekit/query";
 import { memoryStore } from "estatekit/store";
 import { createTestService } from "estatekit/testing";
 import { createWebhookHandler, parseEvent, WebhookEventError } from "estatekit/webhooks";
+import { instrument } from "estatekit/otel";
 
-export async function run(): Promise<{ webhooks: number; queried: number; sameClass: boolean; invalidEvent: [boolean, boolean]; notFound: number | null; handled: number }> {
+export async function run(): Promise<{ webhooks: number; queried: number; sameClass: boolean; invalidEvent: [boolean, boolean]; notFound: number | null; handled: number; sameClient: boolean }> {
   // `using` needs TypeScript's esnext.disposable library, which an ES2022 app does not have:
   // Symbol.dispose by hand (the declarations declare it for such a `lib`).
   const service = await createTestService();
@@ -21,7 +23,8 @@ export async function run(): Promise<{ webhooks: number; queried: number; sameCl
 }
 
 async function exercise(service: Awaited<ReturnType<typeof createTestService>>): Promise<Awaited<ReturnType<typeof run>>> {
-  const client = new Client({ baseUrl: service.baseUrl, token: service.token, fetch: service.fetch });
+  const plain = new Client({ baseUrl: service.baseUrl, token: service.token, fetch: service.fetch });
+  const client = instrument(plain);
   await client.registerWebhook({ type: "UNIT_CREATED", url: "https://example.com/hook" });
   const webhooks = (await client.listWebhooks()).length;
   const query = listWebhooksQueryOptions(client);
@@ -40,5 +43,5 @@ async function exercise(service: Awaited<ReturnType<typeof createTestService>>):
   }
   const handler = createWebhookHandler({ on: {}, dedupe: memoryStore() });
   const handled = (await handler(new Request("https://example.com/hook", { method: "GET" }))).status;
-  return { webhooks, queried, sameClass: (ApiError as unknown) === (AuthApiError as unknown), invalidEvent, notFound, handled };
+  return { webhooks, queried, sameClass: (ApiError as unknown) === (AuthApiError as unknown), invalidEvent, notFound, handled, sameClient: client === plain };
 }
