@@ -32,8 +32,11 @@ export function instrument(target, options) {
   }
   const reported = telemetry(options ?? {}, VERSION);
   if (isClient(target)) return instrumentClient(target, reported);
-  if (isTokens(target)) return /** @type {T} */ (instrumentTokens(target, reported));
-  if (isHandler(target)) return /** @type {T} */ (instrumentHandler(target, reported));
+  if (isTokens(target)) return /** @type {T} */ (instrumentTokens(/** @type {object} */ (target), reported));
+  if (isHandler(target)) {
+    const handler = /** @type {(request: Request) => Promise<Response>} */ (/** @type {unknown} */ (target));
+    return /** @type {T} */ (/** @type {unknown} */ (instrumentHandler(handler, reported)));
+  }
   throw new TypeError(
     "estatekit/otel: instrument() takes a Client (estatekit), a token provider or user tokens (estatekit/auth), or a webhook handler (estatekit/webhooks)",
   );
