@@ -168,15 +168,28 @@ export function instrumentClient(client, telemetry) {
    * @type {Map<number, { span: Span, parent: Context }>}
    */
   const sending = new Map();
+  /**
+   * The context of each call (by `callId`) that asks `getToken` now: its operation span's.
+   * @type {Map<number, Context>}
+   */
+  const asking = new Map();
 
   /**
    * Runs `fetch(request)` in the CLIENT span's context, tracing suppressed below it; adds
-   * `traceparent` when asked. Must call `fetch` at once and return what it returns.
-   * @param {(request: Request) => unknown} fetch
-   * @param {Request} request
+   * `traceparent` when asked. Must call `fetch` at once and return what it returns. The client
+   * calls its `getToken(reason)` through it too, which runs in the operation span's context.
+   * @param {(request: any) => unknown} fetch
+   * @param {Request | string} request
    * @param {number} callId
    */
   const hook = (fetch, request, callId) => {
+    if (typeof request === "string") {
+      // getToken(reason) (the `token` event came just before): in the call's span, so that a
+      // token provider's grant (estatekit/otel's tokens part) is its child.
+      const asked = asking.get(callId);
+      asking.delete(callId);
+      return asked ? context.with(asked, fetch, undefined, request) : fetch(request);
+    }
     const current = sending.get(callId);
     if (!current) return fetch(request);
     const active = trace.setSpan(current.parent, current.span);
@@ -290,6 +303,10 @@ export function instrumentClient(client, telemetry) {
               "server.address": where().address,
             }),
           );
+          break;
+        case "token":
+          span.addEvent("estatekit.token.request", { "estatekit.token.reason": event.reason });
+          asking.set(id, trace.setSpan(parent, span));
           break;
         case "rateWait":
           span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": event.delayMs });

@@ -149,13 +149,18 @@ async fn a_refreshed_token() {
     let events = seen.borrow().clone();
     assert_eq!(
         types(&events),
-        ["request", "response", "request", "response", "done"]
+        ["token", "request", "response", "token", "request", "response", "done"]
     );
     one_call(&events, "listWebhooks");
-    assert_eq!(num(&events[1], "status"), 401.0);
-    assert_eq!(num(&events[2], "attempt"), 2.0);
-    assert_eq!(num(&events[3], "status"), 200.0);
-    assert_eq!(num(&events[4], "attempts"), 2.0);
+    assert_eq!(get_str(&events[0], "reason").as_deref(), Some("initial"));
+    assert_eq!(num(&events[2], "status"), 401.0);
+    assert_eq!(
+        get_str(&events[3], "reason").as_deref(),
+        Some("unauthorized")
+    );
+    assert_eq!(num(&events[4], "attempt"), 2.0);
+    assert_eq!(num(&events[5], "status"), 200.0);
+    assert_eq!(num(&events[6], "attempts"), 2.0);
 }
 
 #[wasm_bindgen_test]

@@ -29,6 +29,8 @@ function cells(entry) {
     }
     case "retry":
       return [clock(at), `#${e.callId}`, e.operation, "retry", "", String(e.attempt), e.status ? `${e.kind} ${e.status}` : e.kind, "", `waits ${ms(e.delayMs)} before attempt ${e.attempt + 1}`];
+    case "token":
+      return [clock(at), `#${e.callId}`, e.operation, "token", "", "", "", "", `asks getToken (${e.reason})`];
     case "rateWait":
       return [clock(at), `#${e.callId}`, e.operation, "rate wait", "", "", "", "", `waits ${ms(e.delayMs)} for room in the rate budget`];
     case "error":

@@ -115,6 +115,35 @@ test.describe("estatekit/otel: token grants", () => {
     await assertNoSecrets(recorded, secrets, ["estatekit token password"]);
   });
 
+  test.it("a Client's getToken: the grant is a child of the call's operation span, each call its own (two at once)", async (t) => {
+    const { emulator, oauth, secrets } = await service(t);
+    const recorded = recording();
+    const { Client } = await import(`${pkg}estatekit.node.js`);
+    // Two clients, each with its own provider (two grants), called at once in two app spans: the
+    // module runs both calls' work in one queue, where the active context is not a call's own.
+    const clients = ["a", "b"].map(() => {
+      const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER }));
+      return recorded.instrument(new Client({ baseUrl: emulator.baseUrl, getToken: () => provider.getToken(), fetch: oauth.fetch }));
+    });
+    await Promise.all(clients.map((client, i) => within(recorded, `route ${i}`, () => client.listWebhooks())));
+    const grants = grantSpans(recorded);
+    assert.equal(grants.length, 2);
+    const operations = recorded.spans().filter((s) => s.name === "estatekit listWebhooks");
+    assert.equal(operations.length, 2);
+    for (const [i, name] of ["route 0", "route 1"].entries()) {
+      const route = appSpan(recorded, name);
+      const operation = operations.find((s) => s.parentSpanContext?.spanId === route.spanContext().spanId);
+      assert.ok(operation, `the operation span of ${name} is its child`);
+      assert.deepEqual(
+        operation.events.map((e) => [e.name, e.attributes]),
+        [["estatekit.token.request", { "estatekit.token.reason": "initial" }]],
+      );
+      const grant = grants.find((g) => g.parentSpanContext?.spanId === operation.spanContext().spanId);
+      assert.ok(grant, `call ${i}'s grant is a child of its operation span`);
+    }
+    await assertNoSecrets(recorded, secrets, ["estatekit token password", "estatekit.token.request"]);
+  });
+
   test.it("a refused grant (invalid_grant): an ERROR span with the kind and status, counted by its outcome", async (t) => {
     const { oauth, secrets } = await service(t);
     const recorded = recording();

@@ -7,7 +7,7 @@ use super::js_error::Failure;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
-use crate::model::client::{ClientEvent, Operation, RateLimitInfo};
+use crate::model::client::{ClientEvent, Operation, RateLimitInfo, TokenReason};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::JsValue;
@@ -132,6 +132,15 @@ impl Events {
             delay_ms,
             kind,
             status,
+        });
+    }
+
+    /// The call asks `getToken` for a token.
+    pub fn token(&self, reason: TokenReason) {
+        self.emit(|| ClientEvent::Token {
+            operation: self.operation,
+            call_id: self.call_id,
+            reason,
         });
     }
 

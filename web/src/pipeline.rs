@@ -242,11 +242,14 @@ impl Pipeline {
                 .then(|| js::now_ms() + f64::from(call.timeout_ms))
         });
         let remaining = || deadline.map(|d| d - js::now_ms());
+        let hook = self.hook.borrow().clone();
         let bounds = Bounds {
             operation,
             signal,
             timeout_ms: call.timeout_ms,
             deadline,
+            events: Some(events),
+            hook: hook.as_ref(),
         };
         let timed_out = || Error::Timeout {
             operation,
@@ -286,7 +289,6 @@ impl Pipeline {
                 Some(r) => r.ceil() as u32,
                 None => 0,
             };
-            let hook = self.hook.borrow().clone();
             let attempt = Outgoing {
                 request: op.request,
                 file: call.file.as_ref().map(|(blob, name)| (blob, name.as_str())),

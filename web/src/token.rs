@@ -2,6 +2,7 @@
 //! again when it is due for renewal, and after a 401), one `getToken` call shared by every
 //! request waiting for it.
 
+use super::events::Events;
 use super::js;
 use super::js_error::Failure;
 use super::transport::{self, Waited};
@@ -25,6 +26,12 @@ pub struct Bounds<'a> {
     pub timeout_ms: u32,
     /// When the call times out (`Date.now()` ms), if it does.
     pub deadline: Option<f64>,
+    /// The call's events, told when it asks `getToken`.
+    pub events: Option<&'a Events>,
+    /// The client's hook (`estatekit/otel`, see `transport::Outgoing::hook`): `getToken` is
+    /// called through it, as `hook(getToken, reason, callId)`, so that it runs in the call's
+    /// span.
+    pub hook: Option<&'a Function>,
 }
 
 /// The access token of a client.
@@ -96,7 +103,19 @@ impl Tokens {
         let promise = match pending {
             Some(p) => p,
             None => {
-                let result = get_token.call1(&JsValue::NULL, &js::to_js(&reason));
+                let told = js::to_js(&reason);
+                if let Some(events) = bounds.events {
+                    events.token(reason);
+                }
+                let result = match (bounds.hook, bounds.events) {
+                    (Some(hook), Some(events)) => hook.call3(
+                        &JsValue::NULL,
+                        get_token,
+                        &told,
+                        &JsValue::from(events.call_id()),
+                    ),
+                    _ => get_token.call1(&JsValue::NULL, &told),
+                };
                 let p = match result {
                     Ok(v) => Promise::resolve(&v),
                     Err(e) => Promise::reject(&e),

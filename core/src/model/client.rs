@@ -299,6 +299,18 @@ pub enum ClientEvent {
         #[tsify(type = "StoreFailure")]
         reason: String,
     },
+    /// The call asks the client's `getToken` for a token (`reason`), before its next attempt.
+    /// Only the call that asks is told: a call that waits for a request already in progress
+    /// is not.
+    #[serde(rename_all = "camelCase")]
+    Token {
+        /// The client method.
+        operation: Operation,
+        /// The call this event belongs to.
+        call_id: u32,
+        /// Why a token is asked for.
+        reason: TokenReason,
+    },
     /// The call waits for room in the client-side rate budget (`rateLimit`: this process's
     /// window, the service's `X-RateLimit-Reset`, or the shared budget of `rateLimit.store`)
     /// before its next attempt.
