@@ -8,6 +8,7 @@
 // SDK registered: everything is a no-op). Its parts: ./otel_telemetry.js (the tracer, the meter
 // and the instruments), ./otel_client.js (a Client), ./otel_auth.js (token provider, user tokens),
 // ./otel_webhooks.js (a webhook handler). Declarations: ./otel.d.ts.
+import { metrics, trace } from "@opentelemetry/api";
 import { telemetry } from "./otel_telemetry.js";
 import { instrumentClient, isClient } from "./otel_client.js";
 import { instrumentTokens, isTokens } from "./otel_auth.js";
@@ -15,6 +16,32 @@ import { instrumentHandler, isHandler } from "./otel_webhooks.js";
 
 /** estatekit's version: the instrumentation scope's (tests/node/otel.test.mjs checks it). */
 export const VERSION = "0.2.0";
+
+/**
+ * One `Telemetry` per tracer provider, meter provider and `propagate`: instrumenting an object
+ * again with the same options finds the same telemetry, which the parts recognise (nothing is
+ * reported twice).
+ * @type {WeakMap<object, WeakMap<object, Map<boolean, import("./otel_telemetry.js").Telemetry>>>}
+ */
+const reporting = new WeakMap();
+
+/**
+ * The telemetry of `options`, made once.
+ * @param {InstrumentOptions} options
+ */
+function telemetryOf(options) {
+  // Without a provider, the global one now (registering one later gives new telemetry).
+  const tracerKey = options.tracerProvider ?? trace.getTracerProvider();
+  const meterKey = options.meterProvider ?? metrics.getMeterProvider();
+  let byMeter = reporting.get(tracerKey);
+  if (!byMeter) reporting.set(tracerKey, (byMeter = new WeakMap()));
+  let byPropagate = byMeter.get(meterKey);
+  if (!byPropagate) byMeter.set(meterKey, (byPropagate = new Map()));
+  const propagate = options.propagate === true;
+  let found = byPropagate.get(propagate);
+  if (!found) byPropagate.set(propagate, (found = telemetry(options, VERSION)));
+  return found;
+}
 
 /** @typedef {import("./otel.js").InstrumentOptions} InstrumentOptions */
 
@@ -30,7 +57,7 @@ export function instrument(target, options) {
   if (options != null && typeof options !== "object") {
     throw new TypeError("estatekit/otel: instrument(target, options): options must be an object ({ tracerProvider?, meterProvider?, propagate? })");
   }
-  const reported = telemetry(options ?? {}, VERSION);
+  const reported = telemetryOf(options ?? {});
   if (isClient(target)) return instrumentClient(target, reported);
   if (isTokens(target)) return /** @type {T} */ (instrumentTokens(/** @type {object} */ (target), reported));
   if (isHandler(target)) {

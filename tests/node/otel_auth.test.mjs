@@ -282,6 +282,15 @@ test.describe("estatekit/otel: token grants", () => {
     await assertNoSecrets(recorded, [...secrets, "otel-store-reason-Q7x9"], ["estatekit.token.shared", "estatekit.token.store_wait"]);
   });
 
+  test.it("instrument(provider) twice with the same providers: one span per grant, not two", async (t) => {
+    const { oauth } = await service(t);
+    const recorded = recording();
+    const provider = createTokenProvider({ ...oauth, ...USER });
+    assert.equal(recorded.instrument(recorded.instrument(provider)), provider);
+    await provider.getToken();
+    assert.equal(grantSpans(recorded).length, 1);
+  });
+
   test.it("the part: isTokens knows a provider and user tokens; instrumenting again with the same telemetry adds nothing", async (t) => {
     const { oauth } = await service(t);
     const recorded = recording();
