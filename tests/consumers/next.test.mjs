@@ -14,13 +14,19 @@
 // On the first build, the staff sign-in (next-auth: /me, /api/me, /api/auth/*): two servers of
 // that build, Chromium signing in, the refresh race with and without estatekit/auth's
 // createUserTokens (next-auth.mjs, which says how; next-app.mjs holds what both files share).
+// Each build's server is traced (instrumentation.ts: @vercel/otel, its exporter writing the spans
+// to a file of target/consumers/): a route handler's call through a Client instrumented by
+// estatekit/otel is a child of the route's span, with one CLIENT span for its request (ours:
+// neither Next.js's fetch span nor @vercel/otel's is made for it), which a call through a plain
+// Client shows they would otherwise make.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync } from "node:fs";
-import { assertLocked, checkUpload, enginesToRun, installLocked, registerWebhook, runPage, startEmulator } from "./lib.mjs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { assertLocked, checkUpload, enginesToRun, installLocked, registerWebhook, root, runPage, startEmulator } from "./lib.mjs";
 import { baseEnv, buildApp, dir, get, json, preResult, startApp } from "./next-app.mjs";
 import { describeSignedInStaff } from "./next-auth.mjs";
+import { KIND, SECRETS, ancestors, childrenOf, readSpanFile, spanTree, waitForSpans } from "./otel-spans.mjs";
 
 const VARIANTS = [
   { key: "turbopack", name: "next build (Turbopack)", buildArgs: [] },
@@ -46,6 +52,10 @@ test.describe("Next.js 16 App Router portal", () => {
       react: "dependencies",
       "react-dom": "dependencies",
       redis: "dependencies",
+      "@vercel/otel": "dependencies",
+      "@opentelemetry/api": "dependencies",
+      "@opentelemetry/core": "dependencies",
+      "@opentelemetry/sdk-trace-base": "dependencies",
     });
     assert.match(manifest.dependencies.next, /^16\./);
     assert.match(manifest.dependencies["next-auth"], /^4\.24\./);
@@ -67,13 +77,19 @@ test.describe("Next.js 16 App Router portal", () => {
       let app;
       let hookId;
       const hook = { type: "UNIT_CREATED", url: `http://127.0.0.1:9/next-${variant.key}` };
+      // Where the server's exporter writes its spans (instrumentation.ts), one JSON line each.
+      const spansFile = `${root}target/consumers/next-spans-${variant.key}.jsonl`;
       const show = (what, value) => console.log(`[next ${variant.key}] ${what}: ${typeof value === "string" ? value : JSON.stringify(value)}`);
 
       test.before(async () => {
         show("build", `${buildApp(variant).toFixed(1)} s`);
         emulator = await startEmulator();
         hookId = await registerWebhook(emulator.url, hook);
-        app = await startApp(variant, emulator.url);
+        mkdirSync(`${root}target/consumers`, { recursive: true });
+        rmSync(spansFile, { force: true });
+        // OTEL_BSP_SCHEDULE_DELAY: the batch processor of @vercel/otel exports every 100 ms
+        // rather than every 5 s, so that the test does not wait for it.
+        app = await startApp(variant, emulator.url, { ESTATEKIT_OTEL_SPANS_FILE: spansFile, OTEL_BSP_SCHEDULE_DELAY: "100" });
       });
       test.after(async () => {
         await app?.stop();
@@ -88,6 +104,64 @@ test.describe("Next.js 16 App Router portal", () => {
         assert.equal(res.status, 200);
         assert.deepEqual(body.ids, [hookId]);
         assert.equal(body.count, 1);
+      });
+
+      test.it("a route handler's call is traced under the route's span, with one CLIENT span for its request (estatekit/otel, @vercel/otel)", async () => {
+        // The control first: a plain Client's request gets the app's own fetch span (Next.js's,
+        // or @vercel/otel's), which the instrumented call below must not get.
+        const plainRes = await get(app, "/api/otel?instrumented=0");
+        const plain = json(app, "/api/otel?instrumented=0", plainRes);
+        assert.equal(plain.ok, true, `${plain.kind}: ${plain.message}\n  server log:\n    ${app.log()}`);
+        assert.match(plain.traceId ?? "", /^[0-9a-f]{32}$/, "the route runs inside a span (instrumentation.ts registered the SDK)");
+        const ofTrace = (traceId) => () => readSpanFile(spansFile).filter((s) => s.traceId === traceId);
+        const serverEnded = (spans) => spans.some((s) => s.kind === KIND.SERVER && !s.parentSpanId);
+        const plainSpans = await waitForSpans(ofTrace(plain.traceId), (spans) => serverEnded(spans) && spans.some((s) => s.kind === KIND.CLIENT), "the plain call's trace");
+        show("GET /api/otel?instrumented=0: its trace", `\n${spanTree(plainSpans)}`);
+        assert.ok(plainSpans.some((s) => s.kind === KIND.CLIENT && s.scope !== "estatekit"), "the app's fetch instrumentation makes a CLIENT span for a plain call");
+        assert.deepEqual(plainSpans.filter((s) => s.scope === "estatekit"), [], "a plain Client makes no span");
+
+        const res = await get(app, "/api/otel");
+        const body = json(app, "/api/otel", res);
+        assert.equal(body.ok, true, `${body.kind}: ${body.message}\n  server log:\n    ${app.log()}`);
+        assert.equal(body.instrumented, true);
+        assert.equal(typeof body.count, "number");
+        const spans = await waitForSpans(
+          ofTrace(body.traceId),
+          (all) => serverEnded(all) && all.some((s) => s.name === "estatekit listWebhooks"),
+          "the instrumented call's trace",
+        );
+        show("GET /api/otel: its trace", `\n${spanTree(spans)}`);
+        const route = spans.find((s) => s.kind === KIND.SERVER && !s.parentSpanId);
+        assert.ok(route, "Next.js's server span is the trace's root");
+        assert.notEqual(route.scope, "estatekit");
+        const operations = spans.filter((s) => s.name === "estatekit listWebhooks");
+        assert.equal(operations.length, 1, "one operation span");
+        const [operation] = operations;
+        assert.equal(operation.kind, KIND.INTERNAL);
+        assert.equal(operation.scope, "estatekit");
+        assert.ok(ancestors(operation, spans).includes(route), "the operation's span is a descendant of the route's span");
+        assert.notEqual(operation.parentSpanId, undefined);
+        // Exactly one CLIENT span in the trace, ours, the operation's child: Next.js's fetch span
+        // and @vercel/otel's were suppressed for the request.
+        const clients = spans.filter((s) => s.kind === KIND.CLIENT);
+        assert.equal(clients.length, 1, `one CLIENT span:\n${spanTree(spans)}`);
+        const [request] = clients;
+        assert.equal(request.scope, "estatekit");
+        assert.equal(request.parentSpanId, operation.spanId);
+        assert.equal(request.name, "GET /api/external-integrations/webhooks");
+        const url = new URL(emulator.url);
+        assert.equal(request.attributes["http.request.method"], "GET");
+        assert.equal(request.attributes["url.full"], `${emulator.url}/api/external-integrations/webhooks`);
+        assert.equal(request.attributes["url.template"], "/api/external-integrations/webhooks");
+        assert.equal(request.attributes["server.address"], url.hostname);
+        assert.equal(request.attributes["server.port"], Number(url.port));
+        assert.equal(request.attributes["http.response.status_code"], 200);
+        assert.deepEqual(childrenOf(request, spans), [], "no span under ours");
+        // Nothing else of any trace hangs under the call's spans (a fetch span in a trace of its own would be a root).
+        const all = readSpanFile(spansFile);
+        assert.deepEqual(all.filter((s) => s.parentSpanId === request.spanId), []);
+        assert.deepEqual(all.filter((s) => s.parentSpanId === operation.spanId).map((s) => s.spanId), [request.spanId]);
+        for (const secret of SECRETS) assert.ok(!JSON.stringify(all).includes(secret), `no span holds ${secret}`);
       });
 
       test.it("a server component renders the webhooks", async () => {

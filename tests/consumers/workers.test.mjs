@@ -5,7 +5,9 @@
 // runtime (from npm), which compiles no WebAssembly from bytes or URLs, against the native
 // emulator on a free loopback port. A second Worker (webhooks/plain-worker.js), bundled without
 // the `workerd` condition (once with the browser's conditions, once with `node`), checks what the
-// entries it gets say there.
+// entries it gets say there. The first Worker also calls through Clients instrumented by
+// estatekit/otel: with the OpenTelemetry API's no-op providers, and with the SDK's
+// BasicTracerProvider (the spans it made come back in the answer).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
@@ -13,7 +15,7 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { createRequire } from "node:module";
 import { gzipSync } from "node:zlib";
 import { buildSync } from "esbuild";
-import { freePort, installPackedOnce, root, startEmulator } from "./lib.mjs";
+import { freePort, installPackedOnce, registerWebhook, root, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/webhooks`;
 const out = `${root}target/consumers/workers`;
@@ -150,7 +152,7 @@ ${names
     console.log(`# Worker bundle: ${built.bytes} bytes; its .wasm modules: ${built.wasm.map(size).join(", ")}`);
     console.log(`# package files bundled: ${built.files.join(", ")}`);
     assert.deepEqual(built.wasm, ["./estatekit_testing_wasm_bg.wasm", "./estatekit_wasm_node_bg.wasm"]);
-    for (const entry of ["estatekit.workerd.js", "auth.workerd.js", "testing.workerd.js", "auth_tokens.js", "estatekit_wasm_node.js"]) {
+    for (const entry of ["estatekit.workerd.js", "auth.workerd.js", "testing.workerd.js", "auth_tokens.js", "estatekit_wasm_node.js", "otel.js"]) {
       assert.ok(built.files.includes(entry), `${entry} is bundled`);
     }
     // No browser entry, no second glue, no embedded copy: one module instance for the client and auth.
@@ -187,6 +189,28 @@ ${names
     // The webhook as the service has it.
     const hooks = await (await fetch(`${emulator.url}/api/external-integrations/webhooks`, { headers: { authorization: "Bearer dev-token" } })).json();
     assert.ok(JSON.stringify(hooks).includes(result.webhookId));
+  });
+
+  test.it("estatekit/otel: an instrumented Client calls as before with the API's no-op providers, and makes its spans with the SDK's", async () => {
+    const hookId = await registerWebhook(emulator.url, { type: "UNIT_CREATED", url: "http://127.0.0.1:9/worker-otel" });
+    const response = await fetch(`${api}/otel`);
+    const result = await response.json();
+    assert.equal(response.status, 200, `${JSON.stringify(result)}\n${log}`);
+    console.log(`# Worker, estatekit/otel: ${JSON.stringify({ ...result, spans: result.spans.map((s) => `${s.name} (kind ${s.kind})`) })}`);
+    assert.equal(result.sameClient, true, "instrument(client) gives the Client back");
+    assert.ok(result.noop.includes(hookId), JSON.stringify(result.noop));
+    assert.deepEqual(result.listed, result.noop);
+    const operation = result.spans.find((s) => s.name === "estatekit listWebhooks");
+    assert.ok(operation, JSON.stringify(result.spans));
+    assert.equal(operation.kind, 0);
+    const requests = result.spans.filter((s) => s.parentSpanId === operation.spanId);
+    assert.equal(requests.length, 1);
+    assert.equal(requests[0].kind, 2);
+    assert.equal(requests[0].name, "GET /api/external-integrations/webhooks");
+    assert.equal(requests[0].attributes["url.full"], `${emulator.url}/api/external-integrations/webhooks`);
+    assert.equal(requests[0].attributes["http.response.status_code"], 200);
+    assert.equal(result.spans.length, 2, "the operation's span and its request's, nothing else");
+    assert.ok(!JSON.stringify(result).includes("dev-token"), "no span holds the token");
   });
 
   test.it("a later request gets the cached token: no second sign-in", async () => {

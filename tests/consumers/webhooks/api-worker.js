@@ -8,11 +8,16 @@
 //   GET /token: the provider's token again (the cached one: no second sign-in)
 //   GET /errors: a refused sign-in, its ApiError seen by both entries' ApiError
 //   POST /in-process (a multipart form with a `file`): the same calls against estatekit/testing
+//   GET /otel: listWebhooks through Clients instrumented by estatekit/otel, with the API's no-op
+//     providers (none is registered in a Worker) and with the SDK's BasicTracerProvider, its
+//     finished spans in the answer
 // No answer carries a token: only its length and expiry.
 import { ApiError, Client, isApiError } from "estatekit";
 import { ApiError as AuthApiError, createTokenProvider, passwordGrant } from "estatekit/auth";
 import { memoryStore } from "estatekit/store";
 import { createTestService } from "estatekit/testing";
+import { instrument } from "estatekit/otel";
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 
 /** @typedef {{ BASE_URL: string, CLIENT_ID: string, CLIENT_SECRET: string, USERNAME: string, PASSWORD: string }} Env */
 
@@ -76,6 +81,23 @@ export default {
         const { tokens, client } = backend(env);
         const token = described(await tokens.getToken());
         return Response.json({ token, ...(await calls(client, await formFile(request), "worker")) });
+      }
+      if (pathname === "/otel") {
+        const plain = new Client({ baseUrl: env.BASE_URL, token: "dev-token" });
+        const untraced = instrument(plain);
+        const noop = (await untraced.listWebhooks()).map((w) => w.id);
+        const exporter = new InMemorySpanExporter();
+        const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+        const traced = instrument(new Client({ baseUrl: env.BASE_URL, token: "dev-token" }), { tracerProvider });
+        const listed = (await traced.listWebhooks()).map((w) => w.id);
+        const spans = exporter.getFinishedSpans().map((s) => ({
+          name: s.name,
+          kind: s.kind,
+          spanId: s.spanContext().spanId,
+          parentSpanId: s.parentSpanContext?.spanId,
+          attributes: s.attributes,
+        }));
+        return Response.json({ sameClient: untraced === plain, noop, listed, spans });
       }
       if (pathname === "/token") return Response.json(described(await backend(env).tokens.getToken()));
       if (pathname === "/errors") {
