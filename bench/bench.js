@@ -13,6 +13,7 @@ const PKG = "/pkg/estatekit.js";
 const PEER = "/peer/peer.js";
 // The package bundled as an app ships it (bench/run.mjs's bundleApp): the cold start's user path.
 const APP = "/app/estatekit.js";
+const OTEL = "/otel/otel.js";
 const WEBHOOKS = "/api/external-integrations/webhooks";
 const DOCUMENTS = "/api/file-storage/company/documents";
 const GRAPHQL = "/api/reporting/graphql";
@@ -30,6 +31,7 @@ let wasmMemory = null; // InitOutput.memory
 let client = null;
 let peer = null; // bench/peer.js's client
 let observed = null; // the same client with a no-op onEvent (what request events cost)
+let traced = null; // bench/otel.js's instrumented client and its exporters (made by listWebhooksOtel)
 
 const log = (text) => {
   document.getElementById("log").textContent += `${text}\n`;
@@ -85,6 +87,26 @@ const scenarios = {
     peer: () => scenarios.listWebhooks.peer(),
     estatekit: () => observed.listWebhooks(),
     verify: (v) => scenarios.listWebhooks.verify(v),
+  },
+
+  // listWebhooks through a Client instrumented by estatekit/otel (bench/otel.js: the SDK's
+  // BasicTracerProvider and MeterProvider, exporters that drop), against the same build's Client
+  // uninstrumented in the `peer` slot: that is the reference of this row's budget.
+  listWebhooksOtel: {
+    batch: 10,
+    async prepare() {
+      traced ??= (await import(OTEL)).instrumentedClient(pkg.Client, { baseUrl: base, token: TOKEN });
+      return scenarios.listWebhooks.prepare();
+    },
+    baseline: () => scenarios.listWebhooks.baseline(),
+    peer: () => client.listWebhooks(),
+    estatekit: () => traced.client.listWebhooks(),
+    verify: (v) => scenarios.listWebhooks.verify(v),
+    // The spans did reach the exporter (the batch processor sends them every 5 s and on flush).
+    async extra() {
+      await traced.tracerProvider.forceFlush();
+      return { spansExported: traced.spans.exported };
+    },
   },
 
   listDocuments: {

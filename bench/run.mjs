@@ -32,10 +32,14 @@ const n = (count) => Math.max(1, Math.round(count * scale));
 // Run counts: chosen so that the whole run takes ~5 minutes on the 2-core machine.
 // Each timed round = one raw (baseline) sample + one peer sample + one estatekit sample.
 // Budgets (issue 17) are ratios of estatekit's median to the peer's (`against: "peer"`), except
-// the upload's, which is against raw fetch (the peer's upload is the same FormData request).
+// the upload's, which is against raw fetch (the peer's upload is the same FormData request), and
+// listWebhooksOtel's (issue 46), against the same build uninstrumented, which that scenario runs
+// in the peer's slot (`against: "uninstrumented"`).
 const PLAN = [
   { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.05, against: "peer", warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
   { id: "listWebhooksObserved", title: "  the same with a no-op onEvent", budget: null, against: "peer", warmup: 5, runs: 41, note: "per call; compare with the row above" },
+  // Its `peer` column is the same build's Client uninstrumented (bench/otel.js).
+  { id: "listWebhooksOtel", title: "  instrumented (estatekit/otel, exporters that drop)", budget: 1.03, against: "uninstrumented", warmup: 5, runs: 41, note: "per call; peer = the same build uninstrumented" },
   { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, against: "peer", warmup: 3, runs: 21 },
   { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, against: "peer", warmup: 3, runs: 21 },
   { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.02, against: "raw", warmup: 2, runs: 15 },
@@ -60,9 +64,10 @@ function emulatorBin() {
 const PKG_SNAPSHOT = join("target", "bench", "pkg");
 const PEER_BUNDLE = join("target", "bench", "peer");
 const APP_BUNDLE = join("target", "bench", "app");
+const OTEL_BUNDLE = join("target", "bench", "otel");
 const EMULATOR_FLAGS = ["--rate-limit", "0", "--seed-messages", "20000",
   "--seed-documents", "10000", "--static", "bench", "--static", `/pkg=${PKG_SNAPSHOT}`,
-  "--static", `/peer=${PEER_BUNDLE}`, "--static", `/app=${APP_BUNDLE}`];
+  "--static", `/peer=${PEER_BUNDLE}`, "--static", `/app=${APP_BUNDLE}`, "--static", `/otel=${OTEL_BUNDLE}`];
 
 /** Bundles bench/peer.js with zod (minified, as an app ships it); returns its gzip size. */
 function bundlePeer() {
@@ -89,6 +94,34 @@ function bundleApp() {
     bundle: true, splitting: true, format: "esm", minify: true, outdir, entryNames: "estatekit", logLevel: "warning",
   });
   cpSync(join(pkg, "estatekit_wasm_bg.wasm"), join(outdir, "estatekit_wasm_bg.wasm"));
+}
+
+/**
+ * Bundles bench/otel.js (the OpenTelemetry SDK, and estatekit/otel from the pkg/ snapshot) into
+ * target/bench/otel/otel.js; the page's Client is the snapshot's main entry (`/pkg/estatekit.js`),
+ * which estatekit/otel never imports.
+ * Skipped, with the reason, when the snapshot has no estatekit/otel.
+ */
+function bundleOtel() {
+  const outfile = join(root, OTEL_BUNDLE, "otel.js");
+  rmSync(join(root, OTEL_BUNDLE), { recursive: true, force: true });
+  const entry = join(root, PKG_SNAPSHOT, "otel.js");
+  if (!existsSync(entry)) return `no ${join(PKG_SNAPSHOT, "otel.js")}`;
+  const { metafile } = buildSync({
+    entryPoints: [join(root, "bench", "otel.js")],
+    bundle: true,
+    format: "esm",
+    minify: true,
+    alias: { "estatekit/otel": entry },
+    metafile: true,
+    outfile,
+    logLevel: "warning",
+  });
+  // estatekit/otel imports nothing of the main entry: a copy of it in this bundle would be a
+  // second build of the client in the page.
+  const copied = Object.keys(metafile.inputs).filter((p) => /(^|\/)(estatekit|client|loader)\.js$|_wasm/.test(p));
+  if (copied.length) throw new Error(`bench/otel.js's bundle holds the main entry's files: ${copied.join(", ")}`);
+  return null;
 }
 
 function snapshotPkg() {
@@ -150,7 +183,7 @@ function compare(samples, item) {
   const baseline = stats(samples.baseline);
   const peer = stats(samples.peer);
   const estatekit = stats(samples.estatekit);
-  const reference = item.against === "raw" ? samples.baseline : samples.peer;
+  const reference = item.against === "raw" ? samples.baseline : samples.peer; // "uninstrumented" runs in the peer's slot
   return {
     baseline, peer, estatekit,
     ratioPeer: ratioOf(estatekit.median, peer.median),
@@ -287,6 +320,7 @@ async function main() {
   const wasmSha256 = snapshotPkg();
   const peerBundle = bundlePeer();
   bundleApp();
+  const otelMissing = bundleOtel();
   const bin = emulatorBin();
   const { child, url } = await startEmulator(EMULATOR_FLAGS, { bin });
   const stopEmulator = () => {
@@ -302,6 +336,10 @@ async function main() {
   try {
     for (const item of PLAN) {
       if (only && !only.has(item.id)) continue;
+      if (item.id === "listWebhooksOtel" && otelMissing) {
+        console.error(`bench: ${item.id} skipped: ${otelMissing}`);
+        continue;
+      }
       const t0 = Date.now();
       console.error(`bench: ${item.id} ...`);
       let r;
@@ -342,6 +380,10 @@ async function main() {
   console.log(`\n${cpus().length} CPUs (load average ${la(load.start)} at start, ${la(load.end)} at end), Chromium ${chromiumVersion}, ${seconds} s.`);
   console.log("/ peer, / raw = estatekit median / the peer's, raw fetch's median; the budget applies to the one it names;");
   console.log("pair = median of the per-round ratios to that one (drift-resistant).");
+  if (results.some((r) => r.id === "listWebhooksOtel" && !r.error)) {
+    const otel = results.find((r) => r.id === "listWebhooksOtel");
+    console.log(`listWebhooksOtel: its peer column is the same build's Client uninstrumented, its / peer the ratio the budget applies to (spans exported: ${otel.extra?.spansExported}).`);
+  }
   console.log(`wasm sha256 ${wasmSha256.slice(0, 16)}...`);
 
   const outDir = join(root, "target", "bench");
