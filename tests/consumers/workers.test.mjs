@@ -38,12 +38,12 @@ async function waitFor(probe, what) {
  * build would): the external .wasm imports (paths as the package wrote them) and the package's
  * files that went into the bundle.
  */
-function bundle(entry, name, conditions) {
+function bundle(entry, name, conditions, platform = "neutral") {
   const result = buildSync({
     entryPoints: [`${dir}/${entry}`],
     bundle: true,
     format: "esm",
-    platform: "neutral",
+    platform,
     conditions,
     external: ["*.wasm"],
     outfile: `${out}/${name}`,
@@ -83,7 +83,9 @@ test.describe("estatekit in a Cloudflare Worker (workerd, built as wrangler buil
     emulator = await startEmulator();
     rmSync(out, { recursive: true, force: true });
     mkdirSync(out, { recursive: true });
-    built = bundle("api-worker.js", "api-worker.js", ["workerd", "worker", "browser"]);
+    // esbuild's default platform, `browser`, as wrangler leaves it: packages without `exports`
+    // (@opentelemetry/core, @opentelemetry/sdk-trace-base) resolve by their `browser` fields.
+    built = bundle("api-worker.js", "api-worker.js", ["workerd", "worker", "browser"], "browser");
     for (const [name, worker] of Object.entries(plain)) worker.built = bundle("plain-worker.js", `plain-${name}.js`, worker.conditions);
     // (capnp embeds files relative to the config.) Each .wasm the bundle imports, under the name
     // it imports it by, as wrangler uploads a module: a CompiledWasm module.
