@@ -5,7 +5,8 @@
 // (the client of "First call", an access token, a file, ...) are declared, with their types, in
 // target/readme-types/globals.d.ts from GLOBALS below; `estatekit/testing` resolves to
 // pkg/testing.d.ts, the testing recipe's app module to tests/consumers/vitest/src/, `vitest` to
-// the VITEST declarations below and `@tanstack/react-query` to TANSTACK. Errors are reported at their README line.
+// the VITEST declarations below, `@tanstack/react-query` to TANSTACK, and the OpenTelemetry
+// packages the root does not install to OTEL_SETUPS. Errors are reported at their README line.
 // Usage: node tests/types/readme.mjs    (make test-readme; needs `make pkg`)
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -13,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 /** The Markdown files whose examples are checked: the README and the pages its detail moved to. */
-const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md", "docs/scaling.md", "docs/errors.md", "docs/compatibility.md", "js/README.md"];
+const SOURCES = ["README.md", "docs/options.md", "docs/runtimes.md", "docs/webhooks.md", "docs/auth.md", "docs/testing.md", "docs/scaling.md", "docs/errors.md", "docs/compatibility.md", "docs/observability.md", "js/README.md"];
 const out = `${root}target/readme-types/`;
 const tsc = `${root}node_modules/typescript/bin/tsc`;
 
@@ -96,6 +97,55 @@ const TANSTACK = `declare module "@tanstack/react-query" {
 }
 `;
 
+/**
+ * The OpenTelemetry set-ups of docs/observability.md, as far as they use the packages the
+ * repository does not install (@vercel/otel and @opentelemetry/sdk-trace-web are installed in
+ * tests/consumers/next and tests/consumers/otel-web, by make test-consumers; the Node SDK and the
+ * metrics exporter nowhere). The SDK's trace and metrics packages are the real ones, from the
+ * root's devDependencies; so is the trace exporter, whose declarations need Node's (@types/node,
+ * which the checks leave out): the examples get OTEL_TRACE_EXPORTER instead (the tsconfig's
+ * `paths`).
+ */
+const OTEL_SETUPS = `declare module "@vercel/otel" {
+  export function registerOTel(configuration?: { serviceName?: string; traceExporter?: import("@opentelemetry/sdk-trace-base").SpanExporter }): void;
+}
+declare module "@opentelemetry/sdk-node" {
+  export class NodeSDK {
+    constructor(configuration?: {
+      serviceName?: string;
+      traceExporter?: import("@opentelemetry/sdk-trace-base").SpanExporter;
+      metricReader?: import("@opentelemetry/sdk-metrics").MetricReader;
+    });
+    start(): void;
+  }
+}
+declare module "@opentelemetry/exporter-metrics-otlp-http" {
+  type PushMetricExporter = import("@opentelemetry/sdk-metrics").PushMetricExporter;
+  export class OTLPMetricExporter implements PushMetricExporter {
+    constructor(configuration?: { url?: string });
+    export: PushMetricExporter["export"];
+    forceFlush(): Promise<void>;
+    shutdown(): Promise<void>;
+  }
+}
+declare module "@opentelemetry/sdk-trace-web" {
+  export class WebTracerProvider {
+    constructor(configuration?: { spanProcessors?: import("@opentelemetry/sdk-trace-base").SpanProcessor[] });
+    register(): void;
+  }
+}
+`;
+
+/** @opentelemetry/exporter-trace-otlp-http as far as docs/observability.md uses it. */
+const OTEL_TRACE_EXPORTER = `import type { ReadableSpan, SpanExporter } from "@opentelemetry/sdk-trace-base";
+export declare class OTLPTraceExporter implements SpanExporter {
+  constructor(configuration?: { url?: string; headers?: Record<string, string> });
+  export(spans: ReadableSpan[], resultCallback: Parameters<SpanExporter["export"]>[1]): void;
+  shutdown(): Promise<void>;
+  forceFlush(): Promise<void>;
+}
+`;
+
 /** The ```ts blocks of `text`: their code and the README line of their first code line. */
 export function examples(text) {
   const lines = text.split("\n");
@@ -141,6 +191,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(`${out}node-http.d.ts`, NODE_HTTP);
   writeFileSync(`${out}redis.d.ts`, REDIS);
   writeFileSync(`${out}tanstack.d.ts`, TANSTACK);
+  writeFileSync(`${out}otel-setups.d.ts`, OTEL_SETUPS);
+  mkdirSync(`${out}stubs`, { recursive: true });
+  writeFileSync(`${out}stubs/otel-trace-exporter.d.ts`, OTEL_TRACE_EXPORTER);
+  // The base config's `paths` (JSON with comments), with the stub added: `paths` of an extending
+  // config replaces the base's (both files are two levels under the root, so the paths hold).
+  const base = JSON.parse(readFileSync(`${root}tests/types/tsconfig.json`, "utf8").replace(/^\s*\/\/.*$/gm, ""));
   writeFileSync(
     `${out}tsconfig.json`,
     JSON.stringify(
@@ -148,8 +204,11 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
         extends: "../../tests/types/tsconfig.json",
         // The testing recipe's `../src/tenant-docs.js` is the vitest consumer's app module:
         // target/ stands for tests/consumers/vitest/ (target/readme-types/ for its test/).
-        compilerOptions: { rootDirs: ["..", "../../tests/consumers/vitest"] },
-        include: ["*.ts"],
+        compilerOptions: {
+          rootDirs: ["..", "../../tests/consumers/vitest"],
+          paths: { ...base.compilerOptions.paths, "@opentelemetry/exporter-trace-otlp-http": ["./stubs/otel-trace-exporter.d.ts"] },
+        },
+        include: ["*.ts", "stubs/*.ts"],
         exclude: [],
       },
       null,
