@@ -45,7 +45,7 @@ test.describe("Next.js 16 App Router portal", () => {
   // (No install script is needed: next's compiler is the optional @next/swc-* package.)
   test.before(() => installLocked(dir));
 
-  test.it("locks next, next-auth, react and redis exactly, and estatekit as the packed tarball with no integrity", () => {
+  test.it("locks next, next-auth, react, redis, @vercel/otel and the OpenTelemetry packages exactly, and estatekit as the packed tarball with no integrity", () => {
     const manifest = assertLocked(assert, dir, {
       next: "dependencies",
       "next-auth": "dependencies",
@@ -55,6 +55,11 @@ test.describe("Next.js 16 App Router portal", () => {
       "@vercel/otel": "dependencies",
       "@opentelemetry/api": "dependencies",
       "@opentelemetry/core": "dependencies",
+      "@opentelemetry/api-logs": "dependencies",
+      "@opentelemetry/instrumentation": "dependencies",
+      "@opentelemetry/resources": "dependencies",
+      "@opentelemetry/sdk-logs": "dependencies",
+      "@opentelemetry/sdk-metrics": "dependencies",
       "@opentelemetry/sdk-trace-base": "dependencies",
     });
     assert.match(manifest.dependencies.next, /^16\./);
