@@ -98,14 +98,14 @@ try {
   await calls(WARMUP);
   await tracerProvider.forceFlush();
   const samples = [{ at: "start", calls: done, ...(await heap()) }];
-  const half = Math.floor(CALLS / 2);
-  await calls(half - done);
-  await tracerProvider.forceFlush();
-  samples.push({ at: "middle", calls: done, ...(await heap()) });
-  await calls(CALLS - done);
-  await tracerProvider.forceFlush();
-  await meterProvider.forceFlush();
-  samples.push({ at: "end", calls: done, ...(await heap()) });
+  // Four more samples, every quarter of the calls: a leak grows at every one of them, while a
+  // heap that only breathes (the JIT's data, the batch processor's queue) goes up and down.
+  for (const [at, part] of [["1/4", 0.25], ["middle", 0.5], ["3/4", 0.75], ["end", 1]]) {
+    await calls(Math.floor(CALLS * part) - done);
+    await tracerProvider.forceFlush();
+    if (at === "end") await meterProvider.forceFlush();
+    samples.push({ at, calls: done, ...(await heap()) });
+  }
 
   console.log(`otel-soak: ${done} instrumented listWebhooks calls (${CONCURRENCY} in flight, each in a span of its own) against ${emulator.url}, ${((Date.now() - started) / 1000).toFixed(1)} s`);
   console.log(`spans exported: ${spans.items} in ${spans.batches} batches (BatchSpanProcessor); metric exports: ${points.batches} (${points.items} metrics in all)`);
@@ -113,10 +113,10 @@ try {
   console.log("| at | calls | heap used (after GC) | external | array buffers | rss |");
   console.log("|---|---:|---:|---:|---:|---:|");
   for (const s of samples) console.log(`| ${s.at} | ${s.calls} | ${mib(s.heapUsed)} | ${mib(s.external)} | ${mib(s.arrayBuffers)} | ${mib(s.rss)} |`);
-  const [start, middle, end] = samples;
   const perCall = (a, b) => `${(((b.heapUsed - a.heapUsed) / (b.calls - a.calls)) || 0).toFixed(1)} B`;
-  console.log("");
-  console.log(`heap used: start -> middle ${mib(middle.heapUsed - start.heapUsed)} (${perCall(start, middle)} a call), middle -> end ${mib(end.heapUsed - middle.heapUsed)} (${perCall(middle, end)} a call)`);
+  const byAt = (at) => /** @type {(typeof samples)[number]} */ (samples.find((x) => x.at === at));
+  const [start, quarter, end] = [byAt("start"), byAt("1/4"), byAt("end")];
+  console.log(`heap used: start -> 1/4 ${mib(quarter.heapUsed - start.heapUsed)} (warming up: ${perCall(start, quarter)} a call), 1/4 -> end ${mib(end.heapUsed - quarter.heapUsed)} (${perCall(quarter, end)} a call)`);
 } finally {
   await tracerProvider.shutdown();
   await meterProvider.shutdown();
