@@ -48,7 +48,11 @@ const OBSERVE = Symbol.for("estatekit.tokens.observe");
  * call, synchronously, for a scope (the caller's tracing context); `signal` is told each event
  * of the round that call starts, with that scope: the round's `TokenEvent`s (as `onEvent` gets
  * them) and `{ type: "storeWait" }` (another process holds the store's claim to refresh).
- * @typedef {{ begin(): unknown, signal(signal: import("./auth.js").TokenEvent | { type: "storeWait" }, scope: unknown): void }} TokenObserver
+ * @typedef {{
+ *   begin(): unknown,
+ *   signal(signal: import("./auth.js").TokenEvent | { type: "storeWait" }, scope: unknown): void,
+ *   send?(fetch: (request: Request) => unknown, request: Request, scope: unknown): unknown,
+ * }} TokenObserver
  */
 
 /**
@@ -69,12 +73,30 @@ function observers(baseUrl) {
     /**
      * The function a call hands the module (told the signals of the round the call starts), or
      * undefined while none observes. Called synchronously at the call: each scope is read there.
-     * @returns {((signal: any) => void) | undefined}
+     * The module also sends the round's grant requests through it, as
+     * `(fetch, request, callId)`: the first observer with a `send` sends them (estatekit/otel's
+     * suppresses an app's fetch instrumentation there); it must call `fetch(request)` at once.
+     * @returns {((signal: any, request?: Request) => unknown) | undefined}
      */
     atCall() {
       if (list.length === 0) return undefined;
       const scoped = list.map((observer) => /** @type {const} */ ([observer, observer.begin()]));
-      return (signal) => {
+      const sender = scoped.find(([observer]) => typeof observer.send === "function");
+      return (signal, request) => {
+        if (typeof signal === "function") {
+          const fetch = /** @type {(request: Request | undefined) => unknown} */ (signal);
+          if (!sender || !request) return fetch(request);
+          let sent = false;
+          /** @param {Request} r */
+          const once = (r) => ((sent = true), fetch(r));
+          try {
+            return /** @type {NonNullable<TokenObserver["send"]>} */ (sender[0].send).call(sender[0], once, request, sender[1]);
+          } catch (e) {
+            // An observer's failure is not the caller's: sent as it is, unless it was sent.
+            if (sent) throw e;
+            return fetch(request);
+          }
+        }
         for (const [observer, scope] of scoped) {
           try {
             observer.signal(signal, scope);

@@ -21,7 +21,8 @@
 // - `shared`, `successor`, `storeUnavailable` and the store waits are events of the caller's
 //   span (the span active where the call was made; none when there is none).
 // - `estatekit.token.grants` counts the grant requests by grant type and outcome.
-import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { suppressTracing } from "@opentelemetry/core";
 
 /** The hook's key (./auth_tokens.js). */
 const OBSERVE = Symbol.for("estatekit.tokens.observe");
@@ -93,7 +94,23 @@ export function instrumentTokens(target, telemetry) {
   const hook = /** @type {(observer: unknown) => { tokenUrl?: string }} */ (/** @type {Record<symbol, unknown>} */ (target)[OBSERVE]);
   const observer = {
     /** The caller's context, read at the call. */
-    begin: () => context.active(),
+    begin: () => {
+      try {
+        return context.active();
+      } catch {
+        return ROOT_CONTEXT; // a broken context manager is not the caller's failure
+      }
+    },
+    /**
+     * Sends a grant request with tracing suppressed below the caller's context: an app's fetch
+     * instrumentation (undici's, @vercel/otel's, Next.js's) makes no span of it, the grant's own
+     * CLIENT span is the one.
+     * @param {(request: Request) => unknown} fetch
+     * @param {Request} request
+     * @param {unknown} scope
+     */
+    send: (fetch, request, scope) =>
+      context.with(suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, undefined, request),
     /**
      * @param {{ type: string, grant?: string, ok?: boolean, kind?: string, status?: number, durationMs?: number, hops?: number, operation?: string }} signal
      * @param {unknown} scope

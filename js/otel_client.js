@@ -15,7 +15,7 @@
 // ./client.js) runs each request inside its CLIENT span's context with tracing suppressed, so that
 // an app's own fetch instrumentation (undici's, @vercel/otel's, Next.js's fetch span) makes no
 // second CLIENT span of the same request, and, with `propagate: true`, adds W3C `traceparent`.
-import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
 import { OPERATIONS } from "./otel_routes.js";
 
@@ -62,6 +62,40 @@ function known(attributes) {
  * `performance.now()` is a performance timestamp, converted to the clock its own spans use).
  */
 const now = () => performance.now();
+
+/**
+ * The active context; the root one where the context manager fails (telemetry never breaks a
+ * call).
+ * @returns {Context}
+ */
+function active() {
+  try {
+    return context.active();
+  } catch {
+    return ROOT_CONTEXT;
+  }
+}
+
+/**
+ * `send(arg)` run in the context `made()` gives, called once and at once whatever fails: where
+ * making the context or entering it fails before `send` ran, `send(arg)` runs as it is.
+ * @template A, R
+ * @param {() => Context} made
+ * @param {(arg: A) => R} send
+ * @param {A} arg
+ * @returns {R}
+ */
+function within(made, send, arg) {
+  let sent = false;
+  /** @param {A} a */
+  const once = (a) => ((sent = true), send(a));
+  try {
+    return context.with(made(), once, undefined, arg);
+  } catch (e) {
+    if (sent) throw e;
+    return send(arg);
+  }
+}
 
 /**
  * Whether `x` is a `Client` of estatekit (any build of the package): it has the wrapper's seam.
@@ -188,19 +222,25 @@ export function instrumentClient(client, telemetry) {
       // token provider's grant (estatekit/otel's tokens part) is its child.
       const asked = asking.get(callId);
       asking.delete(callId);
-      return asked ? context.with(asked, fetch, undefined, request) : fetch(request);
+      return asked ? within(() => asked, fetch, request) : fetch(request);
     }
     const current = sending.get(callId);
     if (!current) return fetch(request);
-    const active = trace.setSpan(current.parent, current.span);
-    if (telemetry.propagate) {
-      try {
-        propagator.inject(active, request.headers, HEADERS);
-      } catch {
-        // Headers that cannot be changed: sent without.
-      }
-    }
-    return context.with(suppressTracing(active), fetch, undefined, request);
+    return within(
+      () => {
+        const active = trace.setSpan(current.parent, current.span);
+        if (telemetry.propagate) {
+          try {
+            propagator.inject(active, request.headers, HEADERS);
+          } catch {
+            // Headers that cannot be changed: sent without.
+          }
+        }
+        return suppressTracing(active);
+      },
+      fetch,
+      request,
+    );
   };
   /** @type {Record<symbol, (hook: Function) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT](hook);
 
@@ -231,7 +271,11 @@ export function instrumentClient(client, telemetry) {
     if (error) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
     const ms = outcome.durationMs ?? now() - attempt.started;
-    telemetry.duration.record(ms / 1000, ended);
+    try {
+      telemetry.duration.record(ms / 1000, ended);
+    } catch {
+      // A meter's failure ends nothing early: the call's span is still ended by its caller.
+    }
   };
 
   /**
@@ -349,19 +393,23 @@ export function instrumentClient(client, telemetry) {
           }
           /** @type {{ started?: number }} */
           const first = { started: now() };
-          const told = listener(context.active(), first);
-          args[at] = {
-            ...options,
-            /** @param {ClientEvent} event */
-            onEvent(event) {
-              try {
-                told(event);
-              } catch {
-                // Telemetry never breaks a call.
-              }
-              if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
-            },
+          const told = listener(active(), first);
+          // The caller's options as they are, with this call's listener: their own properties
+          // (which the module checks for misspellings) and their prototype (whose properties it
+          // reads too, each by its name).
+          const withListener = /** @type {Record<string, unknown>} */ (
+            options == null ? {} : Object.assign(Object.create(Object.getPrototypeOf(options)), options)
+          );
+          /** @param {ClientEvent} event */
+          withListener.onEvent = function onEvent(event) {
+            try {
+              told(event);
+            } catch {
+              // Telemetry never breaks a call.
+            }
+            if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
           };
+          args[at] = withListener;
           const result = method.apply(this, args);
           // A list call's PagePromise sends nothing before it is awaited or iterated.
           if (!(result instanceof Promise)) first.started = undefined;

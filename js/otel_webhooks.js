@@ -62,10 +62,20 @@ export function instrumentHandler(handler, telemetry) {
   /** @type {Observed} */
   const observed = (request, outer) => {
     const method = /** @type {{ method?: unknown }} */ (request ?? {}).method;
-    const span = tracer.startSpan("estatekit webhook receive", {
-      kind: SpanKind.SERVER,
-      attributes: typeof method === "string" ? { "http.request.method": method } : {},
-    });
+    /** @type {import("@opentelemetry/api").Span} */
+    let span;
+    /** @type {import("@opentelemetry/api").Context} */
+    let inSpan;
+    try {
+      span = tracer.startSpan("estatekit webhook receive", {
+        kind: SpanKind.SERVER,
+        attributes: typeof method === "string" ? { "http.request.method": method } : {},
+      });
+      inSpan = trace.setSpan(context.active(), span);
+    } catch {
+      // A broken tracer or context manager: the delivery is handled as without telemetry.
+      return deliver(request, outer);
+    }
     /** @type {Delivery | undefined} */
     let told;
     /** @param {Delivery} delivery */
@@ -75,16 +85,25 @@ export function instrumentHandler(handler, telemetry) {
     };
     /** @param {Response | undefined} response */
     const finish = (response) => {
+      try {
+        report(response);
+      } catch {
+        // Telemetry never changes how a delivery is answered.
+      }
+    };
+    /** @param {Response | undefined} response */
+    const report = (response) => {
       const outcome = told?.outcome ?? "error";
       /** @type {import("@opentelemetry/api").Attributes} */
       const attributes = { "estatekit.webhook.outcome": outcome };
       /** @type {import("@opentelemetry/api").Attributes} */
       const counted = { "estatekit.webhook.outcome": outcome };
+      // The body is not signed: what it names is bounded (an unknown type is `_OTHER`, as the
+      // conventions write a value outside a closed list; an id at most 128 characters).
       if (told?.type !== undefined) {
-        attributes["estatekit.webhook.event_type"] = told.type;
-        counted["estatekit.webhook.event_type"] = told.known ? told.type : "_OTHER";
+        attributes["estatekit.webhook.event_type"] = counted["estatekit.webhook.event_type"] = told.known ? told.type : "_OTHER";
       }
-      if (told?.id !== undefined) attributes["estatekit.webhook.delivery_id"] = told.id;
+      if (told?.id !== undefined) attributes["estatekit.webhook.delivery_id"] = String(told.id).slice(0, 128);
       const errorType = outcome === "refused" ? told?.refusal : FAILURES.has(outcome) ? outcome : undefined;
       if (errorType !== undefined) attributes["error.type"] = counted["error.type"] = errorType;
       if (response) attributes["http.response.status_code"] = response.status;
@@ -96,7 +115,7 @@ export function instrumentHandler(handler, telemetry) {
     /** @type {Promise<Response>} */
     let answered;
     try {
-      answered = context.with(trace.setSpan(context.active(), span), deliver, undefined, request, observer);
+      answered = context.with(inSpan, deliver, undefined, request, observer);
     } catch (e) {
       finish(undefined);
       throw e;

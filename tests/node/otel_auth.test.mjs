@@ -144,6 +144,29 @@ test.describe("estatekit/otel: token grants", () => {
     await assertNoSecrets(recorded, secrets, ["estatekit token password", "estatekit.token.request"]);
   });
 
+  test.it("an app's fetch instrumentation makes no second span of a grant request: it is sent with tracing suppressed", async (t) => {
+    const { oauth, secrets } = await service(t);
+    const recorded = recording();
+    // What undici's or @vercel/otel's fetch instrumentation does: a CLIENT span around every
+    // fetch, here around the provider's `fetch` option, with the app's tracer.
+    const fetch = (input, init) => {
+      const request = new Request(input, init);
+      const span = recorded.tracer.startSpan(`fetch ${request.method} ${new URL(request.url).pathname}`, { kind: SpanKind.CLIENT });
+      return oauth.fetch(request).finally(() => span.end());
+    };
+    const plain = createTokenProvider({ ...oauth, ...USER, fetch });
+    await within(recorded, "plain route", () => plain.getToken());
+    const fetchSpans = () => recorded.spans().filter((s) => s.name.startsWith("fetch POST"));
+    assert.equal(fetchSpans().length, 1, "without instrument, the app's fetch span is there (the check can fail)");
+    const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER, fetch }));
+    await within(recorded, "route", () => provider.getToken());
+    assert.equal(fetchSpans().length, 1, "no fetch span for the instrumented provider's grant");
+    const grants = grantSpans(recorded);
+    assert.equal(grants.length, 1);
+    assert.equal(grants[0].parentSpanContext?.spanId, appSpan(recorded, "route").spanContext().spanId);
+    await assertNoSecrets(recorded, secrets, ["estatekit token password"]);
+  });
+
   test.it("a refused grant (invalid_grant): an ERROR span with the kind and status, counted by its outcome", async (t) => {
     const { oauth, secrets } = await service(t);
     const recorded = recording();

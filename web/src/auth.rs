@@ -230,7 +230,10 @@ impl Target {
             },
             on_retry: None,
             fetch: self.fetch.clone(),
-            hook: Default::default(),
+            // The round's observer (estatekit/otel's) is the grant request's hook too: called as
+            // `observer(fetch, request, callId)`, it sends it with tracing suppressed, so that an
+            // app's fetch instrumentation makes no second span of it.
+            hook: RefCell::new(listeners.observer.clone()),
             rate: None,
         };
         let set = RefCell::new(None);
