@@ -22,7 +22,8 @@ thread_local! {
 pub struct Events {
     operation: Operation,
     call_id: u32,
-    started: f64,
+    /// When the call started (`performance.now()`), read only once someone listens.
+    started: Cell<f64>,
     listeners: RefCell<Vec<Function>>,
     attempts: Cell<u32>,
 }
@@ -35,20 +36,31 @@ impl Events {
             next.set(id.wrapping_add(1));
             id
         });
-        Events {
+        let events = Events {
             operation,
             call_id,
-            started: js::now_precise(),
-            listeners: RefCell::new(client_listener.into_iter().cloned().collect()),
+            started: Cell::new(0.0),
+            listeners: RefCell::new(Vec::new()),
             attempts: Cell::new(0),
+        };
+        events.listen(client_listener);
+        events
+    }
+
+    /// Adds the call's own listener (`options.onEvent`). The clock is read for the first.
+    pub fn listen(&self, listener: Option<&Function>) {
+        if let Some(f) = listener {
+            let mut listeners = self.listeners.borrow_mut();
+            if listeners.is_empty() {
+                self.started.set(js::now_precise());
+            }
+            listeners.push(f.clone());
         }
     }
 
-    /// Adds the call's own listener (`options.onEvent`).
-    pub fn listen(&self, listener: Option<&Function>) {
-        if let Some(f) = listener {
-            self.listeners.borrow_mut().push(f.clone());
-        }
+    /// Whether anyone listens (when no one does, no event is built and no clock read).
+    pub fn listening(&self) -> bool {
+        !self.listeners.borrow().is_empty()
     }
 
     /// The call's id (`callId`), unique in this module instance.
@@ -72,8 +84,8 @@ impl Events {
         }
     }
 
-    /// An attempt is about to be sent; returns when it started.
-    pub fn request(&self, method: HttpMethod, path: &str, attempt: u32) -> f64 {
+    /// An attempt is about to be sent.
+    pub fn request(&self, method: HttpMethod, path: &str, attempt: u32) {
         self.attempts.set(self.attempts.get() + 1);
         self.emit(|| ClientEvent::Request {
             operation: self.operation,
@@ -82,7 +94,6 @@ impl Events {
             attempt,
             call_id: self.call_id,
         });
-        js::now_precise()
     }
 
     /// An attempt sent at `sent` got its answer.
@@ -169,7 +180,7 @@ impl Events {
     /// The call ended: `done`, or `error` with the failure's kind and status.
     pub fn finish(&self, result: &Result<JsValue, Failure>) {
         self.emit(|| {
-            let duration_ms = js::now_precise() - self.started;
+            let duration_ms = js::now_precise() - self.started.get();
             match result {
                 Ok(_) => ClientEvent::Done {
                     operation: self.operation,

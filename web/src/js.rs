@@ -14,9 +14,18 @@ extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
     pub fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
 
+    /// The global `setTimeout` calling `handler(argument)`.
+    #[wasm_bindgen(js_name = setTimeout)]
+    pub fn set_timeout_with(handler: &js_sys::Function, ms: i32, argument: &JsValue) -> JsValue;
+
     /// The global `clearTimeout`.
     #[wasm_bindgen(js_name = clearTimeout)]
     pub fn clear_timeout(id: &JsValue);
+
+    /// The global `fetch` with a `Request` (what it throws, a runtime without `fetch`
+    /// included, is the error).
+    #[wasm_bindgen(js_name = fetch, catch)]
+    pub fn fetch(request: &web_sys::Request) -> Result<js_sys::Promise, JsValue>;
 
     /// `performance.now()`: milliseconds with sub-millisecond precision, for durations.
     #[wasm_bindgen(js_namespace = performance, js_name = now)]

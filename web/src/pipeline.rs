@@ -299,7 +299,13 @@ impl Pipeline {
                 hook: hook.as_ref(),
                 call_id: events.call_id(),
             };
-            let started = events.request(method, path, attempts + 1);
+            events.request(method, path, attempts + 1);
+            // When the attempt started, for whoever is told its outcome (no clock otherwise).
+            let started = if events.listening() || call.attempted.is_some() {
+                js::now_precise()
+            } else {
+                0.0
+            };
             let result = transport::send(token.clone(), &attempt, &self.origin).await;
             attempts += 1;
             let (outcome, status, asked) = match result {

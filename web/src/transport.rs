@@ -52,31 +52,32 @@ pub struct Outgoing<'a> {
     pub call_id: u32,
 }
 
+thread_local! {
+    /// The timer callback of every request: `setTimeout` hands it the request's
+    /// `AbortController` (its third argument), so that no closure is made per request.
+    static ON_TIMEOUT: Closure<dyn Fn(AbortController)> =
+        Closure::new(|controller: AbortController| controller.abort());
+}
+
 /// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
-/// dropping it clears the timer and the listener, so nothing outlives the call.
+/// dropping it clears the timer and the listener, so nothing outlives the call. The controller
+/// is aborted by the timer or by the caller's signal only: when the caller's signal is not
+/// aborted, an aborted controller means the time ran out.
 struct AbortGuard {
     controller: AbortController,
-    timed_out: Rc<Cell<bool>>,
-    timer: Option<(JsValue, Closure<dyn FnMut()>)>,
+    timer: Option<JsValue>,
     caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
 }
 
 impl AbortGuard {
     fn new(signal: Option<&AbortSignal>, timeout_ms: u32) -> Result<AbortGuard, JsValue> {
         let controller = AbortController::new()?;
-        let timed_out = Rc::new(Cell::new(false));
-        let timer = if timeout_ms > 0 {
-            let (c, flag) = (controller.clone(), timed_out.clone());
-            let cb = Closure::<dyn FnMut()>::new(move || {
-                flag.set(true);
-                c.abort();
-            });
+        let timer = (timeout_ms > 0).then(|| {
             let ms = i32::try_from(timeout_ms).unwrap_or(i32::MAX);
-            let id = js::set_timeout(cb.as_ref().unchecked_ref(), ms);
-            Some((id, cb))
-        } else {
-            None
-        };
+            ON_TIMEOUT.with(|on_timeout| {
+                js::set_timeout_with(on_timeout.as_ref().unchecked_ref(), ms, &controller)
+            })
+        });
         let caller = match signal {
             Some(s) => {
                 // The caller's signal is linked, never given to fetch: whatever reason it
@@ -90,7 +91,6 @@ impl AbortGuard {
         };
         Ok(AbortGuard {
             controller,
-            timed_out,
             timer,
             caller,
         })
@@ -104,13 +104,17 @@ impl AbortGuard {
         host: String,
         reason: String,
     ) -> Error {
-        if self.timed_out.get() {
+        let by_caller = self
+            .caller
+            .as_ref()
+            .is_some_and(|(signal, _)| signal.aborted());
+        if by_caller {
+            Error::Aborted { operation }
+        } else if self.controller.signal().aborted() {
             Error::Timeout {
                 operation,
                 timeout_ms,
             }
-        } else if self.controller.signal().aborted() {
-            Error::Aborted { operation }
         } else {
             Error::Network {
                 operation,
@@ -123,7 +127,7 @@ impl AbortGuard {
 
 impl Drop for AbortGuard {
     fn drop(&mut self) {
-        if let Some((id, _)) = &self.timer {
+        if let Some(id) = &self.timer {
             js::clear_timeout(id);
         }
         if let Some((signal, cb)) = &self.caller {
@@ -301,6 +305,12 @@ async fn via_fetch(
             custom_fetch(fetch, out, request.into(), Some(signal), caller_failed).await?
         }
         // The request carries the guard's signal, which the platform's fetch honours: no race.
+        // Without a hook, the global `fetch` is called through its own import (as gloo-net's
+        // `send` does), with no lookup and no `Function.prototype.call` per request.
+        None if out.hook.is_none() => {
+            let promise = js::fetch(&request.into()).map_err(failed)?;
+            response_of(JsFuture::from(promise).await.map_err(failed)?)?
+        }
         None => {
             let fetch = js::get(&js_sys::global(), "fetch")
                 .dyn_into::<js_sys::Function>()
@@ -354,6 +364,11 @@ async fn custom_fetch(
             _ => return Err(failed_with("aborted")),
         },
     };
+    response_of(value)
+}
+
+/// What `fetch` resolved to, if it is a `Response`.
+fn response_of(value: JsValue) -> Result<gloo_net::http::Response, NoAnswer> {
     value
         .dyn_into::<web_sys::Response>()
         .map(Into::into)
@@ -491,7 +506,7 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     // With the `fetch` option, or where there is no XMLHttpRequest (Node, workers of some
     // runtimes), progress is reported once, at the end.
     let xhr_available =
-        out.fetch.is_none() && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
+        || out.fetch.is_none() && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
     #[cfg(feature = "dom-emulation")]
     let platform = match out.file {
         Some((blob, _)) => super::form::platform_form(blob)
@@ -502,9 +517,9 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     #[cfg(not(feature = "dom-emulation"))]
     let platform: PlatformForm = None;
     // A DOM emulation's XMLHttpRequest sends its own FormData only.
-    let xhr_available = xhr_available && platform.is_none();
+    let xhr_available = || platform.is_none() && xhr_available();
     let result = match out.progress {
-        Some(on_progress) if xhr_available => {
+        Some(on_progress) if xhr_available() => {
             via_xhr(&token, out, origin, &signal, on_progress).await
         }
         Some(on_progress) => {
