@@ -32,6 +32,7 @@ let client = null;
 let peer = null; // bench/peer.js's client
 let observed = null; // the same client with a no-op onEvent (what request events cost)
 let traced = null; // bench/otel.js's instrumented client and its exporters (made by listWebhooksOtel)
+let floor = null; // bench/otel.js's hand-written SDK spans around a raw fetch (made by otelFloor)
 
 const log = (text) => {
   document.getElementById("log").textContent += `${text}\n`;
@@ -106,6 +107,25 @@ const scenarios = {
     async extra() {
       await traced.tracerProvider.forceFlush();
       return { spansExported: traced.spans.exported };
+    },
+  },
+
+  // The floor of listWebhooksOtel's budget: the SDK's own spans and point around a raw fetch,
+  // written by hand (bench/otel.js's sdkFloor), against the same raw fetch in the peer's slot. No
+  // instrumentation of a call with these providers can cost less than this row shows.
+  otelFloor: {
+    batch: 10,
+    async prepare() {
+      floor ??= (await import(OTEL)).sdkFloor(base, WEBHOOKS);
+      return scenarios.listWebhooks.prepare();
+    },
+    baseline: () => scenarios.listWebhooks.baseline(),
+    peer: () => scenarios.listWebhooks.baseline(),
+    estatekit: () => floor.traced(() => scenarios.listWebhooks.baseline()),
+    verify: (v) => scenarios.listWebhooks.verify(v),
+    async extra() {
+      await floor.tracerProvider.forceFlush();
+      return { spansExported: floor.spans.exported };
     },
   },
 
