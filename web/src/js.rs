@@ -14,10 +14,6 @@ extern "C" {
     #[wasm_bindgen(js_name = setTimeout)]
     pub fn set_timeout(handler: &js_sys::Function, ms: i32) -> JsValue;
 
-    /// The global `setTimeout` calling `handler(argument)`.
-    #[wasm_bindgen(js_name = setTimeout)]
-    pub fn set_timeout_with(handler: &js_sys::Function, ms: i32, argument: &JsValue) -> JsValue;
-
     /// The global `clearTimeout`.
     #[wasm_bindgen(js_name = clearTimeout)]
     pub fn clear_timeout(id: &JsValue);

@@ -52,32 +52,31 @@ pub struct Outgoing<'a> {
     pub call_id: u32,
 }
 
-thread_local! {
-    /// The timer callback of every request: `setTimeout` hands it the request's
-    /// `AbortController` (its third argument), so that no closure is made per request.
-    static ON_TIMEOUT: Closure<dyn Fn(AbortController)> =
-        Closure::new(|controller: AbortController| controller.abort());
-}
-
 /// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
-/// dropping it clears the timer and the listener, so nothing outlives the call. The controller
-/// is aborted by the timer or by the caller's signal only: when the caller's signal is not
-/// aborted, an aborted controller means the time ran out.
+/// dropping it clears the timer and the listener, so nothing outlives the call.
 struct AbortGuard {
     controller: AbortController,
-    timer: Option<JsValue>,
+    timed_out: Rc<Cell<bool>>,
+    timer: Option<(JsValue, Closure<dyn FnMut()>)>,
     caller: Option<(AbortSignal, Closure<dyn FnMut()>)>,
 }
 
 impl AbortGuard {
     fn new(signal: Option<&AbortSignal>, timeout_ms: u32) -> Result<AbortGuard, JsValue> {
         let controller = AbortController::new()?;
-        let timer = (timeout_ms > 0).then(|| {
+        let timed_out = Rc::new(Cell::new(false));
+        let timer = if timeout_ms > 0 {
+            let (c, flag) = (controller.clone(), timed_out.clone());
+            let cb = Closure::<dyn FnMut()>::new(move || {
+                flag.set(true);
+                c.abort();
+            });
             let ms = i32::try_from(timeout_ms).unwrap_or(i32::MAX);
-            ON_TIMEOUT.with(|on_timeout| {
-                js::set_timeout_with(on_timeout.as_ref().unchecked_ref(), ms, &controller)
-            })
-        });
+            let id = js::set_timeout(cb.as_ref().unchecked_ref(), ms);
+            Some((id, cb))
+        } else {
+            None
+        };
         let caller = match signal {
             Some(s) => {
                 // The caller's signal is linked, never given to fetch: whatever reason it
@@ -91,6 +90,7 @@ impl AbortGuard {
         };
         Ok(AbortGuard {
             controller,
+            timed_out,
             timer,
             caller,
         })
@@ -104,17 +104,13 @@ impl AbortGuard {
         host: String,
         reason: String,
     ) -> Error {
-        let by_caller = self
-            .caller
-            .as_ref()
-            .is_some_and(|(signal, _)| signal.aborted());
-        if by_caller {
-            Error::Aborted { operation }
-        } else if self.controller.signal().aborted() {
+        if self.timed_out.get() {
             Error::Timeout {
                 operation,
                 timeout_ms,
             }
+        } else if self.controller.signal().aborted() {
+            Error::Aborted { operation }
         } else {
             Error::Network {
                 operation,
@@ -127,7 +123,7 @@ impl AbortGuard {
 
 impl Drop for AbortGuard {
     fn drop(&mut self) {
-        if let Some(id) = &self.timer {
+        if let Some((id, _)) = &self.timer {
             js::clear_timeout(id);
         }
         if let Some((signal, cb)) = &self.caller {
@@ -300,24 +296,7 @@ async fn via_fetch(
     // gloo-net builds the request; it is sent with the platform's `fetch` (or the caller's), the
     // same way for both, so that a failure keeps what `fetch` rejected with as its `cause`
     // (gloo-net's own `send` keeps only its name and message).
-    let response = match out.fetch {
-        Some(fetch) => {
-            custom_fetch(fetch, out, request.into(), Some(signal), caller_failed).await?
-        }
-        // The request carries the guard's signal, which the platform's fetch honours: no race.
-        // Without a hook, the global `fetch` is called through its own import (as gloo-net's
-        // `send` does), with no lookup and no `Function.prototype.call` per request.
-        None if out.hook.is_none() => {
-            let promise = js::fetch(&request.into()).map_err(failed)?;
-            response_of(JsFuture::from(promise).await.map_err(failed)?)?
-        }
-        None => {
-            let fetch = js::get(&js_sys::global(), "fetch")
-                .dyn_into::<js_sys::Function>()
-                .map_err(|_| failed_with("this runtime has no global fetch"))?;
-            custom_fetch(&fetch, out, request.into(), None, failed).await?
-        }
-    };
+    let response = fetched(out, request.into(), signal).await?;
     if response.type_() == ResponseType::Opaqueredirect {
         return Err(NoAnswer::Redirected);
     }
@@ -335,40 +314,48 @@ async fn via_fetch(
     })
 }
 
-/// Sends through `fetch` (the platform's, or the caller's `fetch` option), or through `out`'s
-/// hook around it. What it throws or rejects with is a request that got no answer, as `failure`
-/// classifies it. With `race` (the caller's `fetch`), its promise is raced with that signal, so
-/// that a `fetch` that ignores the request's signal still cannot outlast an abort or a timeout.
-async fn custom_fetch(
-    fetch: &js_sys::Function,
+/// Sends `request` through the caller's `fetch` option or the global `fetch`, or through `out`'s
+/// hook around either. What it throws or rejects with is a request that got no answer
+/// ([`caller_failed`] classifies the caller's). The global `fetch` is called through its own
+/// import (as gloo-net's `send` does: no lookup, no `Function.prototype.call`), except for the
+/// hook, which is handed it. The request carries `signal`, which the platform's `fetch` honours;
+/// the caller's `fetch` is raced with it, so that one that ignores the request's signal still
+/// cannot outlast an abort or a timeout.
+async fn fetched(
     out: &Outgoing<'_>,
     request: web_sys::Request,
-    race: Option<&AbortSignal>,
-    failure: fn(JsValue) -> NoAnswer,
+    signal: &AbortSignal,
 ) -> Result<gloo_net::http::Response, NoAnswer> {
-    let returned = match out.hook {
-        Some(hook) => hook.call3(
-            &JsValue::UNDEFINED,
-            fetch,
-            &request,
-            &JsValue::from(out.call_id),
+    let failure: fn(JsValue) -> NoAnswer = match out.fetch {
+        Some(_) => caller_failed,
+        None => failed,
+    };
+    let promise = match (out.hook, out.fetch) {
+        (None, None) => js::fetch(&request).map_err(failure)?,
+        (None, Some(fetch)) => js_sys::Promise::resolve(
+            &fetch
+                .call1(&JsValue::UNDEFINED, &request)
+                .map_err(failure)?,
         ),
-        None => fetch.call1(&JsValue::UNDEFINED, &request),
-    }
-    .map_err(failure)?;
-    let promise = js_sys::Promise::resolve(&returned);
-    let value = match race {
+        (Some(hook), fetch) => {
+            let fetch = match fetch {
+                Some(fetch) => fetch.clone(),
+                None => js::get(&js_sys::global(), "fetch")
+                    .dyn_into::<js_sys::Function>()
+                    .map_err(|_| failed_with("this runtime has no global fetch"))?,
+            };
+            let id = JsValue::from(out.call_id);
+            let returned = hook.call3(&JsValue::UNDEFINED, &fetch, &request, &id);
+            js_sys::Promise::resolve(&returned.map_err(failure)?)
+        }
+    };
+    let value = match out.fetch {
         None => JsFuture::from(promise).await.map_err(failure)?,
-        Some(signal) => match wait(Some(&promise), None, Some(signal)).await {
+        Some(_) => match wait(Some(&promise), None, Some(signal)).await {
             Waited::Done(result) => result.map_err(failure)?,
             _ => return Err(failed_with("aborted")),
         },
     };
-    response_of(value)
-}
-
-/// What `fetch` resolved to, if it is a `Response`.
-fn response_of(value: JsValue) -> Result<gloo_net::http::Response, NoAnswer> {
     value
         .dyn_into::<web_sys::Response>()
         .map(Into::into)
