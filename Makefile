@@ -207,6 +207,13 @@ otel-soak: pkg emulator
 	@[ -d node_modules/@opentelemetry/sdk-trace-base ] && [ -d node_modules/@opentelemetry/context-async-hooks ] || npm ci
 	node --expose-gc bench/otel-soak.mjs
 
+# Builds of the package compared in one page, alternated with the peer (bench/compare.mjs), e.g.
+# make compare BUILDS="before=target/compare/before now=pkg" COMPARE_ARGS="--in-page --batch 200"
+.PHONY: compare
+compare: pkg bench-emulator
+	@[ -d node_modules/playwright-core ] && [ -d node_modules/zod ] || npm ci
+	ESTATEKIT_EMULATOR_BIN=$(BENCH_EMULATOR) node bench/compare.mjs $(COMPARE_ARGS) $(BUILDS)
+
 # Where a call's time goes: `make profile SCENARIO=listDocuments` (bench/profile.mjs).
 SCENARIO ?= listWebhooks
 profile: pkg-named bench-emulator
