@@ -23,6 +23,7 @@
 // - `estatekit.token.grants` counts the grant requests by grant type and outcome.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
+import { within } from "./otel_telemetry.js";
 
 /** The hook's key (./auth_tokens.js). */
 const OBSERVE = Symbol.for("estatekit.tokens.observe");
@@ -110,7 +111,7 @@ export function instrumentTokens(target, telemetry) {
      * @param {unknown} scope
      */
     send: (fetch, request, scope) =>
-      context.with(suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, undefined, request),
+      within(() => suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, request),
     /**
      * @param {{ type: string, grant?: string, ok?: boolean, kind?: string, status?: number, durationMs?: number, hops?: number, operation?: string }} signal
      * @param {unknown} scope

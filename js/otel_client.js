@@ -18,6 +18,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
 import { OPERATIONS } from "./otel_routes.js";
+import { within } from "./otel_telemetry.js";
 
 /** @typedef {import("@opentelemetry/api").Span} Span */
 /** @typedef {import("@opentelemetry/api").Context} Context */
@@ -73,27 +74,6 @@ function active() {
     return context.active();
   } catch {
     return ROOT_CONTEXT;
-  }
-}
-
-/**
- * `send(arg)` run in the context `made()` gives, called once and at once whatever fails: where
- * making the context or entering it fails before `send` ran, `send(arg)` runs as it is.
- * @template A, R
- * @param {() => Context} made
- * @param {(arg: A) => R} send
- * @param {A} arg
- * @returns {R}
- */
-function within(made, send, arg) {
-  let sent = false;
-  /** @param {A} a */
-  const once = (a) => ((sent = true), send(a));
-  try {
-    return context.with(made(), once, undefined, arg);
-  } catch (e) {
-    if (sent) throw e;
-    return send(arg);
   }
 }
 
@@ -188,6 +168,10 @@ function routeOf(operation, method, path, prefix) {
  */
 export function instrumentClient(client, telemetry) {
   if (instrumented.has(client)) return client;
+  if (!Object.isExtensible(client)) {
+    // Its methods are wrapped as its own properties: refused before anything is changed.
+    throw new TypeError("estatekit/otel: this Client is frozen (or sealed): instrument it before freezing it");
+  }
   instrumented.add(client);
   const { tracer } = telemetry;
 

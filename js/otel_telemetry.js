@@ -2,7 +2,7 @@
 // object reports to (./otel.js builds one `Telemetry` per pair of providers and hands it to
 // ./otel_client.js, ./otel_auth.js and ./otel_webhooks.js). Only OpenTelemetry's API is used
 // here: the app's SDK (or none, then everything is a no-op) decides what is recorded.
-import { metrics, trace } from "@opentelemetry/api";
+import { context, metrics, trace } from "@opentelemetry/api";
 
 /** The instrumentation scope's name: what a backend shows as the spans' and metrics' source. */
 export const SCOPE = "estatekit";
@@ -60,4 +60,27 @@ export function telemetry(options, version) {
       unit: "{delivery}",
     }),
   };
+}
+
+/**
+ * `send(...args)` run in the context `made()` gives, called once and at once whatever fails:
+ * where making the context or entering it fails before `send` ran (a broken context manager),
+ * `send(...args)` runs as it is. Telemetry never breaks what it watches.
+ * @template {unknown[]} A
+ * @template R
+ * @param {() => import("@opentelemetry/api").Context} made
+ * @param {(...args: A) => R} send
+ * @param {A} args
+ * @returns {R}
+ */
+export function within(made, send, ...args) {
+  let sent = false;
+  /** @param {A} a */
+  const once = (...a) => ((sent = true), send(...a));
+  try {
+    return context.with(made(), once, undefined, ...args);
+  } catch (e) {
+    if (sent) throw e;
+    return send(...args);
+  }
 }

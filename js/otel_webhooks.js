@@ -18,6 +18,7 @@
 // - `estatekit.webhook.deliveries` counts deliveries by outcome, event type (a type outside the
 //   28 counts as `_OTHER`) and `error.type`.
 import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { within } from "./otel_telemetry.js";
 
 /** The hook's key (./webhooks_receiver.js). */
 const OBSERVE = Symbol.for("estatekit.webhooks.observe");
@@ -115,7 +116,7 @@ export function instrumentHandler(handler, telemetry) {
     /** @type {Promise<Response>} */
     let answered;
     try {
-      answered = context.with(inSpan, deliver, undefined, request, observer);
+      answered = within(() => inSpan, deliver, request, observer);
     } catch (e) {
       finish(undefined);
       throw e;

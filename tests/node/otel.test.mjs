@@ -223,6 +223,10 @@ test("instrument() returns the same client, its methods own non-enumerable prope
   assert.ok(c instanceof Client);
   assert.equal(JSON.parse(readFileSync(new URL("package.json", pkg), "utf8")).version, VERSION);
   assert.throws(() => instrument({}), TypeError);
+  const frozen = Object.freeze(new Client({ baseUrl: emulator.baseUrl, token: TOKEN }));
+  assert.throws(() => instrument(frozen), /frozen \(or sealed\): instrument it before freezing it/);
+  assert.throws(() => instrument(frozen), /frozen/, "refused again: nothing was marked");
+  assert.ok(Array.isArray(await frozen.listWebhooks()), "the frozen client still works, uninstrumented");
   assert.throws(() => instrument(c, "yes"), TypeError);
   // Arguments the call refuses are refused in the same words, instrumented or not.
   const refusal = async (client, call) => call(client).then(() => "resolved", (e) => `${e.kind}: ${e.message}`);
@@ -556,4 +560,35 @@ test("the secrets check: no exported span (name, attributes, events, status) nor
   // Every request carried the token, in its Authorization header only.
   assert.ok(emulator.received.length > 10);
   for (const r of emulator.received) assert.equal(r.url.includes(TOKEN), false);
+});
+
+test("telemetry never breaks a call: a tracer, a meter and a context manager that throw", async () => {
+  const down = () => {
+    throw new Error("telemetry down");
+  };
+  const tracerProvider = { getTracer: () => ({ startSpan: down, startActiveSpan: down }) };
+  const instruments = { record: down, add: down };
+  const meterProvider = { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments }) };
+  const failing = instrument(new Client({ baseUrl: emulator.baseUrl, token: TOKEN }), { tracerProvider, meterProvider });
+  const plain = new Client({ baseUrl: emulator.baseUrl, token: TOKEN });
+  assert.deepEqual(await failing.listWebhooks(), await plain.listWebhooks());
+  const refused = await failing.getDocument("doc-missing-otel").catch((e) => e);
+  assert.ok(isApiError(refused), String(refused));
+  assert.equal(refused.status, 404);
+
+  // A context manager whose every method throws: the calls go on as without telemetry.
+  const broken = { active: down, with: down, bind: down, enable: () => broken, disable: () => broken };
+  context.disable();
+  assert.equal(context.setGlobalContextManager(broken), true);
+  try {
+    const c = client();
+    assert.deepEqual(await c.listWebhooks(), await plain.listWebhooks());
+    const error = await c.getDocument("doc-missing-otel").catch((e) => e);
+    assert.ok(isApiError(error), String(error));
+    assert.equal(error.status, 404);
+  } finally {
+    context.disable();
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  }
+  take();
 });

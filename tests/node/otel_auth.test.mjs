@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { THROUGH, assertNoSecrets, counted, instrumentTokens, isTokens, recording, written } from "./otel_recording.mjs";
+import { THROUGH, assertNoSecrets, counted, instrumentTokens, isTokens, recording, withBrokenContext, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createTokenProvider, createUserTokens, passwordGrant } = await import(`${pkg}auth.node.js`);
@@ -54,6 +54,15 @@ const within = (recorded, name, fn) =>
   recorded.tracer.startActiveSpan(name, (span) => Promise.resolve().then(fn).finally(() => span.end()));
 
 test.describe("estatekit/otel: token grants", () => {
+  test.it("a context manager that cannot enter a context breaks no grant: the token comes as without telemetry", async (t) => {
+    const { oauth } = await service(t);
+    const recorded = recording();
+    const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER }));
+    const got = await withBrokenContext(() => provider.getToken());
+    assert.equal(typeof got.token, "string");
+    assert.ok(got.token.length > 0);
+  });
+
   test.it("a password grant, then a refresh: CLIENT spans under the caller's span, counted by grant type and outcome", async (t) => {
     const { emulator, oauth, secrets } = await service(t);
     const recorded = recording();

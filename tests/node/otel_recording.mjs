@@ -12,7 +12,7 @@
 // tested from js/ either way.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
-import { context } from "@opentelemetry/api";
+import { ROOT_CONTEXT, context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
@@ -28,6 +28,28 @@ const entry = existsSync(entryFile) ? await import(entryFile.href) : undefined;
 export const THROUGH = entry ? "estatekit/otel's instrument (pkg/otel.js)" : "the parts (js/otel_auth.js, js/otel_webhooks.js)";
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+
+/**
+ * Runs `fn` with a global context manager that gives the root context but cannot enter one
+ * (`with` and `bind` throw), then puts AsyncLocalStorage back.
+ * @template T
+ * @param {() => Promise<T>} fn
+ * @returns {Promise<T>}
+ */
+export async function withBrokenContext(fn) {
+  const down = () => {
+    throw new Error("context manager down");
+  };
+  const broken = { active: () => ROOT_CONTEXT, with: down, bind: down, enable: () => broken, disable: () => broken };
+  context.disable();
+  assert.equal(context.setGlobalContextManager(broken), true);
+  try {
+    return await fn();
+  } finally {
+    context.disable();
+    context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  }
+}
 
 /** A reader that collects when asked (the test's). */
 class OnDemandReader extends MetricReader {
