@@ -54,7 +54,10 @@ const SECRET_PARAM = /^(sig|signature|x-goog-signature|awsaccesskeyid)$|token|se
 function known(attributes) {
   /** @type {Attributes} */
   const out = {};
-  for (const [key, value] of Object.entries(attributes)) if (value !== undefined) out[key] = value;
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (value !== undefined) out[key] = value;
+  }
   return out;
 }
 
@@ -140,14 +143,20 @@ export function fullUrl(origin, path) {
 function routeOf(operation, method, path, prefix) {
   const bare = path.split("?")[0];
   const rest = bare.startsWith(prefix) ? bare.slice(prefix.length) : bare;
-  const routes = OPERATIONS[operation]?.[1] ?? [];
-  return routes.find(([m, template]) => {
-    if (m !== method) return false;
-    const want = template.split("/");
-    const got = rest.split("/");
-    return want.length === got.length && want.every((part, i) => (part.startsWith("{") ? got[i] !== "" : part === got[i]));
-  });
+  const got = rest.split("/");
+  return (TEMPLATES[operation] ?? []).find(
+    ({ route, parts }) =>
+      route[0] === method && parts.length === got.length && parts.every((part, i) => (part.startsWith("{") ? got[i] !== "" : part === got[i])),
+  )?.route;
 }
+
+/**
+ * Each operation's routes with their templates split into path segments once.
+ * @type {Record<string, { route: readonly string[], parts: string[] }[]>}
+ */
+const TEMPLATES = Object.fromEntries(
+  Object.entries(OPERATIONS).map(([operation, [, routes]]) => [operation, routes.map((route) => ({ route, parts: route[1].split("/") }))]),
+);
 
 /**
  * One HTTP request in flight: its CLIENT span, when it was sent, and its metric's attributes.
@@ -241,7 +250,7 @@ export function instrumentClient(client, telemetry) {
     sending.delete(callId);
     const { span, attributes } = attempt;
     /** @type {Attributes} */
-    const ended = known({ ...attributes });
+    const ended = { ...attributes }; // known already
     if (outcome.status !== undefined) ended["http.response.status_code"] = outcome.status;
     const error = outcome.status === undefined ? outcome.kind ?? "_OTHER" : outcome.status >= 400 ? String(outcome.status) : undefined;
     if (error) ended["error.type"] = error;
