@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { THROUGH, assertNoSecrets, counted, instrumentTokens, isTokens, recording, withBrokenContext, written } from "./otel_recording.mjs";
+import { assertNoSecrets, counted, instrumentTokens, isTokens, recording, withBrokenContext, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createTokenProvider, createUserTokens, passwordGrant } = await import(`${pkg}auth.node.js`);
@@ -66,7 +66,6 @@ test.describe("estatekit/otel: token grants", () => {
   test.it("a password grant, then a refresh: CLIENT spans under the caller's span, counted by grant type and outcome", async (t) => {
     const { emulator, oauth, secrets } = await service(t);
     const recorded = recording();
-    console.log(`instrumented through ${THROUGH}`);
     const provider = createTokenProvider({ ...oauth, ...USER });
     assert.equal(recorded.instrument(provider), provider, "the same object");
     assert.ok(Object.isFrozen(provider));

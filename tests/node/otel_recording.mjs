@@ -5,11 +5,10 @@
 // check: every exported span (name, attributes, events, status, links) and metric point,
 // written out as JSON, holds none of the given secrets.
 //
-// `instrument` is estatekit/otel's (pkg/otel.js) once the package has that entry; until then, the
-// parts' (js/otel_auth.js, js/otel_webhooks.js, on the telemetry of js/otel_telemetry.js): they
-// import nothing but @opentelemetry/api and find the objects made by pkg/ through their
-// `Symbol.for` hooks. The parts themselves (their idempotence, `isTokens`, `isHandler`) are
-// tested from js/ either way.
+// `instrument` is estatekit/otel's as built (pkg/otel.js). The parts themselves (js/otel_auth.js,
+// js/otel_webhooks.js, on the telemetry of js/otel_telemetry.js: their idempotence, `isTokens`,
+// `isHandler`) are tested from js/: they import nothing but OpenTelemetry's packages and find the
+// objects made by pkg/ through their `Symbol.for` hooks.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import { ROOT_CONTEXT, context } from "@opentelemetry/api";
@@ -22,10 +21,9 @@ const { telemetry } = await import(`${js}otel_telemetry.js`);
 export const { instrumentTokens, isTokens } = await import(`${js}otel_auth.js`);
 export const { instrumentHandler, isHandler } = await import(`${js}otel_webhooks.js`);
 const entryFile = new URL("../../pkg/otel.js", import.meta.url);
-/** estatekit/otel's entry as built, when the package has it. */
-const entry = existsSync(entryFile) ? await import(entryFile.href) : undefined;
-/** What `instrument` goes through (printed by the tests). */
-export const THROUGH = entry ? "estatekit/otel's instrument (pkg/otel.js)" : "the parts (js/otel_auth.js, js/otel_webhooks.js)";
+if (!existsSync(entryFile)) throw new Error("pkg/otel.js is missing: run `make pkg` first");
+/** estatekit/otel's entry as built. */
+const entry = await import(entryFile.href);
 
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
@@ -77,10 +75,7 @@ export function recording() {
      * @returns {T}
      */
     instrument(x) {
-      if (entry) return entry.instrument(x, { tracerProvider, meterProvider });
-      if (isTokens(x)) return instrumentTokens(x, parts);
-      if (isHandler(x)) return instrumentHandler(x, parts);
-      throw new TypeError("not a token provider, user tokens or webhook handler");
+      return entry.instrument(x, { tracerProvider, meterProvider });
     },
     /** The app's tracer (its spans are the parents and children of estatekit's). */
     tracer: tracerProvider.getTracer("app"),

@@ -8,7 +8,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { THROUGH, assertNoSecrets, counted, instrumentHandler, isHandler, recording, withBrokenContext, written } from "./otel_recording.mjs";
+import { assertNoSecrets, counted, instrumentHandler, isHandler, recording, withBrokenContext, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createWebhookHandler, toNodeListener } = await import(`${pkg}webhooks.node.js`);
@@ -68,7 +68,6 @@ test.describe("estatekit/otel: webhook deliveries", () => {
           }),
       },
     });
-    console.log(`instrumented through ${THROUGH}`);
     const instrumented = recorded.instrument(handler);
     assert.notEqual(instrumented, handler, "a handler comes back wrapped");
     const { service, bodies } = await sender(t, instrumented);
