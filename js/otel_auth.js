@@ -23,7 +23,7 @@
 // - `estatekit.token.grants` counts the grant requests by grant type and outcome.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
-import { within } from "./otel_telemetry.js";
+import { serverAttributes } from "./otel_telemetry.js";
 
 /** The hook's key (./auth_tokens.js). */
 const OBSERVE = Symbol.for("estatekit.tokens.observe");
@@ -67,13 +67,7 @@ export function isTokens(x) {
  */
 function endpointAttributes(tokenUrl) {
   if (!tokenUrl) return { "http.request.method": "POST" };
-  const url = new URL(tokenUrl);
-  return {
-    "http.request.method": "POST",
-    "server.address": url.hostname.replace(/^\[(.*)\]$/, "$1"),
-    "server.port": url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80,
-    "url.full": tokenUrl,
-  };
+  return { "http.request.method": "POST", ...serverAttributes(new URL(tokenUrl)), "url.full": tokenUrl };
 }
 
 /**
@@ -110,8 +104,9 @@ export function instrumentTokens(target, telemetry) {
      * @param {Request} request
      * @param {unknown} scope
      */
+    // (The caller, ./auth_tokens.js, sends the request as it is when this throws before sending.)
     send: (fetch, request, scope) =>
-      within(() => suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, request),
+      context.with(suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, undefined, request),
     /**
      * @param {{ type: string, grant?: string, ok?: boolean, kind?: string, status?: number, durationMs?: number, hops?: number, operation?: string }} signal
      * @param {unknown} scope

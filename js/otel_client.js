@@ -18,7 +18,7 @@
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
 import { OPERATIONS } from "./otel_routes.js";
-import { within } from "./otel_telemetry.js";
+import { serverAttributes, within } from "./otel_telemetry.js";
 
 /** @typedef {import("@opentelemetry/api").Span} Span */
 /** @typedef {import("@opentelemetry/api").Context} Context */
@@ -100,12 +100,8 @@ export function isClient(x) {
  */
 function serverOf(baseUrl) {
   const url = new URL(baseUrl);
-  return {
-    origin: url.origin,
-    prefix: url.pathname.replace(/\/+$/, ""),
-    address: url.hostname.replace(/^\[(.*)\]$/, "$1"),
-    port: Number(url.port) || (url.protocol === "https:" ? 443 : 80),
-  };
+  const { "server.address": address, "server.port": port } = serverAttributes(url);
+  return { origin: url.origin, prefix: url.pathname.replace(/\/+$/, ""), address, port };
 }
 
 /**

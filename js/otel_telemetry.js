@@ -63,6 +63,19 @@ export function telemetry(options, version) {
 }
 
 /**
+ * `server.address` and `server.port` of a request to `url` (an IPv6 host without its brackets,
+ * the scheme's default port when none is written), as the HTTP conventions give them.
+ * @param {URL} url
+ * @returns {{ "server.address": string, "server.port": number }}
+ */
+export function serverAttributes(url) {
+  return {
+    "server.address": url.hostname.replace(/^\[(.*)\]$/, "$1"),
+    "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
+  };
+}
+
+/**
  * `send(...args)` run in the context `made()` gives, called once and at once whatever fails:
  * where making the context or entering it fails before `send` ran (a broken context manager),
  * `send(...args)` runs as it is. Telemetry never breaks what it watches.
