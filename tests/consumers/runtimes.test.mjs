@@ -1,0 +1,179 @@
+// The packed estatekit as a backend in Node, Bun and Deno (tests/consumers/runtimes: Bun 1.4.5
+// and Deno 2.9.6 from npm, locked with OpenTelemetry's SDK). tour.mjs runs in each: every
+// operation through estatekit/auth's tokens inside an app's span, a refused call, a webhook event
+// delivered twice by estatekit/testing to estatekit/webhooks' handler, all instrumented by
+// estatekit/otel; the three print the same answers, span tree and metrics, and no secret in
+// what was exported. Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
+// estatekit's spans through the global providers, exported over OTLP/HTTP to a receiver here.
+import test from "node:test";
+import assert from "node:assert/strict";
+import http from "node:http";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { promisify } from "node:util";
+import { assertLocked, installLocked, root, startEmulator } from "./lib.mjs";
+
+const dir = `${root}tests/consumers/runtimes`;
+const bin = {
+  // The platform packages' own binaries: the `bun` and `deno` packages' launchers need their
+  // install scripts, which installLocked does not run.
+  bun: () => `${dir}/node_modules/@oven/bun-${process.platform}-${process.arch}/bin/bun`,
+  deno: () => `${dir}/node_modules/@deno/${process.platform}-${process.arch}-glibc/deno`,
+};
+// Nothing but loopback: no update check, no telemetry of the runtimes themselves, no install.
+const QUIET = { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", DO_NOT_TRACK: "1" };
+const DENO_RUN = ["run", "--allow-net=127.0.0.1", "--allow-env", "--allow-read"];
+/** Deno's cache of this run (its own, removed at the end). */
+let denoDir;
+
+/** Runs `script` (in this project) with a runtime; returns its last stdout line, parsed. */
+async function run(runtime, script, env) {
+  const [file, args] = {
+    node: [process.execPath, [script]],
+    bun: [bin.bun(), ["--no-install", script]],
+    deno: [bin.deno(), [...DENO_RUN, script]],
+  }[runtime];
+  const { stdout } = await promisify(execFile)(file, args, {
+    cwd: dir,
+    env: { ...process.env, ...QUIET, DENO_DIR: denoDir, ...env },
+    timeout: 120_000,
+  });
+  return JSON.parse(stdout.trim().split("\n").at(-1));
+}
+
+/** What every runtime must print (the span tree sorted; `<` names the parent). */
+const TREE = [
+  "DELETE /api/external-integrations/webhooks/{webhookId} [CLIENT] < estatekit deleteWebhook",
+  "DELETE /api/file-storage/company/documents/{documentId} [CLIENT] < estatekit deleteDocument",
+  "GET /api/external-integrations/webhooks [CLIENT] < estatekit ensureWebhook",
+  "GET /api/external-integrations/webhooks [CLIENT] < estatekit listWebhooks",
+  "GET /api/file-storage/company/documents/metadata [CLIENT] < estatekit listDocuments",
+  "GET /api/file-storage/company/documents/{documentId}/metadata [CLIENT] < estatekit getDocument",
+  "GET /api/file-storage/company/documents/{documentId}/metadata [CLIENT] < estatekit getDocument",
+  "GET /app/route [INTERNAL] < -",
+  "POST /api/external-integrations/webhooks [CLIENT] < estatekit registerWebhook",
+  "POST /api/file-storage/company/documents [CLIENT] < estatekit uploadDocument",
+  "POST /api/reporting/graphql [CLIENT] < estatekit listMessages",
+  "app: unit created [INTERNAL] < estatekit webhook receive",
+  "estatekit deleteDocument [INTERNAL] < GET /app/route",
+  "estatekit deleteWebhook [INTERNAL] < GET /app/route",
+  "estatekit ensureWebhook [INTERNAL] < GET /app/route",
+  "estatekit getDocument [INTERNAL] < GET /app/route",
+  "estatekit getDocument [INTERNAL] < GET /app/route",
+  "estatekit listDocuments [INTERNAL] < GET /app/route",
+  "estatekit listMessages [INTERNAL] < GET /app/route",
+  "estatekit listWebhooks [INTERNAL] < GET /app/route",
+  "estatekit registerWebhook [INTERNAL] < GET /app/route",
+  "estatekit token password [CLIENT] < estatekit registerWebhook",
+  "estatekit uploadDocument [INTERNAL] < GET /app/route",
+  "estatekit webhook receive [SERVER] < -",
+  "estatekit webhook receive [SERVER] < -",
+];
+
+test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () => {
+  let emulator;
+  test.before(async () => {
+    assertLocked(assert, dir, { bun: "devDependencies", deno: "devDependencies", "@opentelemetry/sdk-trace-base": "dependencies" });
+    installLocked(dir);
+    denoDir = mkdtempSync(`${tmpdir()}/estatekit-deno-`);
+    emulator = await startEmulator(["--seed-messages", "25"]);
+  });
+  test.after(() => {
+    emulator?.stop();
+    if (denoDir) rmSync(denoDir, { recursive: true, force: true });
+  });
+
+  for (const runtime of ["node", "bun", "deno"]) {
+    test.it(`${runtime}: every operation, tokens, a webhook delivered twice, and their spans (tour.mjs)`, async () => {
+      const out = await run(runtime, "tour.mjs", { ESTATEKIT_EMULATOR_URL: emulator.url });
+      assert.equal(out.runtime, runtime);
+      assert.deepEqual(out.answers, {
+        registered: true,
+        listed: true,
+        uploaded: { title: `${runtime}.txt`, size: 1000, listed: true, got: true },
+        messages: 25,
+        refused: { isApiError: true, kind: "not_found", status: 404 },
+      });
+      assert.deepEqual(out.deliveries, { statuses: [200, 200], handledOnce: true });
+      assert.deepEqual(out.tree, TREE);
+      assert.deepEqual(out.metrics, ["estatekit.token.grants", "estatekit.webhook.deliveries", "http.client.request.duration"]);
+      assert.equal(out.tokensGiven, 1);
+      assert.equal(out.secretsChecked, 4);
+      assert.equal(out.secretHits, 0, "no secret in any exported span or metric point");
+      assert.equal(out.rootContext, true);
+    });
+  }
+
+  test.it("deno with OTEL_DENO=true: estatekit's spans reach Deno's own providers; Deno adds its fetch span under each request's", async (t) => {
+    // The OTLP receiver, and a recorder of the `traceparent` each API request carries.
+    const bodies = [];
+    const traceparents = [];
+    const server = http.createServer(async (req, res) => {
+      let body = "";
+      for await (const chunk of req) body += chunk;
+      if (req.url.startsWith("/v1/")) {
+        bodies.push({ path: req.url, body });
+        res.writeHead(200, { "content-type": "application/json" }).end("{}");
+      } else {
+        traceparents.push(req.headers.traceparent ?? null);
+        res.writeHead(200, { "content-type": "application/json", "x-request-id": "req-recorder" }).end("[]");
+      }
+    });
+    await new Promise((resolve, reject) => server.listen(0, "127.0.0.1", resolve).on("error", reject));
+    t.after(() => {
+      server.closeAllConnections();
+      server.close();
+    });
+    const local = `http://127.0.0.1:${server.address().port}`;
+
+    const out = await run("deno", "deno-otel.mjs", {
+      ESTATEKIT_EMULATOR_URL: emulator.url,
+      RECORDER_URL: local,
+      OTEL_DENO: "true",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_ENDPOINT: local,
+      OTEL_SERVICE_NAME: "estatekit-deno-test",
+    });
+    assert.equal(typeof out.webhooks, "number");
+
+    const spans = bodies
+      .filter((b) => b.path === "/v1/traces")
+      .flatMap((b) => JSON.parse(b.body).resourceSpans)
+      .flatMap((r) => r.scopeSpans)
+      .flatMap((s) => s.spans.map((span) => ({ ...span, scope: s.scope.name })));
+    const byId = new Map(spans.map((s) => [s.spanId, s]));
+    const attribute = (span, key) => {
+      const value = span.attributes?.find((a) => a.key === key)?.value;
+      // Deno writes every number as a double (the SDK's exporter writes integers as intValue).
+      return value && (value.stringValue ?? value.intValue ?? value.doubleValue);
+    };
+    const route = spans.find((s) => s.name === "GET /app/route");
+    const tree = spans
+      .filter((s) => s.traceId === route.traceId)
+      .map((s) => `${s.scope}: ${s.name} (kind ${s.kind}) < ${byId.get(s.parentSpanId)?.name ?? "-"}`)
+      .sort();
+    console.log(`Deno's OTLP export of the route's trace, decoded:\n${tree.join("\n")}`);
+    assert.deepEqual(tree, [
+      "app: GET /app/route (kind 1) < -",
+      "deno: GET (kind 3) < GET /api/external-integrations/webhooks",
+      "estatekit: GET /api/external-integrations/webhooks (kind 3) < estatekit listWebhooks",
+      "estatekit: estatekit listWebhooks (kind 1) < GET /app/route",
+    ]);
+    const client = spans.find((s) => s.traceId === route.traceId && s.scope === "estatekit" && s.kind === 3);
+    assert.equal(attribute(client, "url.template"), "/api/external-integrations/webhooks");
+    assert.equal(Number(attribute(client, "http.response.status_code")), 200);
+    assert.ok(bodies.some((b) => b.path === "/v1/metrics" && b.body.includes("http.client.request.duration")), "the duration metric exported");
+    assert.ok(bodies.every((b) => !b.body.includes("dev-token")), "the token in no export");
+
+    // With `propagate: true`, one traceparent: estatekit's CLIENT span's (Deno adds none of its
+    // own without OTEL_PROPAGATORS); without, none.
+    assert.equal(traceparents.length, 2);
+    assert.equal(traceparents[1], null);
+    const [, traceId, spanId] = traceparents[0].match(/^00-([0-9a-f]{32})-([0-9a-f]{16})-01$/) ?? [];
+    const sent = byId.get(spanId);
+    assert.ok(sent, `the traceparent names an exported span: ${traceparents[0]}`);
+    assert.equal(sent.traceId, traceId);
+    assert.deepEqual([sent.scope, sent.name, sent.kind], ["estatekit", "GET /api/external-integrations/webhooks", 3]);
+  });
+});
