@@ -3,7 +3,9 @@
 // operation through estatekit/auth's tokens inside an app's span, a refused call, a webhook event
 // delivered twice by estatekit/testing to estatekit/webhooks' handler, all instrumented by
 // estatekit/otel; the three print the same answers, span tree and metrics, and no secret in
-// what was exported. Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
+// what was exported. fleet.mjs: one process of each runtime at once, sharing estatekit/store on a
+// real Redis (node-redis): one password grant for the three, a webhook delivery given to all
+// three handled once. Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
 // estatekit's spans through the global providers, exported over OTLP/HTTP to a receiver here.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -12,7 +14,8 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
-import { assertLocked, installLocked, root, startEmulator } from "./lib.mjs";
+import { createRequire } from "node:module";
+import { assertLocked, installLocked, root, startEmulator, startRedis } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/runtimes`;
 const bin = {
@@ -74,7 +77,7 @@ const TREE = [
 test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () => {
   let emulator;
   test.before(async () => {
-    assertLocked(assert, dir, { bun: "devDependencies", deno: "devDependencies", "@opentelemetry/sdk-trace-base": "dependencies" });
+    assertLocked(assert, dir, { bun: "devDependencies", deno: "devDependencies", "@opentelemetry/sdk-trace-base": "dependencies", redis: "dependencies" });
     installLocked(dir);
     denoDir = mkdtempSync(`${tmpdir()}/estatekit-deno-`);
     emulator = await startEmulator(["--seed-messages", "25"]);
@@ -104,6 +107,38 @@ test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () =
       assert.equal(out.rootContext, true);
     });
   }
+
+  test.it("a fleet of one Node, one Bun and one Deno process on one Redis: one password grant, a delivery handled once (fleet.mjs)", async (t) => {
+    const redis = await startRedis();
+    t.after(() => redis.stop());
+    const { createTestService } = await import(`${dir}/node_modules/estatekit/testing.node.js`);
+    const bodies = [];
+    const service = await createTestService({ deliver: async (url, init) => (bodies.push(String(init.body)), new Response(null, { status: 200 })) });
+    t.after(() => service.close());
+    await service.seed({ webhooks: [{ type: "UNIT_CREATED", url: "https://hooks.example/fleet" }] });
+    const { uuid } = await service.emit("UNIT_CREATED", { data: { unitId: "unit-fleet" } });
+    await service.settled();
+    assert.equal(bodies.length, 1);
+
+    const before = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
+    const env = { ESTATEKIT_EMULATOR_URL: emulator.url, REDIS_PORT: String(redis.port), ENVELOPE: bodies[0] };
+    const fleet = await Promise.all(["node", "bun", "deno"].map((runtime) => run(runtime, "fleet.mjs", env)));
+    const after = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
+    console.log(JSON.stringify(fleet));
+
+    assert.deepEqual(fleet.map((p) => [p.runtime, p.webhooks, p.statuses.at(-1)]), [["node", true, 200], ["bun", true, 200], ["deno", true, 200]]);
+    assert.ok(fleet.every((p) => p.statuses.slice(0, -1).every((s) => s === 503)), "only 503 (in progress elsewhere) before the 200");
+    assert.equal(fleet.reduce((n, p) => n + p.handledHere, 0), 1, "the handler ran in one process");
+    assert.equal(after.grants.password - before.grants.password, 1, "one password grant for the three processes");
+    const { createClient } = await import(createRequire(`${dir}/package.json`).resolve("redis"));
+    const check = createClient({ socket: { host: "127.0.0.1", port: redis.port } });
+    await check.connect();
+    try {
+      assert.equal(await check.get(`fleet:handled:${uuid}`), "1", "counted once in Redis");
+    } finally {
+      await check.quit();
+    }
+  });
 
   test.it("deno with OTEL_DENO=true: estatekit's spans reach Deno's own providers; Deno adds its fetch span under each request's", async (t) => {
     // The OTLP receiver, and a recorder of the `traceparent` each API request carries.
