@@ -71,32 +71,19 @@ function observers(baseUrl) {
       return { tokenUrl: tokenEndpoint(baseUrl) };
     },
     /**
-     * The function a call hands the module (told the signals of the round the call starts), or
-     * undefined while none observes. Called synchronously at the call: each scope is read there.
-     * The module also sends the round's grant requests through it, as
-     * `(fetch, request, callId)`: the first observer with a `send` sends them (estatekit/otel's
-     * suppresses an app's fetch instrumentation there); it must call `fetch(request)` at once.
-     * @returns {((signal: any, request?: Request) => unknown) | undefined}
+     * What a call hands the module as `(tell, send)`, or none while none observes; called
+     * synchronously at the call, where each observer's scope is read:
+     * - `tell(signal)` is told the events and signals of the round the call starts;
+     * - `send(fetch, request)` sends the round's grant requests: through the first observer with
+     *   a `send` (estatekit/otel's suppresses an app's fetch instrumentation there), or as they
+     *   are; it calls `fetch(request)` at once (see `Observer` in web/src/auth.rs).
+     * @returns {[tell: (signal: any) => void, send: ((fetch: (request: Request) => unknown, request: Request) => unknown) | undefined] | []}
      */
     atCall() {
-      if (list.length === 0) return undefined;
+      if (list.length === 0) return [];
       const scoped = list.map((observer) => /** @type {const} */ ([observer, observer.begin()]));
-      const sender = scoped.find(([observer]) => typeof observer.send === "function");
-      return (signal, request) => {
-        if (typeof signal === "function") {
-          const fetch = /** @type {(request: Request | undefined) => unknown} */ (signal);
-          if (!sender || !request) return fetch(request);
-          let sent = false;
-          /** @param {Request} r */
-          const once = (r) => ((sent = true), fetch(r));
-          try {
-            return /** @type {NonNullable<TokenObserver["send"]>} */ (sender[0].send).call(sender[0], once, request, sender[1]);
-          } catch (e) {
-            // An observer's failure is not the caller's: sent as it is, unless it was sent.
-            if (sent) throw e;
-            return fetch(request);
-          }
-        }
+      /** @param {any} signal */
+      const tell = (signal) => {
         for (const [observer, scope] of scoped) {
           try {
             observer.signal(signal, scope);
@@ -105,6 +92,23 @@ function observers(baseUrl) {
           }
         }
       };
+      const sender = scoped.find(([observer]) => typeof observer.send === "function");
+      if (!sender) return [tell, undefined];
+      const [observer, scope] = sender;
+      /** @param {(request: Request) => unknown} fetch @param {Request} request */
+      const send = (fetch, request) => {
+        let sent = false;
+        /** @param {Request} r */
+        const once = (r) => ((sent = true), fetch(r));
+        try {
+          return /** @type {NonNullable<TokenObserver["send"]>} */ (observer.send).call(observer, once, request, scope);
+        } catch (e) {
+          // An observer's failure is not the caller's: sent as it is, unless it was sent.
+          if (sent) throw e;
+          return fetch(request);
+        }
+      };
+      return [tell, send];
     },
   };
 }
@@ -189,9 +193,9 @@ function createTokenProvider(options) {
   const provider = {
     /** @param {TokenReason} [reason] @returns {Promise<AccessToken>} */
     async getToken(reason) {
-      const observer = watch.atCall();
+      const [tell, send] = watch.atCall();
       if (closed) throw apiError("invalid_input", "invalid tokenProvider: this token provider was closed");
-      return /** @type {Promise<AccessToken>} */ ((await made()).getToken(reason, observer));
+      return /** @type {Promise<AccessToken>} */ ((await made()).getToken(reason, tell, send));
     },
     invalidate() {
       inner?.invalidate();
@@ -268,8 +272,8 @@ function createUserTokens(options) {
   const userTokens = {
     /** @param {HeldTokenSet} tokenSet @param {TokenReason} [reason] @returns {Promise<TokenSet>} */
     async fresh(tokenSet, reason) {
-      const observer = watch.atCall();
-      return /** @type {Promise<TokenSet>} */ ((await made()).fresh(tokenSet, reason, observer));
+      const [tell, send] = watch.atCall();
+      return /** @type {Promise<TokenSet>} */ ((await made()).fresh(tokenSet, reason, tell, send));
     },
     toJSON: () => ({ userTokens: about }),
     toString: () => `[UserTokens ${about.clientId} at ${about.baseUrl}]`,

@@ -115,8 +115,8 @@ function initSync(module) {
 /**
  * Per client: the wasm client once built, its options until then, the error its options gave,
  * whether it was freed, the `baseUrl` option as given (for `baseUrl`, whatever else is wrong),
- * and the hook around its `fetch` calls (estatekit/otel's, see `INSTRUMENT`).
- * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: unknown, hook?: Function }} State
+ * and the hooks around its `fetch` and `getToken` calls (estatekit/otel's, see `INSTRUMENT`).
+ * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: unknown, hooks?: Hooks }} State
  * @type {WeakMap<Client, State>}
  */
 const clients = new WeakMap();
@@ -135,7 +135,7 @@ const FREED =
 function build(state) {
   try {
     state.inner = new glue.Client(/** @type {ClientOptions} */ (state.options));
-    if (state.hook) hooked(state.inner).__instrument(state.hook);
+    if (state.hooks) hooked(state.inner).__instrument(state.hooks.send, state.hooks.ask);
   } catch (e) {
     state.error = e;
   }
@@ -143,14 +143,24 @@ function build(state) {
 }
 
 /**
- * The seam of `estatekit/otel` (undeclared, not part of the API): `client[INSTRUMENT](hook)`
- * makes every request of the client go through `hook(fetch, request, callId)` instead of
- * `fetch(request)` (the wasm client's `__instrument`, kept when the client is built later).
+ * The seam of `estatekit/otel` (undeclared, not part of the API): `client[INSTRUMENT]({ send,
+ * ask })` makes every request of the client go through `send(fetch, request, callId)` instead of
+ * `fetch(request)`, and every call of its `getToken` option through `ask(getToken, reason,
+ * callId)` instead of `getToken(reason)`; each must call what it is handed at once and return
+ * what that returns (the wasm client's `__instrument`, kept when the client is built later).
  */
 const INSTRUMENT = Symbol.for("estatekit.instrument");
 
+/**
+ * The hooks of `INSTRUMENT`.
+ * @typedef {{
+ *   send(fetch: (request: Request) => unknown, request: Request, callId: number): unknown,
+ *   ask(getToken: (reason: string) => unknown, reason: string, callId: number): unknown,
+ * }} Hooks
+ */
+
 /** @param {WasmClient} wasm */
-const hooked = (wasm) => /** @type {{ __instrument(hook: Function): void }} */ (/** @type {unknown} */ (wasm));
+const hooked = (wasm) => /** @type {{ __instrument(send: Hooks["send"], ask: Hooks["ask"]): void }} */ (/** @type {unknown} */ (wasm));
 
 /**
  * The base URL as the module normalises it (scheme, host, port, path without trailing slash), read
@@ -348,13 +358,13 @@ class Client {
 
   /**
    * estatekit/otel's seam (see `INSTRUMENT`; a class method: not enumerable).
-   * @param {Function} hook
+   * @param {Hooks} hooks
    */
-  [INSTRUMENT](hook) {
+  [INSTRUMENT](hooks) {
     const state = clients.get(this);
     if (!state) throw new TypeError("estatekit: not a Client");
-    state.hook = hook;
-    if (state.inner) hooked(state.inner).__instrument(hook);
+    state.hooks = hooks;
+    if (state.inner) hooked(state.inner).__instrument(hooks.send, hooks.ask);
   }
 
   static {

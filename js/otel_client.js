@@ -11,10 +11,11 @@
 //   (`GET /api/external-integrations/webhooks/{webhookId}`), retries as siblings carrying
 //   `http.request.resend_count`, and a point of `http.client.request.duration`;
 // - the counters of retries and of waits for the rate budget.
-// The client's hook around `fetch` (its undeclared `Symbol.for("estatekit.instrument")`, see
-// ./client.js) runs each request inside its CLIENT span's context with tracing suppressed, so that
-// an app's own fetch instrumentation (undici's, @vercel/otel's, Next.js's fetch span) makes no
-// second CLIENT span of the same request, and, with `propagate: true`, adds W3C `traceparent`.
+// The client's hooks (its undeclared `Symbol.for("estatekit.instrument")`, see ./client.js): the
+// one around `fetch` runs each request inside its CLIENT span's context with tracing suppressed,
+// so that an app's own fetch instrumentation (undici's, @vercel/otel's, Next.js's fetch span)
+// makes no second CLIENT span of the same request, and, with `propagate: true`, adds W3C
+// `traceparent`; the one around `getToken` runs it in the call's span.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
 import { OPERATIONS } from "./otel_routes.js";
@@ -27,7 +28,7 @@ import { serverAttributes, within } from "./otel_telemetry.js";
 /** @typedef {import("./estatekit_wasm.js").ClientEvent} ClientEvent */
 /** @typedef {import("./estatekit_wasm.js").Operation} Operation */
 
-/** The wrapper's seam (./client.js): `client[INSTRUMENT](hook)`. */
+/** The wrapper's seam (./client.js): `client[INSTRUMENT]({ send, ask })`. */
 const INSTRUMENT = Symbol.for("estatekit.instrument");
 
 /** Clients already instrumented: instrumenting one again changes nothing. */
@@ -198,21 +199,26 @@ export function instrumentClient(client, telemetry) {
   const asking = new Map();
 
   /**
-   * Runs `fetch(request)` in the CLIENT span's context, tracing suppressed below it; adds
-   * `traceparent` when asked. Must call `fetch` at once and return what it returns. The client
-   * calls its `getToken(reason)` through it too, which runs in the operation span's context.
-   * @param {(request: any) => unknown} fetch
-   * @param {Request | string} request
+   * Runs `getToken(reason)` (the `token` event came just before) in the call's span, so that a
+   * token provider's grant (estatekit/otel's tokens part) is its child. Must call `getToken` at
+   * once and return what it returns.
+   * @param {(reason: string) => unknown} getToken
+   * @param {string} reason
    * @param {number} callId
    */
-  const hook = (fetch, request, callId) => {
-    if (typeof request === "string") {
-      // getToken(reason) (the `token` event came just before): in the call's span, so that a
-      // token provider's grant (estatekit/otel's tokens part) is its child.
-      const asked = asking.get(callId);
-      asking.delete(callId);
-      return asked ? within(() => asked, fetch, request) : fetch(request);
-    }
+  const ask = (getToken, reason, callId) => {
+    const asked = asking.get(callId);
+    asking.delete(callId);
+    return asked ? within(() => asked, getToken, reason) : getToken(reason);
+  };
+  /**
+   * Runs `fetch(request)` in the CLIENT span's context, tracing suppressed below it; adds
+   * `traceparent` when asked. Must call `fetch` at once and return what it returns.
+   * @param {(request: Request) => unknown} fetch
+   * @param {Request} request
+   * @param {number} callId
+   */
+  const send = (fetch, request, callId) => {
     const current = sending.get(callId);
     if (!current) return fetch(request);
     return within(
@@ -231,7 +237,7 @@ export function instrumentClient(client, telemetry) {
       request,
     );
   };
-  /** @type {Record<symbol, (hook: Function) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT](hook);
+  /** @type {Record<symbol, (hooks: { send: typeof send, ask: typeof ask }) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT]({ send, ask });
 
   /**
    * Ends `call`'s request in flight: with its answer's status, or, when none came, with `kind`.

@@ -15,7 +15,7 @@ use super::answer::Answer;
 use super::events::Events;
 use super::js::{self, required};
 use super::js_error::Failure;
-use super::pipeline::{self, Call, Pipeline, Retry};
+use super::pipeline::{self, Call, Hooks, Pipeline, Retry};
 use super::transport::{self, Waited};
 use crate::api::auth::{
     check_token_set, grant_request, is_invalid_grant, refresh_rejected, Grant, DEFAULT_SCOPE,
@@ -126,13 +126,32 @@ fn hide(mut failure: Failure, secrets: &[&str]) -> Failure {
     failure
 }
 
+/// What observes one round of getting tokens (estatekit/otel's, given by the JavaScript wrapper
+/// of `getToken` and `fresh` only while something observes; internal): `tell` is told the
+/// round's `TokenEvent`s and `TokenSignal`s, and `send`, if there, sends its grant requests, as
+/// `send(fetch, request, callId)` (it must call `fetch(request)` at once and return what that
+/// returns: estatekit/otel's runs it with tracing suppressed, so that an app's fetch
+/// instrumentation makes no second span of it).
+#[derive(Clone)]
+struct Observer {
+    tell: Function,
+    send: Option<Function>,
+}
+
+impl Observer {
+    /// The observer of the wrapper's two arguments: none without `tell`.
+    fn of(tell: Option<Function>, send: Option<Function>) -> Option<Observer> {
+        tell.map(|tell| Observer { tell, send })
+    }
+}
+
 /// Who is told about one round of getting tokens: the `onEvent` listener given at construction,
-/// and the observer of the call that started the round (estatekit/otel's, given by the
-/// JavaScript wrapper only while something observes). Nothing is built when neither is there.
+/// and the [`Observer`] of the call that started the round. Nothing is built when neither is
+/// there.
 #[derive(Clone, Default)]
 struct Listeners {
     on_event: Option<Function>,
-    observer: Option<Function>,
+    observer: Option<Observer>,
 }
 
 impl Listeners {
@@ -142,7 +161,8 @@ impl Listeners {
             return;
         }
         let value = js::to_js(&event());
-        for listener in self.on_event.iter().chain(&self.observer) {
+        let observer = self.observer.as_ref().map(|o| &o.tell);
+        for listener in self.on_event.iter().chain(observer) {
             js::notify(listener, &value);
         }
     }
@@ -150,7 +170,7 @@ impl Listeners {
     /// Tells the observer alone what `onEvent` is not told.
     fn signal(&self, signal: TokenSignal) {
         if let Some(observer) = &self.observer {
-            js::notify(observer, &js::to_js(&signal));
+            js::notify(&observer.tell, &js::to_js(&signal));
         }
     }
 }
@@ -230,10 +250,11 @@ impl Target {
             },
             on_retry: None,
             fetch: self.fetch.clone(),
-            // The round's observer (estatekit/otel's) is the grant request's hook too: called as
-            // `observer(fetch, request, callId)`, it sends it with tracing suppressed, so that an
-            // app's fetch instrumentation makes no second span of it.
-            hook: RefCell::new(listeners.observer.clone()),
+            // The round's observer sends the grant request (see [`Observer`]).
+            hooks: RefCell::new(Hooks {
+                send: listeners.observer.as_ref().and_then(|o| o.send.clone()),
+                ask: None,
+            }),
             rate: None,
         };
         let set = RefCell::new(None);
@@ -423,7 +444,7 @@ struct State {
     /// The grant (or store round) in progress, shared by every caller.
     pending: Option<Promise>,
     /// The observer of the call that started the round in progress (see [`Listeners`]).
-    observer: Option<Function>,
+    observer: Option<Observer>,
     /// Until when the store is not asked (it failed recently), `Date.now()` ms.
     store_resume_at: f64,
     closed: bool,
@@ -506,7 +527,7 @@ impl Provider {
     async fn get(
         self: Rc<Self>,
         reason: JsValue,
-        observer: Option<Function>,
+        observer: Option<Observer>,
     ) -> Result<JsValue, JsValue> {
         let reason: Option<TokenReason> = if js::is_nullish(&reason) {
             None
@@ -879,16 +900,18 @@ impl TokenProvider {
 
     /// The access token and when it expires: the cached one while it is not due, else a new one
     /// (one grant shared by concurrent callers). `"unauthorized"` (the client's call after a
-    /// 401) gets a new one even if the cached one looked valid. `observer` (internal: the
-    /// wrapper's, while estatekit/otel observes) is told the events and signals of the round
-    /// this call starts (a call that joins a round in progress or gets the cached token starts
-    /// none).
+    /// 401) gets a new one even if the cached one looked valid. `observer` and `sender`
+    /// (internal: the wrapper's, while estatekit/otel observes; see [`Observer`]) are told the
+    /// events and signals of the round this call starts, and send its grant requests (a call
+    /// that joins a round in progress or gets the cached token starts none).
     #[wasm_bindgen(js_name = getToken, unchecked_return_type = "Promise<AccessToken>")]
     pub fn get_token(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TokenReason | undefined")] reason: JsValue,
         observer: Option<Function>,
+        sender: Option<Function>,
     ) -> Promise {
+        let observer = Observer::of(observer, sender);
         future_to_promise(self.inner.clone().get(reason, observer))
     }
 

@@ -6,7 +6,7 @@ use super::answer::Answer;
 use super::events::Events;
 use super::js::{self, optional, required};
 use super::js_error::Failure;
-use super::pipeline::{self, Call, Check, Pipeline};
+use super::pipeline::{self, Call, Check, Hooks, Pipeline};
 use super::rate::Rate;
 use super::results::{self, webhooks_of};
 use super::token::Tokens;
@@ -406,7 +406,7 @@ impl Client {
             policy,
             on_retry: function(opts.on_retry),
             fetch: function(opts.fetch),
-            hook: Default::default(),
+            hooks: Default::default(),
             rate,
         };
         Ok(Client {
@@ -467,12 +467,12 @@ impl Client {
         pipeline::promise(events, Box::pin(future))
     }
 
-    /// Sets the hook around each request's `fetch` call (`undefined` removes it): what the
-    /// wrapper's undeclared `Symbol.for("estatekit.instrument")` method forwards, for
-    /// `estatekit/otel` (see `transport::Outgoing::hook`). Not part of the API.
+    /// Sets the hooks around each request's `fetch` call and each `getToken` call (`undefined`
+    /// removes one): what the wrapper's undeclared `Symbol.for("estatekit.instrument")` method
+    /// forwards, for `estatekit/otel` (see `pipeline::Hooks`). Not part of the API.
     #[wasm_bindgen(skip_typescript, js_name = __instrument)]
-    pub fn instrument(&self, hook: JsValue) {
-        *self.inner.pipeline.hook.borrow_mut() = hook.dyn_into().ok();
+    pub fn instrument(&self, send: Option<Function>, ask: Option<Function>) {
+        *self.inner.pipeline.hooks.borrow_mut() = Hooks { send, ask };
     }
 
     /// The base URL the client talks to (normalised, without trailing slash).

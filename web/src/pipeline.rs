@@ -141,6 +141,18 @@ impl Call<'_> {
     }
 }
 
+/// The hooks of `estatekit/otel` (internal, set through the wrapper's undeclared
+/// `Symbol.for("estatekit.instrument")` method): each must call what it is handed at once and
+/// return what that returns.
+#[derive(Clone, Default)]
+pub struct Hooks {
+    /// Around each request's `fetch` call: `send(fetch, request, callId)` (see
+    /// [`Outgoing::hook`]).
+    pub send: Option<Function>,
+    /// Around each `getToken` call: `ask(getToken, reason, callId)` (see `token::Bounds::hook`).
+    pub ask: Option<Function>,
+}
+
 /// Where requests go and what they share: a client's settings, or a grant's target's.
 pub struct Pipeline {
     /// The base URL's origin, the only one an answer may come from.
@@ -153,8 +165,8 @@ pub struct Pipeline {
     pub on_retry: Option<Function>,
     /// The `fetch` option, used instead of the global `fetch`.
     pub fetch: Option<Function>,
-    /// The hook around each `fetch` call (`estatekit/otel`): see [`Outgoing::hook`].
-    pub hook: RefCell<Option<Function>>,
+    /// The hooks around each `fetch` call and each `getToken` call (`estatekit/otel`).
+    pub hooks: RefCell<Hooks>,
     /// The client-side rate limit.
     pub rate: Option<Rate>,
 }
@@ -242,14 +254,14 @@ impl Pipeline {
                 .then(|| js::now_ms() + f64::from(call.timeout_ms))
         });
         let remaining = || deadline.map(|d| d - js::now_ms());
-        let hook = self.hook.borrow().clone();
+        let hooks = self.hooks.borrow().clone();
         let bounds = Bounds {
             operation,
             signal,
             timeout_ms: call.timeout_ms,
             deadline,
             events: Some(events),
-            hook: hook.as_ref(),
+            hook: hooks.ask.as_ref(),
         };
         let timed_out = || Error::Timeout {
             operation,
@@ -296,7 +308,7 @@ impl Pipeline {
                 timeout_ms,
                 progress: call.progress.as_ref(),
                 fetch: self.fetch.as_ref(),
-                hook: hook.as_ref(),
+                hook: hooks.send.as_ref(),
                 call_id: events.call_id(),
             };
             events.request(method, path, attempts + 1);

@@ -28,9 +28,8 @@ pub struct Bounds<'a> {
     pub deadline: Option<f64>,
     /// The call's events, told when it asks `getToken`.
     pub events: Option<&'a Events>,
-    /// The client's hook (`estatekit/otel`, see `transport::Outgoing::hook`): `getToken` is
-    /// called through it, as `hook(getToken, reason, callId)`, so that it runs in the call's
-    /// span.
+    /// The client's hook around `getToken` (`estatekit/otel`, `pipeline::Hooks::ask`): called
+    /// as `hook(getToken, reason, callId)`, so that `getToken` runs in the call's span.
     pub hook: Option<&'a Function>,
 }
 

@@ -20,7 +20,7 @@
 //!   included): a longer or circular chain in the store rejects, without the marker.
 
 use super::{
-    call_store, invalid, secret_input, Failure, Listeners, Shared, Target,
+    call_store, invalid, secret_input, Failure, Listeners, Observer, Shared, Target,
     DEFAULT_REFRESH_BEFORE_MS, POLL_MS, STORE_BACKOFF_MS,
 };
 use crate::api::auth::{expires_at_problem, is_invalid_grant, sign_in_rejected, token_hash, Grant};
@@ -112,7 +112,7 @@ struct Look<'a> {
     /// The most links still to follow in this `fresh`.
     hops: u32,
     /// The observer of the `fresh` call that started the round (see [`Listeners`]).
-    observer: Option<&'a Function>,
+    observer: Option<&'a Observer>,
 }
 
 struct Users {
@@ -155,8 +155,9 @@ impl UserTokens {
     /// The token set to use now: `tokenSet`'s values while it is not due, else the newest set (a
     /// successor already made, or one refresh shared by every caller holding the same refresh
     /// token). `"unauthorized"` (the service answered 401) refreshes a set that looked valid.
-    /// `observer` (internal: the wrapper's, while estatekit/otel observes) is told the events
-    /// and signals of the rounds this call starts (not of a round in progress it joins).
+    /// `observer` and `sender` (internal: the wrapper's, while estatekit/otel observes; see
+    /// [`Observer`]) are told the events and signals of the rounds this call starts (not of a
+    /// round in progress it joins), and send their grant requests.
     #[wasm_bindgen(unchecked_return_type = "Promise<TokenSet>")]
     pub fn fresh(
         &self,
@@ -164,7 +165,9 @@ impl UserTokens {
         token_set: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TokenReason | undefined")] reason: JsValue,
         observer: Option<Function>,
+        sender: Option<Function>,
     ) -> Promise {
+        let observer = Observer::of(observer, sender);
         future_to_promise(self.inner.clone().fresh(token_set, reason, observer))
     }
 
@@ -329,14 +332,14 @@ impl Users {
     }
 
     /// Who is told about a round: `onEvent` and the round's `observer`.
-    fn listeners(&self, observer: Option<&Function>) -> Listeners {
+    fn listeners(&self, observer: Option<&Observer>) -> Listeners {
         Listeners {
             on_event: self.on_event.clone(),
             observer: observer.cloned(),
         }
     }
 
-    fn emit(&self, observer: Option<&Function>, event: impl FnOnce() -> TokenEvent) {
+    fn emit(&self, observer: Option<&Observer>, event: impl FnOnce() -> TokenEvent) {
         self.listeners(observer).emit(event);
     }
 
@@ -344,7 +347,7 @@ impl Users {
     /// store aside for a while.
     fn store_failed(
         &self,
-        observer: Option<&Function>,
+        observer: Option<&Observer>,
         operation: StoreOperation,
         reason: String,
         secrets: &[&str],
@@ -379,7 +382,7 @@ impl Users {
         self: Rc<Self>,
         token_set: JsValue,
         reason: JsValue,
-        observer: Option<Function>,
+        observer: Option<Observer>,
     ) -> Result<JsValue, JsValue> {
         let force = forced(&reason).map_err(Failure::into_js)?;
         let held = held_set(token_set).map_err(Failure::into_js)?;
@@ -417,7 +420,7 @@ impl Users {
         refresh_token: String,
         stale: Option<String>,
         hops: u32,
-        observer: Option<Function>,
+        observer: Option<Observer>,
     ) -> Promise {
         let hash = token_hash(&refresh_token);
         if let Some(pending) = self.flights.borrow().get(&hash) {
@@ -538,7 +541,7 @@ impl Users {
         hash: &str,
         refresh_token: &str,
         always: bool,
-        observer: Option<&Function>,
+        observer: Option<&Observer>,
     ) -> Option<TokenSet> {
         let kept = self.successors.borrow().get(hash).cloned();
         if let Some((set, until)) = kept {
@@ -686,7 +689,7 @@ impl Users {
         hash: &str,
         set: &TokenSet,
         refresh_token: &str,
-        observer: Option<&Function>,
+        observer: Option<&Observer>,
     ) {
         let now = js::now_ms();
         {
