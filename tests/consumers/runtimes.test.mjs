@@ -18,15 +18,30 @@ import { createRequire } from "node:module";
 import { assertLocked, installLocked, root, startEmulator, startRedis } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/runtimes`;
+const { platform, arch } = process;
 const bin = {
-  // The platform packages' own binaries: the `bun` and `deno` packages' launchers need their
-  // install scripts, which installLocked does not run.
-  bun: () => `${dir}/node_modules/@oven/bun-${process.platform}-${process.arch}/bin/bun`,
-  deno: () => `${dir}/node_modules/@deno/${process.platform}-${process.arch}-glibc/deno`,
+  // The platform packages' own binaries (the `bun` and `deno` packages' launchers need their
+  // install scripts, which installLocked does not run), by their packages' names: Bun says
+  // aarch64 for arm64; Deno's Linux packages are the glibc ones.
+  bun: () => `${dir}/node_modules/@oven/bun-${platform}-${arch === "arm64" ? "aarch64" : arch}/bin/bun`,
+  deno: () => `${dir}/node_modules/@deno/${platform}-${arch}${platform === "linux" ? "-glibc" : ""}/deno`,
 };
-// Nothing but loopback: no update check, no telemetry of the runtimes themselves, no install.
-const QUIET = { DENO_NO_UPDATE_CHECK: "1", DENO_NO_PROMPT: "1", DO_NOT_TRACK: "1" };
-const DENO_RUN = ["run", "--allow-net=127.0.0.1", "--allow-env", "--allow-read"];
+/**
+ * The children's environment: this one without proxies (which Bun and Deno honour: the grants
+ * would leave the machine) and without OpenTelemetry's settings (an exporter's endpoint or
+ * headers, a sampler, propagators would change what is exported and where), plus no update
+ * check or prompt of Deno's and no telemetry of the runtimes themselves.
+ */
+const childEnv = () => ({
+  ...Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^(https?_proxy|all_proxy|no_proxy|otel_.*)$/i.test(name))),
+  DENO_NO_UPDATE_CHECK: "1",
+  DENO_NO_PROMPT: "1",
+  DO_NOT_TRACK: "1",
+});
+// Network to loopback only; the environment for the scripts' settings (estatekit itself needs
+// only the network); node_modules as installed (never Deno's own npm resolution). Bun runs with
+// --no-install (never its auto-install).
+const DENO_RUN = ["run", "--allow-net=127.0.0.1", "--allow-env", "--node-modules-dir=manual"];
 /** Deno's cache of this run (its own, removed at the end). */
 let denoDir;
 
@@ -39,7 +54,7 @@ async function run(runtime, script, env) {
   }[runtime];
   const { stdout } = await promisify(execFile)(file, args, {
     cwd: dir,
-    env: { ...process.env, ...QUIET, DENO_DIR: denoDir, ...env },
+    env: { ...childEnv(), DENO_DIR: denoDir, ...env },
     timeout: 120_000,
   });
   return JSON.parse(stdout.trim().split("\n").at(-1));
@@ -121,14 +136,22 @@ test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () =
     assert.equal(bodies.length, 1);
 
     const before = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
-    const env = { ESTATEKIT_EMULATOR_URL: emulator.url, REDIS_PORT: String(redis.port), ENVELOPE: bodies[0] };
-    const fleet = await Promise.all(["node", "bun", "deno"].map((runtime) => run(runtime, "fleet.mjs", env)));
+    const env = { ESTATEKIT_EMULATOR_URL: emulator.url, REDIS_PORT: String(redis.port), ENVELOPE: bodies[0], FLEET_SIZE: "3" };
+    // Every process runs to its end (none is left behind while Redis stops), then any failure.
+    const settled = await Promise.allSettled(["node", "bun", "deno"].map((runtime) => run(runtime, "fleet.mjs", env)));
+    const failed = settled.find((s) => s.status === "rejected");
+    if (failed) throw failed.reason;
+    const fleet = settled.map((s) => /** @type {PromiseFulfilledResult<any>} */ (s).value);
     const after = await (await fetch(`${emulator.url}/_emulator/oauth`)).json();
     console.log(JSON.stringify(fleet));
 
     assert.deepEqual(fleet.map((p) => [p.runtime, p.webhooks, p.statuses.at(-1)]), [["node", true, 200], ["bun", true, 200], ["deno", true, 200]]);
-    assert.ok(fleet.every((p) => p.statuses.slice(0, -1).every((s) => s === 503)), "only 503 (in progress elsewhere) before the 200");
-    assert.equal(fleet.reduce((n, p) => n + p.handledHere, 0), 1, "the handler ran in one process");
+    const handlers = fleet.filter((p) => p.handledHere > 0);
+    assert.equal(handlers.length, 1, "the handler ran in one process");
+    assert.deepEqual([handlers[0].handledHere, handlers[0].statuses, handlers[0].othersRefused], [1, [200], true], "it ran once, while the others were refused");
+    for (const other of fleet.filter((p) => p.handledHere === 0)) {
+      assert.ok(other.statuses.length >= 2 && other.statuses.slice(0, -1).every((s) => s === 503), `${other.runtime}: 503 while another handled it, then 200`);
+    }
     assert.equal(after.grants.password - before.grants.password, 1, "one password grant for the three processes");
     const { createClient } = await import(createRequire(`${dir}/package.json`).resolve("redis"));
     const check = createClient({ socket: { host: "127.0.0.1", port: redis.port } });
@@ -184,6 +207,7 @@ test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () =
       return value && (value.stringValue ?? value.intValue ?? value.doubleValue);
     };
     const route = spans.find((s) => s.name === "GET /app/route");
+    assert.ok(route, `Deno exported the app's span (exports: ${bodies.map((b) => b.path).join(", ") || "none"})`);
     const tree = spans
       .filter((s) => s.traceId === route.traceId)
       .map((s) => `${s.scope}: ${s.name} (kind ${s.kind}) < ${byId.get(s.parentSpanId)?.name ?? "-"}`)
@@ -198,6 +222,9 @@ test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () =
     const client = spans.find((s) => s.traceId === route.traceId && s.scope === "estatekit" && s.kind === 3);
     assert.equal(attribute(client, "url.template"), "/api/external-integrations/webhooks");
     assert.equal(Number(attribute(client, "http.response.status_code")), 200);
+    assert.equal(Number(attribute(client, "server.port")), Number(new URL(emulator.url).port));
+    const doubles = ["server.port", "http.response.status_code"].map((key) => Object.keys(client.attributes.find((a) => a.key === key).value));
+    assert.deepEqual(doubles, [["doubleValue"], ["doubleValue"]], "Deno writes these numbers as doubles (docs/observability.md)");
     assert.ok(bodies.some((b) => b.path === "/v1/metrics" && b.body.includes("http.client.request.duration")), "the duration metric exported");
     assert.ok(bodies.every((b) => !b.body.includes("dev-token")), "the token in no export");
 

@@ -7,8 +7,11 @@
 // - webhooks: estatekit/webhooks' handler, `dedupe` on the shared store, is given the delivery and
 //   answers it; a 503 (another process handles that uuid now) is sent again 100 ms later (a
 //   sender that comes back, sooner than Retry-After asks), until another answer. The handler
-//   counts its runs in Redis and takes 300 ms.
-// Prints one JSON line: the statuses it answered and whether its handler ran here.
+//   counts its runs in Redis and holds on until every other process (FLEET_SIZE in all) was
+//   answered 503 once (each adds itself to a Redis set then), so that the copies do overlap
+//   whatever the order the processes start in; it gives up waiting after 60 s.
+// Prints one JSON line: the statuses it answered, whether its handler ran here, and, if it did,
+// whether the others were refused while it ran.
 import { createClient } from "redis";
 import { Client } from "estatekit";
 import { createTokenProvider } from "estatekit/auth";
@@ -29,13 +32,18 @@ const client = new Client({ baseUrl, getToken: (reason) => provider.getToken(rea
 const webhooks = await client.listWebhooks();
 
 let handledHere = 0;
+let othersRefused;
+const others = Number(env("FLEET_SIZE")) - 1;
 const handler = createWebhookHandler({
   dedupe: store,
   on: {
     UNIT_CREATED: async (event) => {
       await redis.incr(`fleet:handled:${event.uuid}`);
       handledHere += 1;
-      await sleep(300);
+      const until = Date.now() + 60_000;
+      while ((othersRefused = (await redis.sCard(`fleet:refused:${event.uuid}`)) >= others) === false && Date.now() < until) {
+        await sleep(20);
+      }
     },
   },
 });
@@ -44,9 +52,10 @@ for (let attempt = 0; attempt < 200; attempt++) {
   const response = await handler(new Request("http://127.0.0.1/hooks/fleet", { method: "POST", headers: { "content-type": "application/json" }, body: env("ENVELOPE") }));
   statuses.push(response.status);
   if (response.status !== 503) break;
+  if (statuses.length === 1) await redis.sAdd(`fleet:refused:${JSON.parse(env("ENVELOPE")).uuid}`, runtime);
   await sleep(100);
 }
 provider.close();
 client.free();
 await redis.quit();
-console.log(JSON.stringify({ runtime, webhooks: Array.isArray(webhooks), statuses, handledHere }));
+console.log(JSON.stringify({ runtime, webhooks: Array.isArray(webhooks), statuses, handledHere, othersRefused }));

@@ -9,9 +9,10 @@
 // - estatekit/otel instruments the provider, the client and the handler with OpenTelemetry's SDK
 //   (spans kept in memory, AsyncLocalStorage as the context manager, metrics read on demand).
 // It prints one JSON line: what the calls answered, the span tree (names, kinds, parents), the
-// metrics' names and how many exported spans and points hold a secret (the client secret, the
-// password, a token the provider gave, the webhook body's marker). It never prints a secret.
-import { ROOT_CONTEXT, SpanKind, context, trace } from "@opentelemetry/api";
+// metrics' names and how many of the secrets (the client secret, the password, each access token
+// the provider gave, the webhook body's marker) appear anywhere in the exported spans and metric
+// points. It never prints a secret.
+import { ROOT_CONTEXT, SpanKind, context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
@@ -141,6 +142,5 @@ console.log(
     secretsChecked: secrets.length,
     secretHits,
     rootContext: context.active() === ROOT_CONTEXT,
-    traced: trace.getActiveSpan() === undefined,
   }),
 );
