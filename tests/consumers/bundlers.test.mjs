@@ -22,9 +22,11 @@ import { assertLocked, checkUpload, enginesToRun, installLocked, root, runPage, 
 const dir = `${root}tests/consumers/bundlers`;
 const bin = `${dir}/node_modules/.bin`;
 // The bun package's own launcher is written by its install script, which installLocked does not
-// run: the binary of the platform package npm installed (@oven/bun-<os>-<cpu>) is the same program.
+// run: the binary of the platform package npm installed (@oven/bun-<os>-<cpu>, where Bun says
+// aarch64 for arm64) is the same program.
 const bun = () => {
-  const platform = readdirSync(`${dir}/node_modules/@oven`).find((p) => p.startsWith(`bun-${process.platform}-${process.arch}`));
+  const cpu = process.arch === "arm64" ? "aarch64" : process.arch;
+  const platform = readdirSync(`${dir}/node_modules/@oven`).find((p) => p.startsWith(`bun-${process.platform}-${cpu}`));
   return `${dir}/node_modules/@oven/${platform}/bin/bun`;
 };
 const ENTRIES = ["src/main.js", "src/testing.js"];
