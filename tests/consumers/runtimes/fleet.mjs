@@ -31,9 +31,12 @@ const provider = createTokenProvider({ baseUrl, clientId: "dev-client", clientSe
 const client = new Client({ baseUrl, getToken: (reason) => provider.getToken(reason) });
 const webhooks = await client.listWebhooks();
 
+const envelope = env("ENVELOPE");
+/** The Redis set of the processes answered 503 for this delivery. */
+const refused = `fleet:refused:${JSON.parse(envelope).uuid}`;
+const others = Number(env("FLEET_SIZE")) - 1;
 let handledHere = 0;
 let othersRefused;
-const others = Number(env("FLEET_SIZE")) - 1;
 const handler = createWebhookHandler({
   dedupe: store,
   on: {
@@ -41,18 +44,20 @@ const handler = createWebhookHandler({
       await redis.incr(`fleet:handled:${event.uuid}`);
       handledHere += 1;
       const until = Date.now() + 60_000;
-      while ((othersRefused = (await redis.sCard(`fleet:refused:${event.uuid}`)) >= others) === false && Date.now() < until) {
-        await sleep(20);
+      othersRefused = false;
+      while (!othersRefused && Date.now() < until) {
+        othersRefused = (await redis.sCard(refused)) >= others;
+        if (!othersRefused) await sleep(20);
       }
     },
   },
 });
 const statuses = [];
 for (let attempt = 0; attempt < 200; attempt++) {
-  const response = await handler(new Request("http://127.0.0.1/hooks/fleet", { method: "POST", headers: { "content-type": "application/json" }, body: env("ENVELOPE") }));
+  const response = await handler(new Request("http://127.0.0.1/hooks/fleet", { method: "POST", headers: { "content-type": "application/json" }, body: envelope }));
   statuses.push(response.status);
   if (response.status !== 503) break;
-  if (statuses.length === 1) await redis.sAdd(`fleet:refused:${JSON.parse(env("ENVELOPE")).uuid}`, runtime);
+  if (statuses.length === 1) await redis.sAdd(refused, runtime);
   await sleep(100);
 }
 provider.close();
