@@ -47,7 +47,11 @@ const OBSERVE = Symbol.for("estatekit.tokens.observe");
  * What observes a provider or user tokens (estatekit/otel's, internal): `begin` is asked at each
  * call, synchronously, for a scope (the caller's tracing context); `signal` is told each event
  * of the round that call starts, with that scope: the round's `TokenEvent`s (as `onEvent` gets
- * them) and `{ type: "storeWait" }` (another process holds the store's claim to refresh).
+ * them) and `{ type: "storeWait" }` (another process holds the store's claim to refresh);
+ * `send`, when there, sends a grant request: it calls `fetch(request)` at once and returns what
+ * it returns. An observer guards itself (telemetry never breaks what it watches): none of its
+ * methods throws, and `send` sends the request as it is when its own part fails, as the
+ * Client's hooks do (estatekit/otel's `within`).
  * @typedef {{
  *   begin(): unknown,
  *   signal(signal: import("./auth.js").TokenEvent | { type: "storeWait" }, scope: unknown): void,
@@ -84,30 +88,13 @@ function observers(baseUrl) {
       const scoped = list.map((observer) => /** @type {const} */ ([observer, observer.begin()]));
       /** @param {any} signal */
       const tell = (signal) => {
-        for (const [observer, scope] of scoped) {
-          try {
-            observer.signal(signal, scope);
-          } catch {
-            // An observer's failure is not the caller's.
-          }
-        }
+        for (const [observer, scope] of scoped) observer.signal(signal, scope);
       };
       const sender = scoped.find(([observer]) => typeof observer.send === "function");
       if (!sender) return [tell, undefined];
       const [observer, scope] = sender;
       /** @param {(request: Request) => unknown} fetch @param {Request} request */
-      const send = (fetch, request) => {
-        let sent = false;
-        /** @param {Request} r */
-        const once = (r) => ((sent = true), fetch(r));
-        try {
-          return /** @type {NonNullable<TokenObserver["send"]>} */ (observer.send).call(observer, once, request, scope);
-        } catch (e) {
-          // An observer's failure is not the caller's: sent as it is, unless it was sent.
-          if (sent) throw e;
-          return fetch(request);
-        }
-      };
+      const send = (fetch, request) => /** @type {NonNullable<TokenObserver["send"]>} */ (observer.send).call(observer, fetch, request, scope);
       return [tell, send];
     },
   };

@@ -23,7 +23,7 @@
 // - `estatekit.token.grants` counts the grant requests by grant type and outcome.
 import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
-import { serverAttributes } from "./otel_telemetry.js";
+import { serverAttributes, within } from "./otel_telemetry.js";
 
 /** The hook's key (./auth_tokens.js). */
 const OBSERVE = Symbol.for("estatekit.tokens.observe");
@@ -104,50 +104,63 @@ export function instrumentTokens(target, telemetry) {
      * @param {Request} request
      * @param {unknown} scope
      */
-    // (The caller, ./auth_tokens.js, sends the request as it is when this throws before sending.)
     send: (fetch, request, scope) =>
-      context.with(suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, undefined, request),
+      within(() => suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, request),
     /**
+     * Records a signal of the round; what fails in the telemetry is dropped (it never reaches
+     * the caller, and the next observer is still told).
      * @param {{ type: string, grant?: string, ok?: boolean, kind?: string, status?: number, durationMs?: number, hops?: number, operation?: string }} signal
      * @param {unknown} scope
      */
     signal(signal, scope) {
-      const parent = /** @type {import("@opentelemetry/api").Context} */ (scope);
-      switch (signal.type) {
-        case "grant": {
-          const grantType = String(signal.grant);
-          const outcome = signal.ok ? "ok" : String(signal.kind);
-          const end = Date.now();
-          /** @type {import("@opentelemetry/api").Attributes} */
-          const attributes = { ...endpoint, [TOKEN_ATTRIBUTES.grantType]: grantType, [TOKEN_ATTRIBUTES.outcome]: outcome };
-          if (typeof signal.status === "number") attributes["http.response.status_code"] = signal.status;
-          // As on the client's CLIENT spans (the HTTP conventions): an error status code when
-          // the answer says one, else the ApiError kind.
-          if (!signal.ok) attributes["error.type"] = typeof signal.status === "number" && signal.status >= 400 ? String(signal.status) : outcome;
-          const span = tracer.startSpan(
-            `estatekit token ${grantType}`,
-            { kind: SpanKind.CLIENT, startTime: end - Math.max(0, Number(signal.durationMs) || 0), attributes },
-            parent,
-          );
-          if (!signal.ok) span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end(end);
-          grants.add(1, { [TOKEN_ATTRIBUTES.grantType]: grantType, [TOKEN_ATTRIBUTES.outcome]: outcome });
-          return;
-        }
-        case "shared":
-          return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.shared);
-        case "successor":
-          return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.successor, { [TOKEN_ATTRIBUTES.hops]: Number(signal.hops) });
-        case "storeUnavailable":
-          // The operation only: the reason (secrets hidden) stays with onEvent.
-          return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.storeUnavailable, { [TOKEN_ATTRIBUTES.storeOperation]: String(signal.operation) });
-        case "storeWait":
-          return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.storeWait);
-        default:
-          return; // a signal of a later version
+      try {
+        record(signal, /** @type {import("@opentelemetry/api").Context} */ (scope));
+      } catch {
+        // A tracer or meter that throws is not the caller's failure.
       }
     },
   };
+  /**
+   * Records one signal of a round in the context `parent` (the caller's), as the module's
+   * comment says.
+   * @param {{ type: string, grant?: string, ok?: boolean, kind?: string, status?: number, durationMs?: number, hops?: number, operation?: string }} signal
+   * @param {import("@opentelemetry/api").Context} parent
+   */
+  function record(signal, parent) {
+    switch (signal.type) {
+      case "grant": {
+        const grantType = String(signal.grant);
+        const outcome = signal.ok ? "ok" : String(signal.kind);
+        const end = Date.now();
+        /** @type {import("@opentelemetry/api").Attributes} */
+        const attributes = { ...endpoint, [TOKEN_ATTRIBUTES.grantType]: grantType, [TOKEN_ATTRIBUTES.outcome]: outcome };
+        if (typeof signal.status === "number") attributes["http.response.status_code"] = signal.status;
+        // As on the client's CLIENT spans (the HTTP conventions): an error status code when
+        // the answer says one, else the ApiError kind.
+        if (!signal.ok) attributes["error.type"] = typeof signal.status === "number" && signal.status >= 400 ? String(signal.status) : outcome;
+        const span = tracer.startSpan(
+          `estatekit token ${grantType}`,
+          { kind: SpanKind.CLIENT, startTime: end - Math.max(0, Number(signal.durationMs) || 0), attributes },
+          parent,
+        );
+        if (!signal.ok) span.setStatus({ code: SpanStatusCode.ERROR });
+        span.end(end);
+        grants.add(1, { [TOKEN_ATTRIBUTES.grantType]: grantType, [TOKEN_ATTRIBUTES.outcome]: outcome });
+        return;
+      }
+      case "shared":
+        return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.shared);
+      case "successor":
+        return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.successor, { [TOKEN_ATTRIBUTES.hops]: Number(signal.hops) });
+      case "storeUnavailable":
+        // The operation only: the reason (secrets hidden) stays with onEvent.
+        return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.storeUnavailable, { [TOKEN_ATTRIBUTES.storeOperation]: String(signal.operation) });
+      case "storeWait":
+        return trace.getSpan(parent)?.addEvent(TOKEN_EVENTS.storeWait);
+      default:
+        return; // a signal of a later version
+    }
+  }
   endpoint = endpointAttributes(hook.call(target, observer).tokenUrl);
   return target;
 }

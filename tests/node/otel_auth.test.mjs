@@ -13,6 +13,7 @@ const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createTokenProvider, createUserTokens, passwordGrant } = await import(`${pkg}auth.node.js`);
 const { memoryStore } = await import(`${pkg}store.js`);
 const { createTestService } = await import(`${pkg}testing.node.js`);
+const { instrument } = await import(`${pkg}otel.js`);
 
 const CLIENT = { clientId: "otel-portal", clientSecret: "otel-client-secret-Q7x9" };
 const USER = { username: "agent@acme.test", password: "otel-pa55word-Q7x9" };
@@ -61,6 +62,29 @@ test.describe("estatekit/otel: token grants", () => {
     const got = await withBrokenContext(() => provider.getToken());
     assert.equal(typeof got.token, "string");
     assert.ok(got.token.length > 0);
+  });
+
+  test.it("a tracer and a meter that throw break no grant, and another instrumentation of the same provider is still told", async (t) => {
+    const { oauth } = await service(t);
+    const down = () => {
+      throw new Error("telemetry down");
+    };
+    const instruments = { record: down, add: down };
+    const failing = {
+      tracerProvider: { getTracer: () => ({ startSpan: down, startActiveSpan: down }) },
+      meterProvider: { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments }) },
+    };
+    const recorded = recording();
+    const provider = recorded.instrument(instrument(createTokenProvider({ ...oauth, ...USER }), failing));
+    const got = await provider.getToken();
+    assert.equal(typeof got.token, "string");
+    assert.ok(got.token.length > 0);
+    assert.deepEqual(grantSpans(recorded).map((s) => s.name), ["estatekit token password"], "told after the one that threw");
+
+    const refused = instrument(createTokenProvider({ ...oauth, username: USER.username, password: "otel-wrong-Q7x9" }), failing);
+    const error = await refused.getToken().catch((e) => e);
+    assert.equal(error.name, "ApiError", String(error));
+    assert.equal(error.code, "invalid_grant", "the grant's own refusal, not the telemetry's failure");
   });
 
   test.it("a password grant, then a refresh: CLIENT spans under the caller's span, counted by grant type and outcome", async (t) => {
