@@ -5,7 +5,8 @@
 // estatekit/otel; the three print the same answers, span tree and metrics, and no secret in
 // what was exported. fleet.mjs: one process of each runtime at once, sharing estatekit/store on a
 // real Redis (node-redis): one password grant for the three, a webhook delivery given to all
-// three handled once. Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
+// three handled once. dynamic-import.cjs: a CommonJS file loads the package with import() in each.
+// Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
 // estatekit's spans through the global providers, exported over OTLP/HTTP to a receiver here.
 import test from "node:test";
 import assert from "node:assert/strict";
@@ -117,11 +118,26 @@ test.describe("Node, Bun and Deno as a backend (tests/consumers/runtimes)", () =
       assert.deepEqual(out.tree, TREE);
       assert.deepEqual(out.metrics, ["estatekit.token.grants", "estatekit.webhook.deliveries", "http.client.request.duration"]);
       assert.equal(out.tokensGiven, 1);
-      assert.equal(out.secretsChecked, 4);
+      assert.equal(out.tokensIssued, 2, "one grant: an access token and a refresh token");
+      assert.equal(out.givenWereIssued, true);
+      assert.equal(out.secretsChecked, 5, "the client secret, the password, the body's marker, both tokens");
       assert.equal(out.secretHits, 0, "no secret in any exported span or metric point");
       assert.equal(out.rootContext, true);
     });
   }
+
+  test.it("a CommonJS file loads the ES module package with import() in Node, Bun and Deno: a grant, a call, a refused call (dynamic-import.cjs)", async () => {
+    for (const runtime of ["node", "bun", "deno"]) {
+      const out = await run(runtime, "dynamic-import.cjs", { ESTATEKIT_EMULATOR_URL: emulator.url });
+      assert.deepEqual(out, {
+        runtime,
+        commonJs: true,
+        listed: true,
+        refused: { isApiError: true, kind: "not_found", status: 404 },
+        notEvent: [400, 400],
+      });
+    }
+  });
 
   test.it("a fleet of one Node, one Bun and one Deno process on one Redis: one password grant, a delivery handled once (fleet.mjs)", async (t) => {
     const redis = await startRedis();

@@ -9,9 +9,9 @@
 // - estatekit/otel instruments the provider, the client and the handler with OpenTelemetry's SDK
 //   (spans kept in memory, AsyncLocalStorage as the context manager, metrics read on demand).
 // It prints one JSON line: what the calls answered, the span tree (names, kinds, parents), the
-// metrics' names and how many of the secrets (the client secret, the password, each access token
-// the provider gave, the webhook body's marker) appear anywhere in the exported spans and metric
-// points. It never prints a secret.
+// metrics' names and how many of the secrets (the client secret, the password, every access and
+// refresh token the token endpoint issued, the webhook body's marker) appear anywhere in the
+// exported spans and metric points. It never prints a secret.
 import { ROOT_CONTEXT, SpanKind, context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -42,10 +42,28 @@ const meterProvider = new MeterProvider({ readers: [reader] });
 const providers = { tracerProvider, meterProvider };
 const tracer = tracerProvider.getTracer("tour");
 
-// Calls over HTTP, with a signed-in staff user's tokens.
+// Calls over HTTP, with a signed-in staff user's tokens. The provider's `fetch` keeps every token
+// the token endpoint issues (access and refresh), for the secrets check.
 const given = [];
+const issued = [];
+const keepingTokens = async (input, init) => {
+  const response = await fetch(input, init);
+  const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
+  if (response.ok && new URL(url).pathname.endsWith("/accounts/oauth/token")) {
+    const set = await response.clone().json();
+    for (const token of [set.access_token, set.refresh_token]) if (typeof token === "string") issued.push(token);
+  }
+  return response;
+};
 const provider = instrument(
-  createTokenProvider({ baseUrl, clientId: "dev-client", clientSecret: SECRETS.clientSecret, username: "admin@acme.test", password: SECRETS.password }),
+  createTokenProvider({
+    baseUrl,
+    clientId: "dev-client",
+    clientSecret: SECRETS.clientSecret,
+    username: "admin@acme.test",
+    password: SECRETS.password,
+    fetch: keepingTokens,
+  }),
   providers,
 );
 const client = instrument(
@@ -128,7 +146,7 @@ const exported = JSON.stringify([
   spans.map((s) => ({ name: s.name, attributes: s.attributes, events: s.events, status: s.status, links: s.links })),
   resourceMetrics,
 ]);
-const secrets = [SECRETS.clientSecret, SECRETS.password, BODY_MARKER, ...given];
+const secrets = [SECRETS.clientSecret, SECRETS.password, BODY_MARKER, ...new Set([...issued, ...given])];
 const secretHits = secrets.filter((secret) => exported.includes(secret)).length;
 
 console.log(
@@ -139,6 +157,8 @@ console.log(
     tree,
     metrics,
     tokensGiven: given.length,
+    tokensIssued: issued.length,
+    givenWereIssued: given.every((token) => issued.includes(token)),
     secretsChecked: secrets.length,
     secretHits,
     rootContext: context.active() === ROOT_CONTEXT,
