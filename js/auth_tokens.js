@@ -48,10 +48,10 @@ const OBSERVE = Symbol.for("estatekit.tokens.observe");
  * call, synchronously, for a scope (the caller's tracing context); `signal` is told each event
  * of the round that call starts, with that scope: the round's `TokenEvent`s (as `onEvent` gets
  * them) and `{ type: "storeWait" }` (another process holds the store's claim to refresh);
- * `send`, when there, sends a grant request: it calls `fetch(request)` at once and returns what
- * it returns. An observer guards itself (telemetry never breaks what it watches): none of its
- * methods throws, and `send` sends the request as it is when its own part fails, as the
- * Client's hooks do (estatekit/otel's `within`).
+ * `send`, when there, sends a grant request: it calls `fetch(request)` at once, exactly once, and
+ * returns what it returns. An observer guards itself (telemetry never breaks what it watches):
+ * `begin` and `signal` never throw, and `send` throws only what `fetch` threw, whatever its own
+ * part does, as the Client's hooks do (estatekit/otel's `within`).
  * @typedef {{
  *   begin(): unknown,
  *   signal(signal: import("./auth.js").TokenEvent | { type: "storeWait" }, scope: unknown): void,

@@ -76,9 +76,11 @@ export function serverAttributes(url) {
 }
 
 /**
- * `send(...args)` run in the context `made()` gives, called once and at once whatever fails:
- * where making the context or entering it fails before `send` ran (a broken context manager),
- * `send(...args)` runs as it is. Telemetry never breaks what it watches.
+ * `send(...args)` run in the context `made()` gives, called exactly once whatever the context
+ * manager does: where making or entering the context fails, or `context.with` returns without
+ * having called it, `send(...args)` runs as it is; where the context manager fails after `send`
+ * ran, what `send` returned is kept. What `send` itself throws is thrown. Telemetry never breaks
+ * (nor repeats) what it watches.
  * @template {unknown[]} A
  * @template R
  * @param {() => import("@opentelemetry/api").Context} made
@@ -87,13 +89,27 @@ export function serverAttributes(url) {
  * @returns {R}
  */
 export function within(made, send, ...args) {
-  let sent = false;
+  /** @type {{ value: R } | { error: unknown } | undefined} */
+  let outcome;
   /** @param {A} a */
-  const once = (...a) => ((sent = true), send(...a));
+  const run = (a) => {
+    try {
+      outcome = { value: send(...a) };
+    } catch (error) {
+      outcome = { error };
+    }
+    return outcome;
+  };
+  /** @param {A} a */
+  const once = (...a) => {
+    if (!outcome) run(a);
+  };
   try {
-    return context.with(made(), once, undefined, ...args);
-  } catch (e) {
-    if (sent) throw e;
-    return send(...args);
+    context.with(made(), once, undefined, ...args);
+  } catch {
+    // The context manager's failure, not the caller's: see below.
   }
+  const done = outcome ?? run(args);
+  if ("error" in done) throw done.error;
+  return done.value;
 }

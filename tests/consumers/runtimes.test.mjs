@@ -3,10 +3,10 @@
 // operation through estatekit/auth's tokens inside an app's span, a refused call, a webhook event
 // delivered twice by estatekit/testing to estatekit/webhooks' handler, all instrumented by
 // estatekit/otel; the three print the same answers, span tree and metrics, and no secret in
-// what was exported. fleet.mjs: one process of each runtime at once, sharing estatekit/store on a
-// real Redis (node-redis): one password grant for the three, a webhook delivery given to all
-// three handled once. dynamic-import.cjs: a CommonJS file loads the package with import() in each.
-// Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
+// what was exported. dynamic-import.cjs: a CommonJS file loads the package with import() in each.
+// fleet.mjs: one process of each runtime at once, sharing estatekit/store on a real Redis
+// (node-redis): one password grant for the three, a webhook delivery given to all three handled
+// once. Then deno-otel.mjs: Deno's own OpenTelemetry (OTEL_DENO=true, no SDK) gets
 // estatekit's spans through the global providers, exported over OTLP/HTTP to a receiver here.
 import test from "node:test";
 import assert from "node:assert/strict";

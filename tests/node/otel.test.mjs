@@ -17,12 +17,15 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "
 import { AggregationTemporality, InMemoryMetricExporter, MeterProvider, PeriodicExportingMetricReader } from "@opentelemetry/sdk-metrics";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
 
+import { BROKEN_CONTEXTS, withBrokenContext } from "./otel_recording.mjs";
+
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { Client, isApiError } = await import(`${pkg}estatekit.node.js`);
 const { instrument, VERSION } = await import(`${pkg}otel.js`);
 const { createTestService } = await import(`${pkg}testing.node.js`);
 
-context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+// AsyncLocalStorage is the global context manager (set by ./otel_recording.mjs, as for the tests of
+// tokens and webhooks).
 
 // Distinctive secrets: no exported span, event, status or metric point may hold them.
 const TOKEN = "tok-otel-7Hq2xZ9pLw4M";
@@ -561,6 +564,23 @@ test("the secrets check: no exported span (name, attributes, events, status) nor
   assert.ok(emulator.received.length > 10);
   for (const r of emulator.received) assert.equal(r.url.includes(TOKEN), false);
 });
+
+for (const how of BROKEN_CONTEXTS) {
+  test(`a context manager that ${how} (the function it is given) breaks no call: each request sent once, getToken asked once`, async () => {
+    let asked = 0;
+    const c = instrument(new Client({ baseUrl: emulator.baseUrl, getToken: async () => (asked++, TOKEN) }));
+    const before = emulator.received.length;
+    const got = await withBrokenContext(() => c.listWebhooks(), how);
+    assert.equal(emulator.received.length - before, 1, "one request");
+    assert.equal(asked, 1, "getToken asked once");
+    const refused = await withBrokenContext(() => c.getDocument("doc-missing-otel").catch((e) => e), how);
+    assert.ok(isApiError(refused), String(refused));
+    assert.equal(refused.status, 404);
+    assert.equal(emulator.received.length - before, 2, "one request");
+    assert.deepEqual(got, await new Client({ baseUrl: emulator.baseUrl, token: TOKEN }).listWebhooks());
+    take();
+  });
+}
 
 test("telemetry never breaks a call: a tracer, a meter and a context manager that throw", async () => {
   const down = () => {

@@ -7,7 +7,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { assertNoSecrets, counted, instrumentTokens, isTokens, recording, withBrokenContext, written } from "./otel_recording.mjs";
+import { BROKEN_CONTEXTS, assertNoSecrets, counted, instrumentTokens, isTokens, recording, withBrokenContext, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createTokenProvider, createUserTokens, passwordGrant } = await import(`${pkg}auth.node.js`);
@@ -55,14 +55,26 @@ const within = (recorded, name, fn) =>
   recorded.tracer.startActiveSpan(name, (span) => Promise.resolve().then(fn).finally(() => span.end()));
 
 test.describe("estatekit/otel: token grants", () => {
-  test.it("a context manager that cannot enter a context breaks no grant: the token comes as without telemetry", async (t) => {
-    const { oauth } = await service(t);
-    const recorded = recording();
-    const provider = recorded.instrument(createTokenProvider({ ...oauth, ...USER }));
-    const got = await withBrokenContext(() => provider.getToken());
-    assert.equal(typeof got.token, "string");
-    assert.ok(got.token.length > 0);
-  });
+  for (const how of BROKEN_CONTEXTS) {
+    test.it(`a context manager that ${how} (the function it is given) breaks no grant: one request, the token as without telemetry`, async (t) => {
+      const { oauth } = await service(t);
+      const recorded = recording();
+      let requests = 0;
+      const counting = { ...oauth, fetch: (input, init) => (requests++, oauth.fetch(input, init)) };
+      const provider = recorded.instrument(createTokenProvider({ ...counting, ...USER }));
+      const got = await withBrokenContext(() => provider.getToken(), how);
+      assert.equal(typeof got.token, "string");
+      assert.ok(got.token.length > 0);
+      assert.equal(requests, 1, "the grant request was sent once");
+      // User tokens' refresh (a grant that is repeated after a request that got no answer):
+      // sent once too, and the set rotated.
+      const set = await passwordGrant(counting, USER); // a sign-in, not instrumented
+      const user = recorded.instrument(createUserTokens(counting));
+      const fresh = await withBrokenContext(() => user.fresh({ ...set, expiresAt: Date.now() + 1_000 }), how);
+      assert.notEqual(fresh.refreshToken, set.refreshToken, "rotated");
+      assert.equal(requests, 3, "the refresh grant was sent once");
+    });
+  }
 
   test.it("a tracer and a meter that throw break no grant, and another instrumentation of the same provider is still told", async (t) => {
     const { oauth } = await service(t);

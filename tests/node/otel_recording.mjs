@@ -28,17 +28,33 @@ const entry = await import(entryFile.href);
 context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 /**
- * Runs `fn` with a global context manager that gives the root context but cannot enter one
- * (`with` and `bind` throw), then puts AsyncLocalStorage back.
+ * The ways a context manager can fail when asked to run a function in a context (`with`): it
+ * throws before calling it, it calls it and then throws, or it returns without calling it.
+ */
+export const BROKEN_CONTEXTS = /** @type {const} */ (["throws before", "throws after", "never calls"]);
+
+/**
+ * Runs `fn` with a global context manager that gives the root context but whose `with` fails in
+ * the way `how` says (and whose `bind` throws), then puts AsyncLocalStorage back.
  * @template T
  * @param {() => Promise<T>} fn
+ * @param {(typeof BROKEN_CONTEXTS)[number]} [how]
  * @returns {Promise<T>}
  */
-export async function withBrokenContext(fn) {
+export async function withBrokenContext(fn, how = "throws before") {
   const down = () => {
     throw new Error("context manager down");
   };
-  const broken = { active: () => ROOT_CONTEXT, with: down, bind: down, enable: () => broken, disable: () => broken };
+  const ways = {
+    "throws before": down,
+    /** @param {unknown} _context @param {(...a: unknown[]) => unknown} f @param {unknown} self @param {unknown[]} args */
+    "throws after": (_context, f, self, ...args) => {
+      f.apply(self, args);
+      throw new Error("context manager down after the call");
+    },
+    "never calls": () => undefined,
+  };
+  const broken = { active: () => ROOT_CONTEXT, with: ways[how], bind: down, enable: () => broken, disable: () => broken };
   context.disable();
   assert.equal(context.setGlobalContextManager(broken), true);
   try {

@@ -8,7 +8,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
-import { assertNoSecrets, counted, instrumentHandler, isHandler, recording, withBrokenContext, written } from "./otel_recording.mjs";
+import { BROKEN_CONTEXTS, assertNoSecrets, counted, instrumentHandler, isHandler, recording, withBrokenContext, written } from "./otel_recording.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createWebhookHandler, toNodeListener } = await import(`${pkg}webhooks.node.js`);
@@ -40,18 +40,20 @@ async function sender(t, handler) {
 }
 
 test.describe("estatekit/otel: webhook deliveries", () => {
-  test.it("a context manager that cannot enter a context breaks no delivery: handled once, answered 200", async (t) => {
-    const recorded = recording();
-    const handled = [];
-    const handler = recorded.instrument(createWebhookHandler({ dedupe: true, on: { UNIT_CREATED: (event) => void handled.push(event.uuid) } }));
-    const { service } = await sender(t, handler);
-    const records = await withBrokenContext(async () => {
-      await service.emit("UNIT_CREATED", { data: { unitId: "unit-broken" } });
-      return service.settled();
+  for (const how of BROKEN_CONTEXTS) {
+    test.it(`a context manager that ${how} (the function it is given) breaks no delivery: handled once, answered 200`, async (t) => {
+      const recorded = recording();
+      const handled = [];
+      const handler = recorded.instrument(createWebhookHandler({ dedupe: true, on: { UNIT_CREATED: (event) => void handled.push(event.uuid) } }));
+      const { service } = await sender(t, handler);
+      const records = await withBrokenContext(async () => {
+        await service.emit("UNIT_CREATED", { data: { unitId: "unit-broken" } });
+        return service.settled();
+      }, how);
+      assert.deepEqual(records.map((r) => r.status), [200]);
+      assert.equal(handled.length, 1);
     });
-    assert.deepEqual(records.map((r) => r.status), [200]);
-    assert.equal(handled.length, 1);
-  });
+  }
 
   test.it("a delivery sent twice: new, then duplicate; the app's span nests in the first", async (t) => {
     const recorded = recording();

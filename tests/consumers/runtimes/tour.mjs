@@ -42,12 +42,14 @@ const meterProvider = new MeterProvider({ readers: [reader] });
 const providers = { tracerProvider, meterProvider };
 const tracer = tracerProvider.getTracer("tour");
 
-// Calls over HTTP, with a signed-in staff user's tokens. The provider's `fetch` keeps every token
-// the token endpoint issues (access and refresh), for the secrets check.
+// Calls over HTTP, with a signed-in staff user's tokens. The global `fetch` (which the provider and
+// the client use, as an app's do) keeps every token the token endpoint issues (access and
+// refresh), for the secrets check.
 const given = [];
 const issued = [];
-const keepingTokens = async (input, init) => {
-  const response = await fetch(input, init);
+const platformFetch = globalThis.fetch;
+globalThis.fetch = async (input, init) => {
+  const response = await platformFetch(input, init);
   const url = typeof input === "string" ? input : input instanceof URL ? input.href : input.url;
   if (response.ok && new URL(url).pathname.endsWith("/accounts/oauth/token")) {
     const set = await response.clone().json();
@@ -56,14 +58,7 @@ const keepingTokens = async (input, init) => {
   return response;
 };
 const provider = instrument(
-  createTokenProvider({
-    baseUrl,
-    clientId: "dev-client",
-    clientSecret: SECRETS.clientSecret,
-    username: "admin@acme.test",
-    password: SECRETS.password,
-    fetch: keepingTokens,
-  }),
+  createTokenProvider({ baseUrl, clientId: "dev-client", clientSecret: SECRETS.clientSecret, username: "admin@acme.test", password: SECRETS.password }),
   providers,
 );
 const client = instrument(
