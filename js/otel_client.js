@@ -1,12 +1,13 @@
 // estatekit/otel's part for a `Client` (./otel.js hands it the `Telemetry` of ./otel_telemetry.js).
 // `instrumentClient(client, telemetry)` returns the same client, its operation methods defined as
 // own properties of it (non-enumerable) that wrap the prototype's: each call captures the active
-// context and adds its own `onEvent` to the call's options (the caller's `onEvent` still gets
-// every event). From the call's events (its `callId` ties them; an iterated list call's pages are
-// calls of their own) it makes:
+// context and hands the module a view of the call's options with its own `onEvent` (the caller's
+// `onEvent` still gets every event; nothing is copied or changed). From the call's events (its
+// `callId` ties them; an iterated list call's pages are calls of their own) it makes:
 // - per call, an INTERNAL span `estatekit <operation>` (child of the context active at the method
-//   call), created at the call's first event, with the rate budget's waits and the shared store's
-//   failures as span events, and `error.type` (the ApiError's kind) when the call fails;
+//   call), created at the call's first event (for a call refused before any event, when it is
+//   refused), with the rate budget's waits and the shared store's failures as span events, and
+//   `error.type` (the ApiError's kind) when the call fails;
 // - per HTTP request sent (attempt), a CLIENT span under it named by the HTTP conventions
 //   (`GET /api/external-integrations/webhooks/{webhookId}`), retries as siblings carrying
 //   `http.request.resend_count`, and a point of `http.client.request.duration`;
@@ -166,6 +167,33 @@ const TEMPLATES = Object.fromEntries(
  */
 
 /**
+ * The caller's options seen with `onEvent` as this call's listener: every other property read
+ * from the caller's object itself (its getters run on it, private fields included; its own
+ * properties, enumerable or not, and its prototype's), nothing copied, nothing changed. The view
+ * reports each property configurable (the only way it may differ from its empty target).
+ * @param {object} options
+ * @param {(event: ClientEvent) => void} onEvent
+ * @returns {object}
+ */
+function withListener(options, onEvent) {
+  const listening = { value: onEvent, writable: true, enumerable: true, configurable: true };
+  return new Proxy(
+    {},
+    {
+      get: (_, key) => (key === "onEvent" ? onEvent : Reflect.get(options, key)),
+      has: (_, key) => key === "onEvent" || Reflect.has(options, key),
+      ownKeys: () => [...Reflect.ownKeys(options).filter((key) => key !== "onEvent"), "onEvent"],
+      getOwnPropertyDescriptor: (_, key) => {
+        if (key === "onEvent") return listening;
+        const own = Reflect.getOwnPropertyDescriptor(options, key);
+        return own && { ...own, configurable: true };
+      },
+      getPrototypeOf: () => Reflect.getPrototypeOf(options),
+    },
+  );
+}
+
+/**
  * Instruments `client` (see the file's comment); returns it.
  * @template {import("./estatekit.js").Client} C
  * @param {C} client
@@ -279,7 +307,7 @@ export function instrumentClient(client, telemetry) {
    * and its wait for the module are the call's time too), or undefined (a list call's pages,
    * sent when awaited or iterated).
    * @param {Context} parent
-   * @param {{ started?: number }} first
+   * @param {{ started?: number, seen?: boolean }} first `seen` is set at its first event
    * @returns {(event: ClientEvent) => void}
    */
   const listener = (parent, first) => {
@@ -289,6 +317,7 @@ export function instrumentClient(client, telemetry) {
       const id = event.callId;
       let call = calls.get(id);
       if (!call) {
+        first.seen = true;
         const span = tracer.startSpan(
           `estatekit ${event.operation}`,
           { kind: SpanKind.INTERNAL, startTime: first.started, attributes: { "estatekit.operation": event.operation } },
@@ -370,8 +399,32 @@ export function instrumentClient(client, telemetry) {
     };
   };
 
+  /**
+   * The span of a call that failed before it told any event (refused on its arguments or
+   * options, a freed client, a module that could not load): from the method call to now, with
+   * the error's kind.
+   * @param {string} operation
+   * @param {Context} parent
+   * @param {number | undefined} started
+   * @param {unknown} error
+   */
+  const refused = (operation, parent, started, error) => {
+    const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
+    const span = tracer.startSpan(
+      `estatekit ${operation}`,
+      {
+        kind: SpanKind.INTERNAL,
+        startTime: started,
+        attributes: { "estatekit.operation": operation, "error.type": typeof kind === "string" ? kind : "_OTHER", "estatekit.attempts": 0 },
+      },
+      parent,
+    );
+    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.end();
+  };
+
   for (const [name, [at]] of Object.entries(OPERATIONS)) {
-    const method = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (client))[name];
+    const method = /** @type {(...args: unknown[]) => unknown} */ (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (client))[name]);
     if (typeof method !== "function") continue;
     Object.defineProperty(client, name, {
       configurable: true,
@@ -380,35 +433,51 @@ export function instrumentClient(client, telemetry) {
       value: {
         /** @this {unknown} @param {unknown[]} args */
         [name](...args) {
-          const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
-          const own = options?.onEvent;
-          // Options the call refuses (not an object, an onEvent that is not a function): as given.
-          if ((options != null && typeof options !== "object") || (own != null && typeof own !== "function")) {
+          /** @type {{ started?: number, seen?: boolean }} */
+          const first = { started: now() };
+          let parent = ROOT_CONTEXT;
+          let call = args;
+          try {
+            parent = active();
+            const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
+            const own = options?.onEvent;
+            // Options the call refuses (not an object, an onEvent that is not a function) are
+            // given as they are; the call's span is made when it is refused, below.
+            if (!((options != null && typeof options !== "object") || (own != null && typeof own !== "function"))) {
+              const told = listener(parent, first);
+              /** @param {ClientEvent} event */
+              const onEvent = function onEvent(event) {
+                try {
+                  told(event);
+                } catch {
+                  // Telemetry never breaks a call.
+                }
+                if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
+              };
+              call = [...args];
+              call[at] = options == null ? { onEvent } : withListener(options, onEvent);
+            }
+          } catch {
+            // Telemetry never breaks a call: the call as given.
             return method.apply(this, args);
           }
-          /** @type {{ started?: number }} */
-          const first = { started: now() };
-          const told = listener(active(), first);
-          // The caller's options as they are, with this call's listener: their own properties
-          // (which the module checks for misspellings) and their prototype (whose properties it
-          // reads too, each by its name).
-          const withListener = /** @type {Record<string, unknown>} */ (
-            options == null ? {} : Object.assign(Object.create(Object.getPrototypeOf(options)), options)
-          );
-          /** @param {ClientEvent} event */
-          withListener.onEvent = function onEvent(event) {
-            try {
-              told(event);
-            } catch {
-              // Telemetry never breaks a call.
+          const result = method.apply(this, call);
+          // A list call's PagePromise sends nothing before it is awaited or iterated: it is
+          // returned as it is (its pages' calls have their spans).
+          if (!(result instanceof Promise)) {
+            first.started = undefined;
+            return result;
+          }
+          return result.then(undefined, (error) => {
+            if (!first.seen) {
+              try {
+                refused(name, parent, first.started, error);
+              } catch {
+                // Telemetry never breaks a call.
+              }
             }
-            if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
-          };
-          args[at] = withListener;
-          const result = method.apply(this, args);
-          // A list call's PagePromise sends nothing before it is awaited or iterated.
-          if (!(result instanceof Promise)) first.started = undefined;
-          return result;
+            throw error;
+          });
         },
       }[name],
     });

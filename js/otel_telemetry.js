@@ -100,12 +100,12 @@ export function within(made, send, ...args) {
     }
     return outcome;
   };
-  /** @param {A} a */
-  const once = (...a) => {
-    if (!outcome) run(a);
+  // The arguments are this call's own, never what the context manager passes on.
+  const once = () => {
+    if (!outcome) run(args);
   };
   try {
-    context.with(made(), once, undefined, ...args);
+    context.with(made(), once);
   } catch {
     // The context manager's failure, not the caller's: see below.
   }

@@ -46,6 +46,21 @@ export function isHandler(x) {
   return typeof x === "function" && typeof (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (x)))[OBSERVE] === "function";
 }
 
+/** The HTTP methods the semantic conventions know (others are `_OTHER`). */
+const KNOWN_METHODS = new Set(["CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE", "QUERY"]);
+
+/**
+ * `http.request.method` of a delivery as the HTTP conventions give it: a known method as sent,
+ * any other `_OTHER` with the sent one in `http.request.method_original` (the sender chooses it).
+ * @param {unknown} method
+ * @returns {import("@opentelemetry/api").Attributes}
+ */
+function methodAttributes(method) {
+  if (typeof method !== "string") return {};
+  if (KNOWN_METHODS.has(method)) return { "http.request.method": method };
+  return { "http.request.method": "_OTHER", "http.request.method_original": method };
+}
+
 /**
  * The handler wrapped (see the module's comment), or `handler` itself when it reports to
  * `telemetry` already.
@@ -70,7 +85,7 @@ export function instrumentHandler(handler, telemetry) {
     try {
       span = tracer.startSpan("estatekit webhook receive", {
         kind: SpanKind.SERVER,
-        attributes: typeof method === "string" ? { "http.request.method": method } : {},
+        attributes: methodAttributes(method),
       });
       inSpan = trace.setSpan(context.active(), span);
     } catch {

@@ -239,8 +239,17 @@ test("instrument() returns the same client, its methods own non-enumerable prope
     assert.match(expected, /^invalid_input: /);
     assert.equal(await refusal(c, call), expected);
   }
-  // Refused before the call's options were read: no listener was told, no span.
-  assert.deepEqual(take(), []);
+  // Refused before the call told any event (its arguments or options): a span each, from the
+  // method call to the refusal, with the kind and no request.
+  assert.deepEqual(
+    take().map((s) => [s.name, s.attributes["error.type"], s.attributes["estatekit.attempts"], s.status.code]),
+    [
+      ["estatekit listWebhooks", "invalid_input", 0, SpanStatusCode.ERROR],
+      ["estatekit getDocument", "invalid_input", 0, SpanStatusCode.ERROR],
+      ["estatekit listWebhooks", "invalid_input", 0, SpanStatusCode.ERROR],
+      ["estatekit listWebhooks", "invalid_input", 0, SpanStatusCode.ERROR],
+    ],
+  );
   // Refused after: a span with no request.
   await assert.rejects(c.listMessages({}), (e) => isApiError(e) && e.kind === "invalid_input");
   const [refused, ...more] = take();
@@ -252,6 +261,51 @@ test("instrument() returns the same client, its methods own non-enumerable prope
   await c.listWebhooks({ onEvent: (e) => heard.push(e.type) });
   assert.deepEqual(heard, ["request", "response", "done"]);
   assert.equal(take().length, 2);
+});
+
+test("the caller's options are read as they are, instrumented or not: getters on private fields, non-enumerable and inherited properties, a frozen onEvent", async () => {
+  const plain = new Client({ baseUrl: emulator.baseUrl, token: TOKEN });
+  const c = client();
+  const outcome = (call) => {
+    try {
+      return call().then((v) => ["resolved", Array.isArray(v)], (e) => ["rejected", e.kind ?? e.message]);
+    } catch (e) {
+      return ["threw", String(e)];
+    }
+  };
+  class Options {
+    #timeout = 5_000;
+    get timeoutMs() {
+      return this.#timeout;
+    }
+  }
+  const aborted = AbortSignal.abort();
+  const heard = [];
+  const cases = {
+    "a getter reading a private field": () => new Options(),
+    "a non-enumerable own signal (aborted)": () => Object.defineProperty({}, "signal", { value: aborted, enumerable: false }),
+    "a frozen object with its own onEvent": () => Object.freeze({ onEvent: (e) => heard.push(e.type) }),
+    "an onEvent inherited from a frozen prototype": () => Object.create(Object.freeze({ onEvent: (e) => heard.push(e.type) })),
+    "an onEvent getter on the prototype": () => Object.create({ get onEvent() { return (e) => heard.push(e.type); } }),
+    "a getter that throws": () => ({
+      get timeoutMs() {
+        throw new Error("no timeout today");
+      },
+    }),
+  };
+  for (const [what, options] of Object.entries(cases)) {
+    heard.length = 0;
+    const expected = await outcome(() => plain.listWebhooks(options()));
+    const heardPlain = [...heard];
+    heard.length = 0;
+    assert.deepEqual(await outcome(() => c.listWebhooks(options())), expected, what);
+    assert.deepEqual(heard, heardPlain, `${what}: the caller's onEvent heard the same`);
+  }
+  assert.deepEqual(await outcome(() => c.listWebhooks(cases["a non-enumerable own signal (aborted)"]())), ["rejected", "aborted"]);
+  // The getter's own error, as the module rejects with it uninstrumented (not thrown at the call).
+  assert.deepEqual(await outcome(() => c.listWebhooks(cases["a getter that throws"]())), ["rejected", "no timeout today"]);
+  const spans = take().filter((s) => s.kind === SpanKind.INTERNAL);
+  assert.equal(spans.length, Object.keys(cases).length + 2, "a span per call");
 });
 
 test("a retried call: two CLIENT spans under one parent, the second with http.request.resend_count 1", async () => {

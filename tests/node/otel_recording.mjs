@@ -29,9 +29,10 @@ context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
 
 /**
  * The ways a context manager can fail when asked to run a function in a context (`with`): it
- * throws before calling it, it calls it and then throws, or it returns without calling it.
+ * throws before calling it, it calls it and then throws, it returns without calling it, or it
+ * calls it without the arguments it was given for it.
  */
-export const BROKEN_CONTEXTS = /** @type {const} */ (["throws before", "throws after", "never calls"]);
+export const BROKEN_CONTEXTS = /** @type {const} */ (["throws before", "throws after", "never calls", "drops the arguments of"]);
 
 /**
  * Runs `fn` with a global context manager that gives the root context but whose `with` fails in
@@ -53,6 +54,8 @@ export async function withBrokenContext(fn, how = "throws before") {
       throw new Error("context manager down after the call");
     },
     "never calls": () => undefined,
+    /** @param {unknown} _context @param {(...a: unknown[]) => unknown} f @param {unknown} self */
+    "drops the arguments of": (_context, f, self) => f.call(self),
   };
   const broken = { active: () => ROOT_CONTEXT, with: ways[how], bind: down, enable: () => broken, disable: () => broken };
   context.disable();

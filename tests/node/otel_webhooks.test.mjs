@@ -177,6 +177,20 @@ test.describe("estatekit/otel: webhook deliveries", () => {
     await assertNoSecrets(recorded, [BODY_SECRET, body], ["in_progress"]);
   });
 
+  test.it("a method outside the HTTP conventions' list: http.request.method _OTHER, the sent one as method_original", async () => {
+    const recorded = recording();
+    const handler = recorded.instrument(createWebhookHandler({ on: {}, onError: () => {} }));
+    assert.equal((await handler(new Request(HOOK, { method: "X-SENDER-CHOSEN" }))).status, 405);
+    assert.equal((await handler(new Request(HOOK, { method: "DELETE" }))).status, 405);
+    assert.deepEqual(
+      deliverySpans(recorded).map((s) => [s.attributes["http.request.method"], s.attributes["http.request.method_original"]]),
+      [
+        ["_OTHER", "X-SENDER-CHOSEN"],
+        ["DELETE", undefined],
+      ],
+    );
+  });
+
   test.it("refusals: refused with the reason as error.type; a delivery inside the app's own span is its child", async () => {
     const recorded = recording();
     const told = [];
