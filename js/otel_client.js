@@ -399,30 +399,6 @@ export function instrumentClient(client, telemetry) {
     };
   };
 
-  /**
-   * The span of a call that failed before it told any event (refused on its arguments or
-   * options, a freed client, a module that could not load): from the method call to now, with
-   * the error's kind.
-   * @param {string} operation
-   * @param {Context} parent
-   * @param {number | undefined} started
-   * @param {unknown} error
-   */
-  const refused = (operation, parent, started, error) => {
-    const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
-    const span = tracer.startSpan(
-      `estatekit ${operation}`,
-      {
-        kind: SpanKind.INTERNAL,
-        startTime: started,
-        attributes: { "estatekit.operation": operation, "error.type": typeof kind === "string" ? kind : "_OTHER", "estatekit.attempts": 0 },
-      },
-      parent,
-    );
-    span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
-  };
-
   for (const [name, [at]] of Object.entries(OPERATIONS)) {
     const method = /** @type {(...args: unknown[]) => unknown} */ (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (client))[name]);
     if (typeof method !== "function") continue;
@@ -435,23 +411,26 @@ export function instrumentClient(client, telemetry) {
         [name](...args) {
           /** @type {{ started?: number, seen?: boolean }} */
           const first = { started: now() };
-          let parent = ROOT_CONTEXT;
+          /** @type {(event: ClientEvent) => void} */
+          let tell;
           let call = args;
           try {
-            parent = active();
+            const told = listener(active(), first);
+            tell = (event) => {
+              try {
+                told(event);
+              } catch {
+                // Telemetry never breaks a call.
+              }
+            };
             const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
             const own = options?.onEvent;
             // Options the call refuses (not an object, an onEvent that is not a function) are
             // given as they are; the call's span is made when it is refused, below.
             if (!((options != null && typeof options !== "object") || (own != null && typeof own !== "function"))) {
-              const told = listener(parent, first);
               /** @param {ClientEvent} event */
               const onEvent = function onEvent(event) {
-                try {
-                  told(event);
-                } catch {
-                  // Telemetry never breaks a call.
-                }
+                tell(event);
                 if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
               };
               call = [...args];
@@ -469,12 +448,12 @@ export function instrumentClient(client, telemetry) {
             return result;
           }
           return result.then(undefined, (error) => {
+            // Refused before it told any event (its arguments, its options, a freed client, a
+            // module that could not load): the listener is told the error the module would
+            // have told, which makes the call's span, from the method call to now.
             if (!first.seen) {
-              try {
-                refused(name, parent, first.started, error);
-              } catch {
-                // Telemetry never breaks a call.
-              }
+              const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
+              tell(/** @type {ClientEvent} */ (/** @type {unknown} */ ({ type: "error", callId: 0, operation: name, kind: typeof kind === "string" ? kind : "_OTHER", attempts: 0 })));
             }
             throw error;
           });

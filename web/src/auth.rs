@@ -139,7 +139,7 @@ struct Observer {
 }
 
 impl Observer {
-    /// The observer of the wrapper's two arguments: none without `tell`.
+    /// The observer of the wrapper's `tell` and `send`: none without `tell`.
     fn of(tell: Option<Function>, send: Option<Function>) -> Option<Observer> {
         tell.map(|tell| Observer { tell, send })
     }
@@ -900,19 +900,18 @@ impl TokenProvider {
 
     /// The access token and when it expires: the cached one while it is not due, else a new one
     /// (one grant shared by concurrent callers). `"unauthorized"` (the client's call after a
-    /// 401) gets a new one even if the cached one looked valid. `observer` and `sender`
-    /// (internal: the wrapper's, while estatekit/otel observes; see [`Observer`]) are told the
-    /// events and signals of the round this call starts, and send its grant requests (a call
-    /// that joins a round in progress or gets the cached token starts none).
+    /// 401) gets a new one even if the cached one looked valid. `tell` and `send` (internal: the
+    /// wrapper's, while estatekit/otel observes; see [`Observer`]) are told the events and
+    /// signals of the round this call starts, and send its grant requests (a call that joins a
+    /// round in progress or gets the cached token starts none).
     #[wasm_bindgen(js_name = getToken, unchecked_return_type = "Promise<AccessToken>")]
     pub fn get_token(
         &self,
         #[wasm_bindgen(unchecked_param_type = "TokenReason | undefined")] reason: JsValue,
-        observer: Option<Function>,
-        sender: Option<Function>,
+        tell: Option<Function>,
+        send: Option<Function>,
     ) -> Promise {
-        let observer = Observer::of(observer, sender);
-        future_to_promise(self.inner.clone().get(reason, observer))
+        future_to_promise(self.inner.clone().get(reason, Observer::of(tell, send)))
     }
 
     /// Forgets the cached access token: the next `getToken` gets a new one (the refresh token is

@@ -147,9 +147,9 @@ impl Call<'_> {
 #[derive(Clone, Default)]
 pub struct Hooks {
     /// Around each request's `fetch` call: `send(fetch, request, callId)` (see
-    /// [`Outgoing::hook`]).
+    /// [`Outgoing::send`]).
     pub send: Option<Function>,
-    /// Around each `getToken` call: `ask(getToken, reason, callId)` (see `token::Bounds::hook`).
+    /// Around each `getToken` call: `ask(getToken, reason, callId)` (see `token::Bounds::ask`).
     pub ask: Option<Function>,
 }
 
@@ -261,7 +261,7 @@ impl Pipeline {
             timeout_ms: call.timeout_ms,
             deadline,
             events: Some(events),
-            hook: hooks.ask.as_ref(),
+            ask: hooks.ask.as_ref(),
         };
         let timed_out = || Error::Timeout {
             operation,
@@ -308,7 +308,7 @@ impl Pipeline {
                 timeout_ms,
                 progress: call.progress.as_ref(),
                 fetch: self.fetch.as_ref(),
-                hook: hooks.send.as_ref(),
+                send: hooks.send.as_ref(),
                 call_id: events.call_id(),
             };
             events.request(method, path, attempts + 1);

@@ -29,8 +29,8 @@ pub struct Bounds<'a> {
     /// The call's events, told when it asks `getToken`.
     pub events: Option<&'a Events>,
     /// The client's hook around `getToken` (`estatekit/otel`, `pipeline::Hooks::ask`): called
-    /// as `hook(getToken, reason, callId)`, so that `getToken` runs in the call's span.
-    pub hook: Option<&'a Function>,
+    /// as `ask(getToken, reason, callId)`, so that `getToken` runs in the call's span.
+    pub ask: Option<&'a Function>,
 }
 
 /// The access token of a client.
@@ -106,8 +106,8 @@ impl Tokens {
                 if let Some(events) = bounds.events {
                     events.token(reason);
                 }
-                let result = match (bounds.hook, bounds.events) {
-                    (Some(hook), Some(events)) => hook.call3(
+                let result = match (bounds.ask, bounds.events) {
+                    (Some(ask), Some(events)) => ask.call3(
                         &JsValue::NULL,
                         get_token,
                         &told,

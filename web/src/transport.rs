@@ -42,13 +42,13 @@ pub struct Outgoing<'a> {
     pub fetch: Option<&'a js_sys::Function>,
     /// The client's hook around the `fetch` call (`estatekit/otel`, through the wrapper's
     /// undeclared `Symbol.for("estatekit.instrument")`): when set, the request is sent by
-    /// `hook(fetch, request, callId)`, which must call `fetch(request)` at once and return what it
+    /// `send(fetch, request, callId)`, which must call `fetch(request)` at once and return what it
     /// returns (what it throws is the request's failure, as `fetch`'s would be). The call's
     /// `request` event is told before, in the same turn, except for an upload in the server build
     /// (a DOM emulation's file is copied first), hence `callId`. Uploads sent by XMLHttpRequest
     /// (browsers, with `onProgress`) do not reach it.
-    pub hook: Option<&'a js_sys::Function>,
-    /// The call's id (`callId` of its events), given to `hook`.
+    pub send: Option<&'a js_sys::Function>,
+    /// The call's id (`callId` of its events), given to `send`.
     pub call_id: u32,
 }
 
@@ -315,10 +315,10 @@ async fn via_fetch(
 }
 
 /// Sends `request` through the caller's `fetch` option or the global `fetch`, or through `out`'s
-/// hook around either. What it throws or rejects with is a request that got no answer
+/// `send` hook around either. What it throws or rejects with is a request that got no answer
 /// ([`caller_failed`] classifies the caller's). The global `fetch` is called through its own
 /// import (as gloo-net's `send` does: no lookup, no `Function.prototype.call`), except for the
-/// hook, which is handed it. The request carries `signal`, which the platform's `fetch` honours;
+/// `send` hook, which is handed it. The request carries `signal`, which the platform's `fetch` honours;
 /// the caller's `fetch` is raced with it, so that one that ignores the request's signal still
 /// cannot outlast an abort or a timeout.
 async fn fetched(
@@ -330,14 +330,14 @@ async fn fetched(
         Some(_) => caller_failed,
         None => failed,
     };
-    let promise = match (out.hook, out.fetch) {
+    let promise = match (out.send, out.fetch) {
         (None, None) => js::fetch(&request).map_err(failure)?,
         (None, Some(fetch)) => js_sys::Promise::resolve(
             &fetch
                 .call1(&JsValue::UNDEFINED, &request)
                 .map_err(failure)?,
         ),
-        (Some(hook), fetch) => {
+        (Some(send), fetch) => {
             let fetch = match fetch {
                 Some(fetch) => fetch.clone(),
                 None => js::get(&js_sys::global(), "fetch")
@@ -345,7 +345,7 @@ async fn fetched(
                     .map_err(|_| failed_with("this runtime has no global fetch"))?,
             };
             let id = JsValue::from(out.call_id);
-            let returned = hook.call3(&JsValue::UNDEFINED, &fetch, &request, &id);
+            let returned = send.call3(&JsValue::UNDEFINED, &fetch, &request, &id);
             js_sys::Promise::resolve(&returned.map_err(failure)?)
         }
     };

@@ -155,7 +155,7 @@ impl UserTokens {
     /// The token set to use now: `tokenSet`'s values while it is not due, else the newest set (a
     /// successor already made, or one refresh shared by every caller holding the same refresh
     /// token). `"unauthorized"` (the service answered 401) refreshes a set that looked valid.
-    /// `observer` and `sender` (internal: the wrapper's, while estatekit/otel observes; see
+    /// `tell` and `send` (internal: the wrapper's, while estatekit/otel observes; see
     /// [`Observer`]) are told the events and signals of the rounds this call starts (not of a
     /// round in progress it joins), and send their grant requests.
     #[wasm_bindgen(unchecked_return_type = "Promise<TokenSet>")]
@@ -164,11 +164,14 @@ impl UserTokens {
         #[wasm_bindgen(js_name = tokenSet, unchecked_param_type = "HeldTokenSet")]
         token_set: JsValue,
         #[wasm_bindgen(unchecked_param_type = "TokenReason | undefined")] reason: JsValue,
-        observer: Option<Function>,
-        sender: Option<Function>,
+        tell: Option<Function>,
+        send: Option<Function>,
     ) -> Promise {
-        let observer = Observer::of(observer, sender);
-        future_to_promise(self.inner.clone().fresh(token_set, reason, observer))
+        future_to_promise(
+            self.inner
+                .clone()
+                .fresh(token_set, reason, Observer::of(tell, send)),
+        )
     }
 
     /// The base URL the sets are refreshed at (normalised).
