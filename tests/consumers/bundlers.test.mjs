@@ -17,18 +17,11 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { cpSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { assertLocked, checkUpload, enginesToRun, installLocked, root, runPage, startEmulator } from "./lib.mjs";
+import { assertLocked, bunBinary, checkUpload, enginesToRun, installLocked, root, runPage, startEmulator } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/bundlers`;
 const bin = `${dir}/node_modules/.bin`;
-// The bun package's own launcher is written by its install script, which installLocked does not
-// run: the binary of the platform package npm installed (@oven/bun-<os>-<cpu>, where Bun says
-// aarch64 for arm64) is the same program.
-const bun = () => {
-  const cpu = process.arch === "arm64" ? "aarch64" : process.arch;
-  const platform = readdirSync(`${dir}/node_modules/@oven`).find((p) => p.startsWith(`bun-${process.platform}-${cpu}`));
-  return `${dir}/node_modules/@oven/${platform}/bin/bun`;
-};
+const bun = () => bunBinary(dir);
 const ENTRIES = ["src/main.js", "src/testing.js"];
 
 const BUILDS = [

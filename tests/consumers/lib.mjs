@@ -80,6 +80,15 @@ export function installLocked(dir) {
 }
 
 /**
+ * The Bun binary of a locked consumer project `dir`: its platform package's (@oven/bun-<os>-<cpu>,
+ * where Bun says aarch64 for arm64), the same program as the `bun` package's launcher, which its
+ * install script writes and installLocked does not run.
+ */
+export function bunBinary(dir) {
+  return `${dir}/node_modules/@oven/bun-${process.platform}-${process.arch === "arm64" ? "aarch64" : process.arch}/bin/bun`;
+}
+
+/**
  * Checks a locked consumer project's lock: each of `pinned` (a package name -> the manifest's
  * section naming it) locked at exactly the manifest's version, and estatekit as the packed
  * tarball with no integrity (its hash changes with every build). Returns the manifest.

@@ -16,15 +16,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { promisify } from "node:util";
 import { createRequire } from "node:module";
-import { assertLocked, installLocked, root, startEmulator, startRedis } from "./lib.mjs";
+import { assertLocked, bunBinary, installLocked, root, startEmulator, startRedis } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/runtimes`;
 const { platform, arch } = process;
 const bin = {
-  // The platform packages' own binaries (the `bun` and `deno` packages' launchers need their
-  // install scripts, which installLocked does not run), by their packages' names: Bun says
-  // aarch64 for arm64; Deno's Linux packages are the glibc ones.
-  bun: () => `${dir}/node_modules/@oven/bun-${platform}-${arch === "arm64" ? "aarch64" : arch}/bin/bun`,
+  bun: () => bunBinary(dir),
+  // As Bun's: Deno's platform package's own binary (the `deno` package's launcher needs its
+  // install script); Deno's Linux packages are the glibc ones.
   deno: () => `${dir}/node_modules/@deno/${platform}-${arch}${platform === "linux" ? "-glibc" : ""}/deno`,
 };
 /**
