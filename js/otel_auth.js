@@ -21,9 +21,9 @@
 // - `shared`, `successor`, `storeUnavailable` and the store waits are events of the caller's
 //   span (the span active where the call was made; none when there is none).
 // - `estatekit.token.grants` counts the grant requests by grant type and outcome.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { suppressTracing } from "@opentelemetry/core";
-import { serverAttributes, within } from "./otel_telemetry.js";
+import { active, serverAttributes, within } from "./otel_telemetry.js";
 
 /** The hook's key (./auth_tokens.js). */
 const OBSERVE = Symbol.for("estatekit.tokens.observe");
@@ -89,13 +89,7 @@ export function instrumentTokens(target, telemetry) {
   const hook = /** @type {(observer: unknown) => { tokenUrl?: string }} */ (/** @type {Record<symbol, unknown>} */ (target)[OBSERVE]);
   const observer = {
     /** The caller's context, read at the call. */
-    begin: () => {
-      try {
-        return context.active();
-      } catch {
-        return ROOT_CONTEXT; // a broken context manager is not the caller's failure
-      }
-    },
+    begin: active,
     /**
      * Sends a grant request with tracing suppressed below the caller's context: an app's fetch
      * instrumentation (undici's, @vercel/otel's, Next.js's) makes no span of it, the grant's own

@@ -17,10 +17,10 @@
 // so that an app's own fetch instrumentation (undici's, @vercel/otel's, Next.js's fetch span)
 // makes no second CLIENT span of the same request, and, with `propagate: true`, adds W3C
 // `traceparent`; the one around `getToken` runs it in the call's span.
-import { ROOT_CONTEXT, SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
 import { OPERATIONS } from "./otel_routes.js";
-import { serverAttributes, within } from "./otel_telemetry.js";
+import { active, serverAttributes, within } from "./otel_telemetry.js";
 
 /** @typedef {import("@opentelemetry/api").Span} Span */
 /** @typedef {import("@opentelemetry/api").Context} Context */
@@ -68,19 +68,6 @@ function known(attributes) {
  * `performance.now()` is a performance timestamp, converted to the clock its own spans use).
  */
 const now = () => performance.now();
-
-/**
- * The active context; the root one where the context manager fails (telemetry never breaks a
- * call).
- * @returns {Context}
- */
-function active() {
-  try {
-    return context.active();
-  } catch {
-    return ROOT_CONTEXT;
-  }
-}
 
 /**
  * Whether `x` is a `Client` of estatekit (any build of the package): it has the wrapper's seam.

@@ -2,7 +2,7 @@
 // object reports to (./otel.js builds one `Telemetry` per pair of providers and hands it to
 // ./otel_client.js, ./otel_auth.js and ./otel_webhooks.js). Only OpenTelemetry's API is used
 // here: the app's SDK (or none, then everything is a no-op) decides what is recorded.
-import { context, metrics, trace } from "@opentelemetry/api";
+import { ROOT_CONTEXT, context, metrics, trace } from "@opentelemetry/api";
 
 /** The instrumentation scope's name: what a backend shows as the spans' and metrics' source. */
 export const SCOPE = "estatekit";
@@ -73,6 +73,19 @@ export function serverAttributes(url) {
     "server.address": url.hostname.replace(/^\[(.*)\]$/, "$1"),
     "server.port": Number(url.port) || (url.protocol === "https:" ? 443 : 80),
   };
+}
+
+/**
+ * The active context; the root one where the context manager fails (telemetry never breaks what
+ * it watches).
+ * @returns {import("@opentelemetry/api").Context}
+ */
+export function active() {
+  try {
+    return context.active();
+  } catch {
+    return ROOT_CONTEXT;
+  }
 }
 
 /**
