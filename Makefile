@@ -43,7 +43,13 @@ DISPLAY_chromium :=
 DISPLAY_firefox :=
 DISPLAY_webkit := xvfb-run -a
 
-.PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean
+.PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean generate
+
+# The files generated from the error model (core/src/error.rs): web/src/api_error.d.ts and the
+# GENERATED block of js/api_error.js (scripts/generate.sh); core/tests/generated.rs fails when
+# one is stale.
+generate:
+	scripts/generate.sh
 
 setup:
 	@scripts/setup.sh
@@ -124,6 +130,7 @@ test-readme: pkg
 
 test-links:
 	node tests/docs/links.mjs
+	node --test tests/docs/rules.test.mjs
 
 # The documents' current figures (behind <!-- figure:KEY --> markers, docs/figures.md) within 1 %
 # of what `make size` measures (scripts/figures.mjs).

@@ -49,6 +49,147 @@ pub enum ApiErrorKind {
     CallerError,
 }
 
+impl ApiErrorKind {
+    /// Every kind, in declaration order.
+    pub const ALL: [ApiErrorKind; 13] = [
+        ApiErrorKind::InvalidInput,
+        ApiErrorKind::Unauthorized,
+        ApiErrorKind::Forbidden,
+        ApiErrorKind::NotFound,
+        ApiErrorKind::RateLimited,
+        ApiErrorKind::Http,
+        ApiErrorKind::Graphql,
+        ApiErrorKind::Network,
+        ApiErrorKind::Timeout,
+        ApiErrorKind::Aborted,
+        ApiErrorKind::Decode,
+        ApiErrorKind::Freed,
+        ApiErrorKind::CallerError,
+    ];
+
+    /// The kind's name in `ApiError.kind`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ApiErrorKind::InvalidInput => "invalid_input",
+            ApiErrorKind::Unauthorized => "unauthorized",
+            ApiErrorKind::Forbidden => "forbidden",
+            ApiErrorKind::NotFound => "not_found",
+            ApiErrorKind::RateLimited => "rate_limited",
+            ApiErrorKind::Http => "http",
+            ApiErrorKind::Graphql => "graphql",
+            ApiErrorKind::Network => "network",
+            ApiErrorKind::Timeout => "timeout",
+            ApiErrorKind::Aborted => "aborted",
+            ApiErrorKind::Decode => "decode",
+            ApiErrorKind::Freed => "freed",
+            ApiErrorKind::CallerError => "caller_error",
+        }
+    }
+
+    /// Whether an error of this kind always comes with an answer of the service (so `status` is
+    /// set).
+    pub const fn answered(self) -> bool {
+        matches!(
+            self,
+            ApiErrorKind::Unauthorized
+                | ApiErrorKind::Forbidden
+                | ApiErrorKind::NotFound
+                | ApiErrorKind::RateLimited
+                | ApiErrorKind::Http
+                | ApiErrorKind::Graphql
+                | ApiErrorKind::Decode
+        )
+    }
+
+    /// The kind of a non-2xx answer with this status (the one mapping of status to kind).
+    pub const fn from_status(status: u16) -> ApiErrorKind {
+        match status {
+            401 => ApiErrorKind::Unauthorized,
+            403 => ApiErrorKind::Forbidden,
+            404 => ApiErrorKind::NotFound,
+            429 => ApiErrorKind::RateLimited,
+            _ => ApiErrorKind::Http,
+        }
+    }
+}
+
+/// How a request may be sent again after it failed: an operation's `idempotent` column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resend {
+    /// The same request again has the same effect (reads, deletes, a refresh grant).
+    Idempotent,
+    /// It may have acted (a registration, an upload, a password grant): sent again only when the
+    /// service answered that it did not act ([`NOT_ACTED_STATUSES`]).
+    NotIdempotent,
+    /// Single-use (an authorization code): never sent twice.
+    Never,
+}
+
+/// The statuses after which an idempotent request is sent again.
+pub const IDEMPOTENT_RETRY_STATUSES: [u16; 6] = [408, 429, 500, 502, 503, 504];
+
+/// The statuses by which the service says it did not act (429 too many requests, 503
+/// unavailable): a request that is not idempotent is sent again after them.
+pub const NOT_ACTED_STATUSES: [u16; 2] = [429, 503];
+
+/// The kinds without an answer after which an idempotent request is sent again.
+pub const RETRYABLE_UNANSWERED: [ApiErrorKind; 2] = [ApiErrorKind::Network, ApiErrorKind::Timeout];
+
+/// The one `retryable` rule: whether a later identical call may succeed and is safe to make.
+/// The retry loop resends exactly what this allows (while its `retry` limit and the call's
+/// timeout leave room), so what the client resends by itself is retryable, and `ApiError`'s
+/// constructor derives the same value (for an idempotent operation) from the generated lists.
+/// - `status`: the answer's status, `None` without an answer;
+/// - `resend`: the operation's [`Resend`] class;
+/// - `outcome_known`: false when a request that is not idempotent got no answer (it may have
+///   acted), true otherwise.
+pub fn retryable(
+    kind: ApiErrorKind,
+    status: Option<u16>,
+    resend: Resend,
+    outcome_known: bool,
+) -> bool {
+    match (resend, status) {
+        (Resend::Never, _) => false,
+        (Resend::Idempotent, Some(status)) => IDEMPOTENT_RETRY_STATUSES.contains(&status),
+        (Resend::NotIdempotent, Some(status)) => NOT_ACTED_STATUSES.contains(&status),
+        (Resend::Idempotent, None) => RETRYABLE_UNANSWERED.contains(&kind),
+        (Resend::NotIdempotent, None) => outcome_known && RETRYABLE_UNANSWERED.contains(&kind),
+    }
+}
+
+/// The retry rule in words, as README and docs state it (checked against them by a test).
+pub fn retry_rule_text() -> String {
+    let list = |mut words: Vec<String>| {
+        let last = words.pop().unwrap_or_default();
+        if words.is_empty() {
+            last
+        } else {
+            format!("{} or {last}", words.join(", "))
+        }
+    };
+    let numbers = |statuses: &[u16]| statuses.iter().map(u16::to_string).collect::<Vec<_>>();
+    let mut idempotent: Vec<String> = RETRYABLE_UNANSWERED
+        .iter()
+        .map(|kind| match kind {
+            ApiErrorKind::Timeout => "a timeout".to_owned(),
+            ApiErrorKind::Network => "a network failure".to_owned(),
+            other => format!("`{}`", other.as_str()),
+        })
+        .collect();
+    idempotent.push(format!(
+        "an HTTP {}",
+        list(numbers(&IDEMPOTENT_RETRY_STATUSES))
+    ));
+    format!(
+        "a read or a delete is retryable after {}, an upload or a registration only after an \
+         HTTP {} (the service did not act); estatekit itself sends the request again after each \
+         of these but a timeout (which ends the call)",
+        list(idempotent),
+        list(numbers(&NOT_ACTED_STATUSES))
+    )
+}
+
 /// Everything that can go wrong in a call; `Display` is the message JavaScript sees.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum Error {
@@ -173,13 +314,7 @@ impl Error {
     pub fn kind(&self) -> ApiErrorKind {
         match self {
             Error::InvalidInput { .. } => ApiErrorKind::InvalidInput,
-            Error::Status { status, .. } => match status {
-                401 => ApiErrorKind::Unauthorized,
-                403 => ApiErrorKind::Forbidden,
-                404 => ApiErrorKind::NotFound,
-                429 => ApiErrorKind::RateLimited,
-                _ => ApiErrorKind::Http,
-            },
+            Error::Status { status, .. } => ApiErrorKind::from_status(*status),
             Error::Graphql { .. } => ApiErrorKind::Graphql,
             Error::Redirected { .. } => ApiErrorKind::Http,
             Error::Network { .. } => ApiErrorKind::Network,
@@ -210,16 +345,11 @@ impl Error {
         }
     }
 
-    /// Whether a later identical call may succeed: no answer (network), a timeout, HTTP 429 or
-    /// a 5xx. Never for other 4xx, redirects, decode errors, aborted calls or invalid input.
-    pub fn retryable(&self) -> bool {
-        match self {
-            Error::Network { .. } | Error::Timeout { .. } => true,
-            Error::Status { status, .. } | Error::Graphql { status, .. } => {
-                *status == 429 || *status >= 500
-            }
-            _ => false,
-        }
+    /// Whether a later identical call may succeed and is safe to make, for an operation of class
+    /// `resend` ([`retryable`]): `outcome_known` is false when a request that is not idempotent
+    /// got no answer.
+    pub fn retryable(&self, resend: Resend, outcome_known: bool) -> bool {
+        retryable(self.kind(), self.status(), resend, outcome_known)
     }
 
     /// How long the service asked us to wait before trying again, in milliseconds.
@@ -306,51 +436,295 @@ pub fn redact(text: String, token: &str) -> String {
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
-/// so it has a stack).
-#[derive(Clone, Debug, Serialize, Deserialize, Tsify)]
+/// so it has a stack): the fields of [`ERROR_FIELDS`], which documents each (the declarations
+/// are generated from that table, so this struct has none of its own).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiErrorInfo {
-    /// What went wrong.
+    /// `kind`.
     pub kind: ApiErrorKind,
-    /// HTTP status, when the service answered.
+    /// `status`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub status: Option<u16>,
-    /// The service's error `code`, when its body had one.
+    /// `code`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub code: Option<String>,
-    /// The parsed error body, the GraphQL `errors`, or a text excerpt.
+    /// `details`.
     #[serde(
         default,
         with = "serde_wasm_bindgen::preserve",
         skip_serializing_if = "JsValue::is_undefined"
     )]
-    #[tsify(optional, type = "unknown")]
     pub details: JsValue,
-    /// Partial GraphQL `data` that came with `errors`.
+    /// `data`.
     #[serde(
         default,
         with = "serde_wasm_bindgen::preserve",
         skip_serializing_if = "JsValue::is_undefined"
     )]
-    #[tsify(optional, type = "unknown")]
     pub data: JsValue,
-    /// How long the service asked to wait before trying again (kind `rate_limited`).
+    /// `retryAfterMs`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub retry_after_ms: Option<f64>,
-    /// How many requests the call made.
+    /// `attempts`.
     pub attempts: u32,
-    /// Whether a later identical call may succeed (network, timeout, 429, 5xx), and is safe to
-    /// make: never where a request that is not idempotent (a registration, an upload) may have
-    /// reached the service. When `attempts` is over 1, estatekit already retried it.
+    /// `retryable`.
     pub retryable: bool,
-    /// The answer's `X-Request-Id` (for a support ticket), when the failure came with an answer
-    /// that had one.
+    /// `requestId`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub request_id: Option<String>,
+}
+
+/// One field of `ApiError`, besides `name`, `message`, `stack` and `cause`.
+pub struct ErrorField {
+    /// Its name in JavaScript.
+    pub name: &'static str,
+    /// Its TypeScript type.
+    pub ts: &'static str,
+    /// Whether every `ApiError` has it (else it is optional).
+    pub always: bool,
+    /// Its doc comment.
+    pub doc: &'static str,
+    /// `new ApiError(init)`'s doc of it, where it has a default.
+    pub default: Option<&'static str>,
+}
+
+/// The fields of `ApiError`, in order: the one place they are written. The TypeScript
+/// declarations (`ApiErrorBase`, `ApiErrorJSON`, `ApiErrorInit`) and the JavaScript list of
+/// js/api_error.js are generated from it ([`typescript`], [`javascript`]).
+pub const ERROR_FIELDS: [ErrorField; 9] = [
+    ErrorField {
+        name: "kind",
+        ts: "ApiErrorKind",
+        always: true,
+        doc: "What went wrong: narrows the error to the fields its kind always has.",
+        default: None,
+    },
+    ErrorField {
+        name: "status",
+        ts: "number",
+        always: false,
+        doc: "The HTTP status, on the kinds that come with an answer (0 for a redirect, which is never followed and whose status a browser hides).",
+        default: None,
+    },
+    ErrorField {
+        name: "code",
+        ts: "string",
+        always: false,
+        doc: "The service's error `code`, when an answer's body had one.",
+        default: None,
+    },
+    ErrorField {
+        name: "requestId",
+        ts: "string",
+        always: false,
+        doc: "The answer's `X-Request-Id` (for a support ticket), when an answer came with one.",
+        default: None,
+    },
+    ErrorField {
+        name: "retryAfterMs",
+        ts: "number",
+        always: false,
+        doc: "How long the service asked to wait before trying again (the `Retry-After` of a 429 or a 503), in milliseconds.",
+        default: None,
+    },
+    ErrorField {
+        name: "attempts",
+        ts: "number",
+        always: true,
+        doc: "How many requests the call made.",
+        default: Some("Default 0."),
+    },
+    ErrorField {
+        name: "retryable",
+        ts: "boolean",
+        always: true,
+        doc: "Whether a later identical call may succeed and is safe to make: RULE. When `attempts` is over 1, estatekit already retried it.",
+        default: Some("Default: what the client would report for a read with this `kind` and `status`."),
+    },
+    ErrorField {
+        name: "details",
+        ts: "unknown",
+        always: false,
+        doc: "The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`.",
+        default: None,
+    },
+    ErrorField {
+        name: "data",
+        ts: "unknown",
+        always: false,
+        doc: "Partial GraphQL `data` that came with `errors`.",
+        default: None,
+    },
+];
+
+/// The first lines of every file generated from this module.
+const GENERATED: &str =
+    "Generated by `cargo run -q -p estatekit-core --bin error-model` from core/src/error.rs \
+(the kinds, ERROR_FIELDS and the retryable rule): do not edit; `make generate` writes it and \
+`make test` fails when it is stale.";
+
+/// A TypeScript union of string literals.
+fn union<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    names
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+/// The declarations of the error model (`web/src/api_error.d.ts`, wasm-bindgen's custom section
+/// of the main module).
+pub fn typescript() -> String {
+    let rule = retry_rule_text();
+    let answered = ApiErrorKind::ALL.iter().filter(|k| k.answered());
+    let plain_answered = ApiErrorKind::ALL.iter().filter(|k| {
+        k.answered() && !matches!(k, ApiErrorKind::RateLimited | ApiErrorKind::Graphql)
+    });
+    let field = |f: &ErrorField, indent: &str| {
+        let optional = if f.always { "" } else { "?" };
+        let doc = f.doc.replace("RULE", &rule);
+        format!(
+            "{indent}/** {doc} */\n{indent}{}{optional}: {};\n",
+            f.name, f.ts
+        )
+    };
+    let base: String = ERROR_FIELDS.iter().map(|f| field(f, "    ")).collect();
+    let json: String = ERROR_FIELDS
+        .iter()
+        .map(|f| {
+            format!(
+                "    {}{}: {};\n",
+                f.name,
+                if f.always { "" } else { "?" },
+                f.ts
+            )
+        })
+        .collect();
+    let init: String = ERROR_FIELDS
+        .iter()
+        .filter(|f| f.name != "kind" && f.name != "status")
+        .map(|f| {
+            let doc = f
+                .default
+                .map(|d| format!("    /** {d} */\n"))
+                .unwrap_or_default();
+            format!("{doc}    {}?: {};\n", f.name, f.ts)
+        })
+        .collect();
+    format!(
+        "// {GENERATED}
+
+/** What every `ApiError` has, whatever its kind. */
+export interface ApiErrorBase extends Error {{
+    readonly name: \"ApiError\";
+{base}    /** What failed underneath, as it was thrown: a failed `fetch`'s `TypeError`, an abort's reason, what a callback threw. */
+    cause?: unknown;
+    /** The error as plain data (`JSON.stringify` writes it); `ApiError.fromJSON` makes an `ApiError` of it again. */
+    toJSON(): ApiErrorJSON;
+}}
+
+/** The kinds of an `ApiError` that always come with an answer of the service (`status` set). */
+export type AnsweredKind = {answered};
+
+/** An `ApiError` of a kind that comes with an answer: `status` is always there. */
+export interface AnsweredApiError<K extends AnsweredKind = AnsweredKind> extends ApiErrorBase {{
+    kind: K;
+    /** The answer's HTTP status (0 for a redirect, which is never followed and whose status a browser hides). */
+    status: number;
+}}
+
+/** HTTP 429: `retryAfterMs` when the service said how long to wait. */
+export interface RateLimitedApiError extends AnsweredApiError<\"rate_limited\"> {{}}
+
+/** The GraphQL answer carried `errors` (in `details`), maybe with partial `data`. */
+export interface GraphqlApiError extends AnsweredApiError<\"graphql\"> {{
+    /** The GraphQL `errors` array, as sent (the token hidden). */
+    details: unknown;
+}}
+
+/** An `ApiError` of a kind that comes without an answer: no `status`. */
+export interface UnansweredApiError<K extends Exclude<ApiErrorKind, AnsweredKind> = Exclude<ApiErrorKind, AnsweredKind>> extends ApiErrorBase {{
+    kind: K;
+    status?: undefined;
+}}
+
+/**
+ * Every failure of a call: a real `Error` (with a stack) of the class `ApiError`, discriminated
+ * by `kind` (`if (e.kind === \"not_found\") e.status` is a `number`).
+ */
+export type ApiError =
+    | AnsweredApiError<{plain_answered}>
+    | RateLimitedApiError
+    | GraphqlApiError
+    | UnansweredApiError;
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of texts. */
+export interface ApiErrorJSON {{
+    name: \"ApiError\";
+    message: string;
+{json}    cause?: string;
+}}
+
+/** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */
+export type ApiErrorInit<K extends ApiErrorKind = ApiErrorKind> = {{
+    kind: K;
+    /** Default: `estatekit: <kind>`. */
+    message?: string;
+{init}    cause?: unknown;
+}} & (K extends AnsweredKind ? {{ status: number }} : {{ status?: undefined }});
+",
+        answered = union(answered.map(|k| k.as_str())),
+        plain_answered = union(plain_answered.map(|k| k.as_str())),
+    )
+}
+
+/// The generated block of js/api_error.js: its field list and the `retryable` rule's lists.
+pub fn javascript() -> String {
+    let quoted = |names: Vec<&str>| {
+        names
+            .iter()
+            .map(|n| format!("\"{n}\""))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let numbers = |list: &[u16]| {
+        list.iter()
+            .map(u16::to_string)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "// {GENERATED}
+/** The fields an `ApiError` carries besides `name`, `message`, `stack` and `cause`, in order. */
+const FIELDS = [{fields}];
+/** The statuses after which an idempotent request is sent again (and so is `retryable`). */
+const IDEMPOTENT_RETRY_STATUSES = [{statuses}];
+/** The kinds without an answer after which an idempotent request is sent again. */
+const RETRYABLE_UNANSWERED = [{kinds}];
+",
+        fields = quoted(ERROR_FIELDS.iter().map(|f| f.name).collect()),
+        statuses = numbers(&IDEMPOTENT_RETRY_STATUSES),
+        kinds = quoted(RETRYABLE_UNANSWERED.iter().map(|k| k.as_str()).collect()),
+    )
+}
+
+/// Every (kind, status) with its `retryable` for an idempotent operation, as JSON lines (the
+/// test of js/api_error.js's constructor against [`retryable`]).
+pub fn retryable_table() -> String {
+    let mut lines = String::new();
+    for kind in ApiErrorKind::ALL {
+        let statuses: Vec<Option<u16>> = if kind.answered() {
+            (0..600).map(Some).collect()
+        } else {
+            vec![None]
+        };
+        for status in statuses {
+            let status_json = status.map_or("null".to_owned(), |s| s.to_string());
+            let r = retryable(kind, status, Resend::Idempotent, true);
+            lines.push_str(&format!("[\"{}\",{status_json},{r}]\n", kind.as_str()));
+        }
+    }
+    lines
 }
 
 #[cfg(test)]
@@ -380,12 +754,21 @@ mod tests {
 
     #[test]
     fn retryable_where_a_later_identical_call_may_succeed() {
-        for code in [429, 500, 502, 503, 504] {
-            assert!(status(code, None).retryable(), "{code}");
+        let idem = |e: &Error| e.retryable(Resend::Idempotent, true);
+        for code in [408, 429, 500, 502, 503, 504] {
+            assert!(idem(&status(code, None)), "{code}");
         }
-        for code in [400, 401, 403, 404, 409, 413, 422, 302] {
-            assert!(!status(code, None).retryable(), "{code}");
+        for code in [400, 401, 403, 404, 409, 413, 422, 302, 501, 505] {
+            assert!(!idem(&status(code, None)), "{code}");
         }
+        // Not idempotent: only where the service said it did not act.
+        for code in [429, 503] {
+            assert!(status(code, None).retryable(Resend::NotIdempotent, true));
+        }
+        for code in [408, 500, 502, 504, 404] {
+            assert!(!status(code, None).retryable(Resend::NotIdempotent, true));
+        }
+        assert!(!status(503, None).retryable(Resend::Never, true));
         let operation = "list webhooks";
         let network = Error::Network {
             operation,
@@ -400,30 +783,56 @@ mod tests {
             operation,
             reason: "RangeError: x".into(),
         };
-        assert!(!caller.retryable());
+        assert!(!idem(&caller));
         assert_eq!(caller.kind(), ApiErrorKind::CallerError);
-        assert!(network.retryable());
+        assert!(idem(&network));
+        assert!(!network.retryable(Resend::NotIdempotent, false));
         let timeout = Error::Timeout {
             operation,
             timeout_ms: 10,
         };
-        assert!(timeout.retryable());
-        assert!(!Error::Aborted { operation }.retryable());
-        assert!(!Error::Redirected { operation }.retryable());
-        assert!(!Error::invalid("options.baseUrl", "must not be empty").retryable());
+        assert!(idem(&timeout));
+        assert!(!idem(&Error::Aborted { operation }));
+        assert!(!idem(&Error::Redirected { operation }));
+        assert!(!idem(&Error::invalid(
+            "options.baseUrl",
+            "must not be empty"
+        )));
         let decode = Error::Decode {
             operation,
             status: 200,
             reason: "x".into(),
         };
-        assert!(!decode.retryable());
+        assert!(!idem(&decode));
         let graphql = |status| Error::Graphql {
             operation,
             messages: vec![],
             status,
         };
-        assert!(!graphql(200).retryable());
-        assert!(graphql(503).retryable());
+        assert!(!idem(&graphql(200)));
+        assert!(idem(&graphql(503)));
+        assert!(idem(&graphql(429)));
+    }
+
+    #[test]
+    fn kinds_know_their_names_and_answers() {
+        for kind in ApiErrorKind::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+            // An answered kind is what some status maps to, or graphql/decode (a 2xx).
+            let mapped = (100..600).any(|s| ApiErrorKind::from_status(s) == kind);
+            assert_eq!(
+                kind.answered(),
+                mapped || matches!(kind, ApiErrorKind::Graphql | ApiErrorKind::Decode),
+                "{kind:?}"
+            );
+        }
+        assert_eq!(
+            retry_rule_text(),
+            "a read or a delete is retryable after a network failure, a timeout or an HTTP 408, \
+             429, 500, 502, 503 or 504, an upload or a registration only after an HTTP 429 or 503 \
+             (the service did not act); estatekit itself sends the request again after each of \
+             these but a timeout (which ends the call)"
+        );
     }
 
     #[test]

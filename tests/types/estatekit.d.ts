@@ -2,8 +2,8 @@
 // that comes from Rust (ClientOptions, Message, Webhook, ApiError, EventType, ...) is declared once,
 // by wasm-bindgen, in ./estatekit_wasm.d.ts, and re-exported from there unchanged.
 import type {
-    AnsweredKind,
     ApiError as ApiErrorUnion,
+    ApiErrorInit,
     ApiErrorKind,
     CallOptions,
     Client as WasmClient,
@@ -84,23 +84,6 @@ export type ApiErrorOf<K extends ApiErrorKind> = ApiError extends infer E
             : never
         : never
     : never;
-
-/** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */
-export type ApiErrorInit<K extends ApiErrorKind = ApiErrorKind> = {
-    kind: K;
-    /** Default: `estatekit: <kind>`. */
-    message?: string;
-    code?: string;
-    requestId?: string;
-    retryAfterMs?: number;
-    /** Default 0. */
-    attempts?: number;
-    /** Default: what the kind implies (network, timeout, rate_limited, a 5xx). */
-    retryable?: boolean;
-    details?: unknown;
-    data?: unknown;
-    cause?: unknown;
-} & (K extends AnsweredKind ? { status: number } : { status?: undefined });
 
 /** The `ApiError` class: constructible (test doubles), `instanceof` across module copies and realms. */
 export interface ApiErrorConstructor {

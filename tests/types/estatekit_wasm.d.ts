@@ -49,90 +49,6 @@ export type StorePurpose = "rate" | "webhook";
 export type StoreFailure = "timeout" | "error";
 
 
-
-/** What every `ApiError` has, whatever its kind. */
-export interface ApiErrorBase extends Error {
-    readonly name: "ApiError";
-    /** What went wrong: narrows the error to the fields its kind always has. */
-    kind: ApiErrorKind;
-    /** How many requests the call made. */
-    attempts: number;
-    /**
-     * Whether a later identical call may succeed and is safe to make: never where a request that
-     * is not idempotent (a registration, an upload) may have acted. When `attempts` is over 1,
-     * estatekit already retried it.
-     */
-    retryable: boolean;
-    /** The answer's `X-Request-Id` (for a support ticket), when an answer came with one. */
-    requestId?: string;
-    /** What failed underneath, as it was thrown: a failed `fetch`'s `TypeError`, an abort's reason, what a callback threw. */
-    cause?: unknown;
-    /** The HTTP status, on the kinds that come with an answer. */
-    status?: number;
-    /** The service's error `code`, when an answer's body had one. */
-    code?: string;
-    /** How long the service asked to wait before trying again (a 429's or 503's `Retry-After`), in milliseconds. */
-    retryAfterMs?: number;
-    /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
-    details?: unknown;
-    /** The error as plain data (`JSON.stringify` writes it); `ApiError.fromJSON` makes an `ApiError` of it again. */
-    toJSON(): ApiErrorJSON;
-}
-
-/** The kinds of an `ApiError` that always come with an answer of the service (`status` set). */
-export type AnsweredKind = "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "decode";
-
-/** An `ApiError` of a kind that comes with an answer: `status` is always there. */
-export interface AnsweredApiError<K extends AnsweredKind = AnsweredKind> extends ApiErrorBase {
-    kind: K;
-    /** The answer's HTTP status (0 for a redirect, which is never followed and whose status a browser hides). */
-    status: number;
-}
-
-/** HTTP 429: `retryAfterMs` when the service said how long to wait. */
-export interface RateLimitedApiError extends AnsweredApiError<"rate_limited"> {}
-
-/** The GraphQL answer carried `errors` (in `details`), maybe with partial `data`. */
-export interface GraphqlApiError extends AnsweredApiError<"graphql"> {
-    /** The GraphQL `errors` array, as sent (the token hidden). */
-    details: unknown;
-    /** Partial GraphQL `data` that came with the errors. */
-    data?: unknown;
-}
-
-/** An `ApiError` of a kind that comes without an answer: no `status`. */
-export interface UnansweredApiError<K extends Exclude<ApiErrorKind, AnsweredKind> = Exclude<ApiErrorKind, AnsweredKind>> extends ApiErrorBase {
-    kind: K;
-    status?: undefined;
-}
-
-/**
- * Every failure of a call: a real `Error` (with a stack) of the class `ApiError`, discriminated
- * by `kind` (`if (e.kind === "not_found") e.status` is a `number`).
- */
-export type ApiError =
-| AnsweredApiError<"unauthorized" | "forbidden" | "not_found" | "http" | "decode">
-| RateLimitedApiError
-| GraphqlApiError
-| UnansweredApiError;
-
-/** What `ApiError#toJSON` gives: plain data, `cause` as its text. */
-export interface ApiErrorJSON {
-    name: "ApiError";
-    message: string;
-    kind: ApiErrorKind;
-    status?: number;
-    code?: string;
-    requestId?: string;
-    retryAfterMs?: number;
-    attempts: number;
-    retryable: boolean;
-    details?: unknown;
-    data?: unknown;
-    cause?: string;
-}
-
-
 /**
  * A `Message` field selectable with `MessagesOptions.fields` (`user` goes through `userFields`,
  * because the fields of `User` are not documented).
@@ -712,52 +628,6 @@ export interface RetryEvent {
 }
 
 /**
- * What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
- * so it has a stack).
- */
-export interface ApiErrorInfo {
-    /**
-     * What went wrong.
-     */
-    kind: ApiErrorKind;
-    /**
-     * HTTP status, when the service answered.
-     */
-    status?: number;
-    /**
-     * The service's error `code`, when its body had one.
-     */
-    code?: string;
-    /**
-     * The parsed error body, the GraphQL `errors`, or a text excerpt.
-     */
-    details?: unknown;
-    /**
-     * Partial GraphQL `data` that came with `errors`.
-     */
-    data?: unknown;
-    /**
-     * How long the service asked to wait before trying again (kind `rate_limited`).
-     */
-    retryAfterMs?: number;
-    /**
-     * How many requests the call made.
-     */
-    attempts: number;
-    /**
-     * Whether a later identical call may succeed (network, timeout, 429, 5xx), and is safe to
-     * make: never where a request that is not idempotent (a registration, an upload) may have
-     * reached the service. When `attempts` is over 1, estatekit already retried it.
-     */
-    retryable: boolean;
-    /**
-     * The answer's `X-Request-Id` (for a support ticket), when the failure came with an answer
-     * that had one.
-     */
-    requestId?: string;
-}
-
-/**
  * What went wrong, in `ApiError.kind`.
  */
 export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode" | "freed" | "caller_error";
@@ -793,6 +663,104 @@ export type MessageSentBy = "ADMIN" | "CANDIDATE";
  * Why `getToken` is asked for a token.
  */
 export type TokenReason = "initial" | "unauthorized" | "expiring";
+
+// Generated by `cargo run -q -p estatekit-core --bin error-model` from core/src/error.rs (the kinds, ERROR_FIELDS and the retryable rule): do not edit; `make generate` writes it and `make test` fails when it is stale.
+
+/** What every `ApiError` has, whatever its kind. */
+export interface ApiErrorBase extends Error {
+    readonly name: "ApiError";
+    /** What went wrong: narrows the error to the fields its kind always has. */
+    kind: ApiErrorKind;
+    /** The HTTP status, on the kinds that come with an answer (0 for a redirect, which is never followed and whose status a browser hides). */
+    status?: number;
+    /** The service's error `code`, when an answer's body had one. */
+    code?: string;
+    /** The answer's `X-Request-Id` (for a support ticket), when an answer came with one. */
+    requestId?: string;
+    /** How long the service asked to wait before trying again (the `Retry-After` of a 429 or a 503), in milliseconds. */
+    retryAfterMs?: number;
+    /** How many requests the call made. */
+    attempts: number;
+    /** Whether a later identical call may succeed and is safe to make: a read or a delete is retryable after a network failure, a timeout or an HTTP 408, 429, 500, 502, 503 or 504, an upload or a registration only after an HTTP 429 or 503 (the service did not act); estatekit itself sends the request again after each of these but a timeout (which ends the call). When `attempts` is over 1, estatekit already retried it. */
+    retryable: boolean;
+    /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
+    details?: unknown;
+    /** Partial GraphQL `data` that came with `errors`. */
+    data?: unknown;
+    /** What failed underneath, as it was thrown: a failed `fetch`'s `TypeError`, an abort's reason, what a callback threw. */
+    cause?: unknown;
+    /** The error as plain data (`JSON.stringify` writes it); `ApiError.fromJSON` makes an `ApiError` of it again. */
+    toJSON(): ApiErrorJSON;
+}
+
+/** The kinds of an `ApiError` that always come with an answer of the service (`status` set). */
+export type AnsweredKind = "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "decode";
+
+/** An `ApiError` of a kind that comes with an answer: `status` is always there. */
+export interface AnsweredApiError<K extends AnsweredKind = AnsweredKind> extends ApiErrorBase {
+    kind: K;
+    /** The answer's HTTP status (0 for a redirect, which is never followed and whose status a browser hides). */
+    status: number;
+}
+
+/** HTTP 429: `retryAfterMs` when the service said how long to wait. */
+export interface RateLimitedApiError extends AnsweredApiError<"rate_limited"> {}
+
+/** The GraphQL answer carried `errors` (in `details`), maybe with partial `data`. */
+export interface GraphqlApiError extends AnsweredApiError<"graphql"> {
+    /** The GraphQL `errors` array, as sent (the token hidden). */
+    details: unknown;
+}
+
+/** An `ApiError` of a kind that comes without an answer: no `status`. */
+export interface UnansweredApiError<K extends Exclude<ApiErrorKind, AnsweredKind> = Exclude<ApiErrorKind, AnsweredKind>> extends ApiErrorBase {
+    kind: K;
+    status?: undefined;
+}
+
+/**
+ * Every failure of a call: a real `Error` (with a stack) of the class `ApiError`, discriminated
+ * by `kind` (`if (e.kind === "not_found") e.status` is a `number`).
+ */
+export type ApiError =
+| AnsweredApiError<"unauthorized" | "forbidden" | "not_found" | "http" | "decode">
+| RateLimitedApiError
+| GraphqlApiError
+| UnansweredApiError;
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of texts. */
+export interface ApiErrorJSON {
+    name: "ApiError";
+    message: string;
+    kind: ApiErrorKind;
+    status?: number;
+    code?: string;
+    requestId?: string;
+    retryAfterMs?: number;
+    attempts: number;
+    retryable: boolean;
+    details?: unknown;
+    data?: unknown;
+    cause?: string;
+}
+
+/** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */
+export type ApiErrorInit<K extends ApiErrorKind = ApiErrorKind> = {
+    kind: K;
+    /** Default: `estatekit: <kind>`. */
+    message?: string;
+    code?: string;
+    requestId?: string;
+    retryAfterMs?: number;
+    /** Default 0. */
+    attempts?: number;
+    /** Default: what the client would report for a read with this `kind` and `status`. */
+    retryable?: boolean;
+    details?: unknown;
+    data?: unknown;
+    cause?: unknown;
+} & (K extends AnsweredKind ? { status: number } : { status?: undefined });
+
 
 
 /**
@@ -837,7 +805,8 @@ export class Client {
      */
     constructor(options: ClientOptions);
     /**
-     * Registers a webhook; resolves with its id. Never retried automatically.
+     * Registers a webhook; resolves with its id. Sent again only after a 429 or a 503 (the
+     * service did not act).
      */
     registerWebhook(input: RegisterWebhookInput, options?: CallOptions | null): Promise<string>;
     /**

@@ -51,7 +51,7 @@ const STORE_TIMEOUT_MS: u32 = 2_000;
 const STORE_BACKOFF_MS: f64 = 5_000.0;
 /// How often a provider waiting for another process's refresh reads the store.
 const POLL_MS: u32 = 100;
-/// Repeats of a failed grant where repeating is safe (`grant_retryable`).
+/// Repeats of a failed grant where repeating is safe (`GrantType::resend`).
 const GRANT_RETRIES: u32 = 2;
 /// The longest wait between two attempts of a grant (`Retry-After` included).
 const GRANT_MAX_DELAY_MS: u32 = 5_000;
@@ -220,7 +220,7 @@ impl Target {
             .saturating_add(5_000)
     }
 
-    /// Makes one grant, repeating it where that is safe (`grant_retryable`, at most
+    /// Makes one grant, repeating it where that is safe (`GrantType::resend`, at most
     /// [`GRANT_RETRIES`] times, honouring `Retry-After` up to 5 s), and checks the answer.
     /// Every failure has the client secret and the grant's own secret hidden.
     async fn grant(

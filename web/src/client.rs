@@ -578,7 +578,8 @@ impl Client {
         )
     }
 
-    /// Registers a webhook; resolves with its id. Never retried automatically.
+    /// Registers a webhook; resolves with its id. Sent again only after a 429 or a 503 (the
+    /// service did not act).
     #[wasm_bindgen(js_name = registerWebhook, unchecked_return_type = "Promise<string>")]
     pub fn register_webhook(
         &self,

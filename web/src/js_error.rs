@@ -3,7 +3,7 @@
 //! carry the fields of [`ApiErrorInfo`] and, as ES2022 `cause`, what failed underneath.
 
 use super::js;
-use crate::error::{ApiErrorInfo, Error};
+use crate::error::{ApiErrorInfo, Error, Resend};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/../js/api_error.js")]
@@ -36,6 +36,8 @@ pub struct Failure {
     /// What to do, where the outcome of a request that is not idempotent is unknown (the
     /// failure is then not `retryable`).
     pub unknown_outcome: Option<&'static str>,
+    /// How the failed operation may be sent again (what `retryable` is a function of).
+    pub resend: Resend,
 }
 
 impl From<Error> for Failure {
@@ -48,6 +50,7 @@ impl From<Error> for Failure {
             request_id: None,
             cause: None,
             unknown_outcome: None,
+            resend: Resend::Idempotent,
         }
     }
 }
@@ -71,6 +74,12 @@ impl Failure {
         self
     }
 
+    /// The same failure of an operation of class `resend`.
+    pub fn of(mut self, resend: Resend) -> Self {
+        self.resend = resend;
+        self
+    }
+
     /// The same failure, not `retryable` because the request may have acted: `what_to_do`
     /// ends its message.
     pub fn outcome_unknown(mut self, what_to_do: &'static str) -> Self {
@@ -88,7 +97,9 @@ impl Failure {
             data: self.data.clone().unwrap_or(JsValue::UNDEFINED),
             retry_after_ms: self.error.retry_after_ms().map(|ms| ms as f64),
             attempts: self.attempts,
-            retryable: self.error.retryable() && self.unknown_outcome.is_none(),
+            retryable: self
+                .error
+                .retryable(self.resend, self.unknown_outcome.is_none()),
             request_id: self.request_id.clone(),
         }
     }

@@ -27,91 +27,10 @@ mod transport;
 use wasm_bindgen::prelude::*;
 
 /// `ApiError`: what every failed call rejects with, a union discriminated by `kind` (the class
-/// itself is the package's `js/api_error.js`, declared with the wrapper's declarations).
+/// itself is the package's `js/api_error.js`, declared with the wrapper's declarations). The text
+/// is generated from the error model (core/src/error.rs) by `make generate`.
 #[wasm_bindgen(typescript_custom_section)]
-const API_ERROR: &str = r#"
-/** What every `ApiError` has, whatever its kind. */
-export interface ApiErrorBase extends Error {
-    readonly name: "ApiError";
-    /** What went wrong: narrows the error to the fields its kind always has. */
-    kind: ApiErrorKind;
-    /** How many requests the call made. */
-    attempts: number;
-    /**
-     * Whether a later identical call may succeed and is safe to make: never where a request that
-     * is not idempotent (a registration, an upload) may have acted. When `attempts` is over 1,
-     * estatekit already retried it.
-     */
-    retryable: boolean;
-    /** The answer's `X-Request-Id` (for a support ticket), when an answer came with one. */
-    requestId?: string;
-    /** What failed underneath, as it was thrown: a failed `fetch`'s `TypeError`, an abort's reason, what a callback threw. */
-    cause?: unknown;
-    /** The HTTP status, on the kinds that come with an answer. */
-    status?: number;
-    /** The service's error `code`, when an answer's body had one. */
-    code?: string;
-    /** How long the service asked to wait before trying again (a 429's or 503's `Retry-After`), in milliseconds. */
-    retryAfterMs?: number;
-    /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
-    details?: unknown;
-    /** The error as plain data (`JSON.stringify` writes it); `ApiError.fromJSON` makes an `ApiError` of it again. */
-    toJSON(): ApiErrorJSON;
-}
-
-/** The kinds of an `ApiError` that always come with an answer of the service (`status` set). */
-export type AnsweredKind = "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "decode";
-
-/** An `ApiError` of a kind that comes with an answer: `status` is always there. */
-export interface AnsweredApiError<K extends AnsweredKind = AnsweredKind> extends ApiErrorBase {
-    kind: K;
-    /** The answer's HTTP status (0 for a redirect, which is never followed and whose status a browser hides). */
-    status: number;
-}
-
-/** HTTP 429: `retryAfterMs` when the service said how long to wait. */
-export interface RateLimitedApiError extends AnsweredApiError<"rate_limited"> {}
-
-/** The GraphQL answer carried `errors` (in `details`), maybe with partial `data`. */
-export interface GraphqlApiError extends AnsweredApiError<"graphql"> {
-    /** The GraphQL `errors` array, as sent (the token hidden). */
-    details: unknown;
-    /** Partial GraphQL `data` that came with the errors. */
-    data?: unknown;
-}
-
-/** An `ApiError` of a kind that comes without an answer: no `status`. */
-export interface UnansweredApiError<K extends Exclude<ApiErrorKind, AnsweredKind> = Exclude<ApiErrorKind, AnsweredKind>> extends ApiErrorBase {
-    kind: K;
-    status?: undefined;
-}
-
-/**
- * Every failure of a call: a real `Error` (with a stack) of the class `ApiError`, discriminated
- * by `kind` (`if (e.kind === "not_found") e.status` is a `number`).
- */
-export type ApiError =
-    | AnsweredApiError<"unauthorized" | "forbidden" | "not_found" | "http" | "decode">
-    | RateLimitedApiError
-    | GraphqlApiError
-    | UnansweredApiError;
-
-/** What `ApiError#toJSON` gives: plain data, `cause` as its text. */
-export interface ApiErrorJSON {
-    name: "ApiError";
-    message: string;
-    kind: ApiErrorKind;
-    status?: number;
-    code?: string;
-    requestId?: string;
-    retryAfterMs?: number;
-    attempts: number;
-    retryable: boolean;
-    details?: unknown;
-    data?: unknown;
-    cause?: string;
-}
-"#;
+const API_ERROR: &str = include_str!("api_error.d.ts");
 
 /// The shared rate budget: `RateStore`, the two fields of `RateLimitOptions` that the client
 /// reads itself (merged into tsify's interface of that name), and the `store` event's unions.

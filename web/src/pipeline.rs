@@ -13,7 +13,7 @@ use super::token::{Bounds, Tokens};
 use super::transport::{self, Outgoing};
 use crate::api::retry::RetryPolicy;
 use crate::api::HttpRequest;
-use crate::error::{ApiErrorKind, Error};
+use crate::error::{retryable, ApiErrorKind, Error, Resend};
 #[cfg(feature = "auth")]
 use crate::model::auth::GrantType;
 use crate::model::client::RetryEvent;
@@ -35,25 +35,25 @@ pub type CheckFn = fn(&Answer) -> Result<JsValue, Failure>;
 /// Which failed attempts an operation repeats: its retry class.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Retry {
-    /// Never: the request may have acted (a webhook's registration).
+    /// A request that may have acted (a webhook's registration, an upload): repeated only after
+    /// an answer saying the service did not act ([`Resend::NotIdempotent`]).
     Never,
-    /// After no answer or a retryable status (`RetryPolicy::retries_status`), with jittered
-    /// backoff: reads and deletes.
+    /// An idempotent request (reads and deletes), with jittered backoff.
     Safe,
-    /// A token grant (`estatekit/auth`): as `grant_retryable` says for its type, without jitter,
+    /// A token grant (`estatekit/auth`): its type's [`Resend`] class, without jitter,
     /// honouring only a 429's or a 503's `Retry-After`.
     #[cfg(feature = "auth")]
     Grant(GrantType),
 }
 
 impl Retry {
-    /// Whether an attempt is repeated after its answer's `status`, or after no answer (`None`).
-    fn repeats(self, status: Option<u16>) -> bool {
+    /// How the operation may be sent again: what `retryable` and the loop's repeats follow.
+    fn resend(self) -> Resend {
         match self {
-            Retry::Never => false,
-            Retry::Safe => status.is_none_or(RetryPolicy::retries_status),
+            Retry::Never => Resend::NotIdempotent,
+            Retry::Safe => Resend::Idempotent,
             #[cfg(feature = "auth")]
-            Retry::Grant(grant) => crate::api::auth::grant_retryable(grant, status),
+            Retry::Grant(grant) => grant.resend(),
         }
     }
 
@@ -273,9 +273,11 @@ impl Pipeline {
         let mut attempts = 0u32;
         let mut retries = 0u32;
         let mut refreshed = false;
-        loop {
+        let resend = op.retry.resend();
+        // Every failure is marked with the operation's class, which its `retryable` follows.
+        let result = 'call: loop {
             if signal.is_some_and(AbortSignal::aborted) {
-                return Err(stopped(Error::Aborted { operation }, attempts));
+                break 'call Err(stopped(Error::Aborted { operation }, attempts));
             }
             if let Some(rate) = &self.rate {
                 if let Err(stop) = rate.turn(deadline, signal, events).await {
@@ -283,13 +285,13 @@ impl Pipeline {
                         Stop::Aborted => Error::Aborted { operation },
                         Stop::Timeout => timed_out(),
                     };
-                    return Err(stopped(error, attempts));
+                    break 'call Err(stopped(error, attempts));
                 }
             }
             let token: Rc<str> = match &self.tokens {
                 Some(tokens) => match tokens.current(bounds).await {
                     Ok(token) => token,
-                    Err(failure) => return Err(failure.after(attempts)),
+                    Err(failure) => break 'call Err(failure.after(attempts)),
                 },
                 // An empty token: no `Authorization` header (a grant's credentials are in
                 // its body).
@@ -297,7 +299,7 @@ impl Pipeline {
             };
             let timeout_ms = match remaining() {
                 _ if call.per_attempt => call.timeout_ms,
-                Some(r) if r <= 0.0 => return Err(stopped(timed_out(), attempts)),
+                Some(r) if r <= 0.0 => break 'call Err(stopped(timed_out(), attempts)),
                 Some(r) => r.ceil() as u32,
                 None => 0,
             };
@@ -335,7 +337,7 @@ impl Pipeline {
                         if let Some(tokens) = self.tokens.as_ref().filter(|t| t.renewable()) {
                             refreshed = true;
                             if let Err(failure) = tokens.renew(&token, bounds).await {
-                                return Err(refresh_failed(&answer, failure, attempts));
+                                break 'call Err(refresh_failed(&answer, failure, attempts));
                             }
                             continue;
                         }
@@ -354,21 +356,21 @@ impl Pipeline {
             if let Some(attempted) = call.attempted {
                 attempted(&outcome, started);
             }
-            let kind = match (&outcome, status) {
-                (_, Some(429)) => ApiErrorKind::RateLimited,
-                (_, Some(_)) => ApiErrorKind::Http,
-                (Err(failure), None) => failure.error.kind(),
-                (Ok(_), None) => return outcome,
+            let kind = match &outcome {
+                Ok(_) => break 'call outcome,
+                Err(failure) => failure.error.kind(),
             };
-            let repeatable = match status {
-                Some(_) => op.retry.repeats(status),
-                None => kind == ApiErrorKind::Network && op.retry.repeats(None),
-            };
+            // The one rule (core's `retryable`): an answer tells the outcome; without one, a
+            // request that is not idempotent may have acted.
+            // A timeout is retryable but not repeated: it ends the call (or, for a grant's
+            // attempt, leaves the next `getToken` to try again).
+            let repeatable =
+                retryable(kind, status, resend, status.is_some()) && kind != ApiErrorKind::Timeout;
             if !repeatable || retries >= self.policy.limit {
-                return match outcome {
+                break 'call match outcome {
                     // Sent, maybe acted on, and never repeated: not retryable, and says why.
                     Err(failure)
-                        if op.retry == Retry::Never
+                        if resend != Resend::Idempotent
                             && status.is_none()
                             && failure.attempts > 0
                             && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout) =>
@@ -381,7 +383,7 @@ impl Pipeline {
             let wait = self.policy.delay_ms(retries, asked, op.retry.jitter());
             if remaining().is_some_and(|r| f64::from(wait) >= r) {
                 // No retry fits before the deadline: the last answer is the result.
-                return outcome;
+                break 'call outcome;
             }
             retries += 1;
             events.retry(attempts, wait, kind, status);
@@ -396,8 +398,9 @@ impl Pipeline {
                 js::notify(on_retry, &js::to_js(&event));
             }
             if !transport::delay(wait, signal).await {
-                return Err(stopped(Error::Aborted { operation }, attempts));
+                break 'call Err(stopped(Error::Aborted { operation }, attempts));
             }
-        }
+        };
+        result.map_err(|failure| failure.of(resend))
     }
 }

@@ -4,7 +4,7 @@
 
 use super::url::QueryString;
 use super::{check_token, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
-use crate::error::Error;
+use crate::error::{Error, Resend};
 use crate::model::auth::{GrantType, TokenSet};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -156,20 +156,22 @@ pub fn grant_request(
     })
 }
 
-/// Whether a failed grant may be sent again, at once, with the same input.
-/// - A refresh: after no answer, a 429 or a 5xx. If the service had used (rotated) the refresh
-///   token before the answer was lost, the repeat is refused with `invalid_grant`, which the
-///   provider handles like any rejected refresh token: nothing is lost by trying.
-/// - A password grant: only after a 429 or 503 (the service says it did not act). After no
-///   answer or another 5xx it may have issued a refresh token, and each one counts against the
-///   cap of 50 per client and user (a 51st deletes the oldest, possibly another process's).
-/// - An authorization code: never; it is single-use.
-pub fn grant_retryable(grant: GrantType, status: Option<u16>) -> bool {
-    match (grant, status) {
-        (GrantType::RefreshToken, None) => true,
-        (GrantType::RefreshToken, Some(s)) => s == 429 || (500..600).contains(&s),
-        (GrantType::Password, Some(s)) => s == 429 || s == 503,
-        _ => false,
+impl GrantType {
+    /// How a failed grant may be sent again, at once, with the same input (core's `retryable`
+    /// rule then says after what):
+    /// - a refresh is idempotent: if the service had used (rotated) the refresh token before the
+    ///   answer was lost, the repeat is refused with `invalid_grant`, which the provider handles
+    ///   like any rejected refresh token: nothing is lost by trying;
+    /// - a password grant is not: after no answer or a 5xx other than 503 it may have issued a
+    ///   refresh token, and each one counts against the cap of 50 per client and user (a 51st
+    ///   deletes the oldest, possibly another process's);
+    /// - an authorization code is single-use: never.
+    pub fn resend(self) -> Resend {
+        match self {
+            GrantType::RefreshToken => Resend::Idempotent,
+            GrantType::Password => Resend::NotIdempotent,
+            GrantType::AuthorizationCode => Resend::Never,
+        }
     }
 }
 
@@ -525,17 +527,22 @@ mod tests {
 
     #[test]
     fn which_failures_are_repeated() {
+        use crate::error::{retryable, ApiErrorKind::*};
         use GrantType::*;
-        assert!(grant_retryable(RefreshToken, None));
-        assert!(grant_retryable(RefreshToken, Some(503)));
-        assert!(grant_retryable(RefreshToken, Some(429)));
-        assert!(!grant_retryable(RefreshToken, Some(403)));
-        assert!(grant_retryable(Password, Some(503)));
-        assert!(grant_retryable(Password, Some(429)));
-        assert!(!grant_retryable(Password, None));
-        assert!(!grant_retryable(Password, Some(502)));
-        assert!(!grant_retryable(AuthorizationCode, Some(503)));
-        assert!(!grant_retryable(AuthorizationCode, None));
+        let repeats = |grant: GrantType, status: Option<u16>| {
+            let kind = status.map_or(Network, crate::error::ApiErrorKind::from_status);
+            retryable(kind, status, grant.resend(), status.is_some())
+        };
+        assert!(repeats(RefreshToken, None));
+        assert!(repeats(RefreshToken, Some(503)));
+        assert!(repeats(RefreshToken, Some(429)));
+        assert!(!repeats(RefreshToken, Some(403)));
+        assert!(repeats(Password, Some(503)));
+        assert!(repeats(Password, Some(429)));
+        assert!(!repeats(Password, None));
+        assert!(!repeats(Password, Some(502)));
+        assert!(!repeats(AuthorizationCode, Some(503)));
+        assert!(!repeats(AuthorizationCode, None));
     }
 
     #[test]

@@ -1,11 +1,9 @@
-//! Retry policy and client-side rate limiting, as pure functions of time and chance so that
+//! Retry policy (how often and after how long; what is retried is core's `error::retryable`)
+//! and client-side rate limiting, as pure functions of time and chance so that
 //! they are tested natively with injected clocks and random numbers.
 
 use super::status::header_seconds;
 use std::collections::VecDeque;
-
-/// HTTP statuses worth repeating a safe request for.
-pub const RETRY_STATUSES: [u16; 6] = [408, 429, 500, 502, 503, 504];
 
 /// `ClientOptions.retry`, with defaults applied.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,11 +27,6 @@ impl Default for RetryPolicy {
 }
 
 impl RetryPolicy {
-    /// Whether an answer with this status may be retried (for a retry-safe request).
-    pub fn retries_status(status: u16) -> bool {
-        RETRY_STATUSES.contains(&status)
-    }
-
     /// The wait before retry number `retry` (0 for the first retry): the service's own
     /// `retry_after_ms` when it gave one, else full-jitter exponential backoff
     /// (`random` in [0, 1) times `base * 2^retry`); always capped by `max_delay_ms`.
@@ -136,9 +129,6 @@ mod tests {
         assert_eq!(p.delay_ms(0, None, f64::NAN), 0);
         assert_eq!(p.delay_ms(0, Some(700), 0.3), 700, "Retry-After wins");
         assert_eq!(p.delay_ms(0, Some(60_000), 0.3), 1_000, "and is capped");
-        assert!(RetryPolicy::retries_status(503));
-        assert!(!RetryPolicy::retries_status(501));
-        assert!(!RetryPolicy::retries_status(401));
         assert_eq!(RetryPolicy::default().limit, 2);
     }
 
