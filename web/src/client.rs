@@ -146,7 +146,7 @@ impl Inner {
             resource_path: input.resource_path,
             metadata: input.metadata,
             name: input.name,
-            format: input.format.as_ref().map(documents::wire_name),
+            format: input.format.map(|f| f.as_str().to_owned()),
         };
         let request = documents::upload_request(&self.base, &fields)?;
         let file: web_sys::Blob = input.file.cast::<web_sys::Blob>().clone();

@@ -77,12 +77,6 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
     })
 }
 
-/// The wire value of one of the model's enum values (`PRE-MOVE_IN`), as serde writes it.
-pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
-    // Unit variants always serialize to their name; nothing else is passed here.
-    serde_plain::to_string(value).unwrap_or_default()
-}
-
 /// `GET /api/file-storage/company/documents/metadata?...` (`types` as repeated keys).
 pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRequest, Error> {
     let q = query;
@@ -99,7 +93,7 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
         qs.push_opt(name, value.as_deref());
     }
     for t in q.types.iter().flatten() {
-        qs.push("types", &wire_name(t));
+        qs.push("types", t.as_str());
     }
     qs.push_opt("title", q.title.as_deref());
     qs.push_opt("skip", q.skip);
@@ -193,7 +187,7 @@ mod tests {
                 ..DocumentMetadata::default()
             }),
             name: Some("Protocol \"1\".pdf".into()),
-            format: Some(wire_name(&ImageFormat::Png)),
+            format: Some(ImageFormat::Png.as_str().to_owned()),
         };
         let r = upload_request(&base(), &input).unwrap();
         assert_eq!(r.method, HttpMethod::Post);

@@ -13,6 +13,7 @@ pub mod check;
 pub mod documents;
 pub mod messages;
 pub mod platform;
+pub mod rate;
 pub mod retry;
 pub mod status;
 pub mod url;

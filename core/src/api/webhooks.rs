@@ -73,10 +73,10 @@ crate::objects_only!(WithId);
 
 /// The id of the newest webhook in a decoded list with this type and URL, if any.
 pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option<String> {
-    let wanted = super::documents::wire_name(&input.event_type);
+    let wanted = input.event_type.as_str();
     list.iter()
         .rev()
-        .find(|w| w.event_type.is(&wanted) && w.url.is(&input.url))
+        .find(|w| w.event_type.is(wanted) && w.url.is(&input.url))
         .map(|w| w.id.to_rust())
 }
 
