@@ -5,9 +5,9 @@ use super::status::Checked;
 use super::url::{check_id, encode_component, QueryString};
 use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
-use crate::model::client::Operation;
 use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
 use crate::model::Unread;
+use estatekit_vocab::operations::Operation;
 
 const PATH: &str = "/api/file-storage/company/documents";
 

@@ -6,11 +6,11 @@ use super::status::{Checked, GraphqlEnvelope, GraphqlErrors};
 use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
-use crate::model::client::Operation;
 use crate::model::messages::{
     GraphPaging, GraphSorting, Message, MessageField, MessageFilter, MessagesOptions,
 };
 use crate::model::Unread;
+use estatekit_vocab::operations::Operation;
 use serde::{Deserialize, Serialize};
 
 const PATH: &str = "/api/reporting/graphql";

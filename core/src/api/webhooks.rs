@@ -5,8 +5,8 @@ use super::status::LenientText;
 use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
-use crate::model::client::Operation;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
+use estatekit_vocab::operations::Operation;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 
