@@ -85,10 +85,10 @@ test-native:
 # against one emulator on a free loopback port. Its address is compiled into the test crates
 # (option_env!), so one emulator for every engine builds them once, not once per engine; a
 # test tells its own requests by its own account or marker. `make test-browser-firefox` alone
-# starts its own emulator.
+# starts its own emulator. The seconds each engine took are printed (scripts/timed-make.sh).
 test-browser: emulator
-	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
-	  $(MAKE) --no-print-directory SHARED_EMULATOR=1 $(addprefix test-browser-,$(BROWSER))
+	scripts/with-emulator.sh --second-origin --rate-limit 0 -- env MAKE="$(MAKE) SHARED_EMULATOR=1" \
+	  scripts/timed-make.sh $(addprefix test-browser-,$(BROWSER))
 
 .PHONY: $(addprefix test-browser-,$(ENGINES))
 $(addprefix test-browser-,$(ENGINES)): test-browser-%: emulator

@@ -4,7 +4,7 @@
 # line per target as it ends, and a summary of all of them at the end, also when one fails (the
 # run stops there, with its status).
 set -uo pipefail
-make=${MAKE:-make}
+make=${MAKE:-make}  # may carry variables: "make X=1"
 lines=()
 started=$SECONDS
 
