@@ -88,13 +88,18 @@ test-native:
 	cargo test --workspace
 
 # Every wasm-bindgen-test suite (tests/*.rs) in each engine of BROWSER, one after the other,
-# each against its own emulator on a free loopback port.
-test-browser: $(addprefix test-browser-,$(BROWSER))
+# against one emulator on a free loopback port. Its address is compiled into the test crates
+# (option_env!), so one emulator for every engine builds them once, not once per engine; a
+# test tells its own requests by its own account or marker. `make test-browser-firefox` alone
+# starts its own emulator. The seconds each engine took are printed (scripts/timed-make.sh).
+test-browser: emulator
+	scripts/with-emulator.sh --second-origin --rate-limit 0 -- env MAKE="$(MAKE) SHARED_EMULATOR=1" \
+	  scripts/timed-make.sh $(addprefix test-browser-,$(BROWSER))
 
 .PHONY: $(addprefix test-browser-,$(ENGINES))
 $(addprefix test-browser-,$(ENGINES)): test-browser-%: emulator
 	@echo "test-browser: $* (wasm-bindgen-test, tests/*.rs)"
-	scripts/with-emulator.sh --second-origin --rate-limit 0 -- \
+	$(if $(SHARED_EMULATOR),,scripts/with-emulator.sh --second-origin --rate-limit 0 --) \
 	  $(DISPLAY_$*) env $(DRIVER_ENV_$*) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast --test '*'
 
 # The client's conformance suites (documents, messages, webhooks) and its memory tests against
@@ -176,8 +181,20 @@ test-e2e: pkg emulator demo-static
 test-parity: pkg
 	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed --test oauth --test controls
 
-test: setup lint test-links test-native pkg size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+# Each in turn through scripts/timed-make.sh, which prints the seconds each took (and a summary at
+# the end, also when one fails): where the minutes go.
+TEST_TARGETS := setup lint test-links test-native pkg size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+test:
+	@MAKE="$(MAKE)" scripts/timed-make.sh $(TEST_TARGETS)
 	@echo "make test: all suites passed"
+
+# The suites with every core kept busy beside them, as a parallel build would (scripts/loaded.sh):
+# `make test-loaded TARGETS="test-browser test-e2e"`; required before submitting a change to
+# tests or timing (CONTRIBUTING.md).
+TARGETS ?= test-browser test-e2e
+.PHONY: test-loaded
+test-loaded:
+	scripts/loaded.sh $(MAKE) --no-print-directory $(TARGETS)
 
 clean:
 	cargo clean

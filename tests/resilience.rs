@@ -307,7 +307,12 @@ async fn abort_during_backoff_is_immediate_and_final() {
     let options = with_signal(&controller);
     js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
     let pending = c.list_webhooks(opt(options));
-    sleep(300).await;
+    // The first attempt's 503 and its Retry-After reach the client when they do (a busy machine
+    // takes longer): the wait is for that retry, bounded, not a fixed sleep.
+    wait_until("the client's retry after the first 503", 20_000.0, || {
+        !events.borrow().is_empty()
+    })
+    .await;
     assert_eq!(delays(&events), [30_000.0], "the client is waiting 30 s");
     controller.abort();
     let e = err_kind(pending, "aborted", None).await;
@@ -394,25 +399,56 @@ async fn client_side_rate_limit_queues_requests() {
     .await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
 
-    // The service's own headers: remaining 0 for 1 second blocks the next request.
-    let (c, _) = recording_client(emulator(), &token, r#","rateLimit":{"perMinute":300}"#);
+    // The service's own headers: remaining 0 for 30 seconds blocks the next request, which the
+    // client says (a rateWait event with the delay it chose) before it waits; until then nothing
+    // is sent, however slow the machine (30 s of margin, where a 1 s reset raced a busy one).
+    let (listener, seen) = {
+        let seen = Rc::new(RefCell::new(Vec::<JsValue>::new()));
+        let keep = seen.clone();
+        let f = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| keep.borrow_mut().push(e));
+        (f.into_js_value(), seen)
+    };
+    let options = json(&format!(
+        r#"{{"baseUrl":"{}","token":"{token}","rateLimit":{{"perMinute":300}}}}"#,
+        emulator()
+    ));
+    js_sys::Reflect::set(&options, &"onEvent".into(), &listener).unwrap();
+    let c = Client::new(ts(options)).unwrap();
     fault_on(
         "GET",
         WEBHOOKS,
         &token,
-        r#","headers":{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"1"}"#,
+        r#","headers":{"X-RateLimit-Remaining":"0","X-RateLimit-Reset":"30"}"#,
     )
     .await;
     ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
-    let next = c.list_webhooks(opt(JsValue::UNDEFINED));
-    sleep(300).await;
+    let controller = web_sys::AbortController::new().unwrap();
+    let options = with_signal(&controller);
+    js_sys::Reflect::set(&options, &"timeoutMs".into(), &JsValue::from(0)).unwrap();
+    let next = c.list_webhooks(opt(options));
+    let rate_wait = || {
+        seen.borrow()
+            .iter()
+            .find(|e| get_str(e, "type").as_deref() == Some("rateWait"))
+            .cloned()
+    };
+    wait_until("the blocked call's rateWait event", 20_000.0, || {
+        rate_wait().is_some()
+    })
+    .await;
+    let delay = get(&rate_wait().unwrap(), "delayMs").as_f64().unwrap();
+    assert!(
+        delay > 20_000.0 && delay <= 30_000.0,
+        "waits for the reset 30 s away: {delay} ms"
+    );
     assert_eq!(
         route_count(&token, &format!("GET {WEBHOOKS}")).await,
         3.0,
         "blocked until the reset"
     );
-    ok(next).await;
-    assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 4.0);
+    controller.abort();
+    err_kind(next, "aborted", None).await;
+    assert_eq!(route_count(&token, &format!("GET {WEBHOOKS}")).await, 3.0);
 }
 
 #[wasm_bindgen_test]

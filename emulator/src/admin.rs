@@ -4,7 +4,7 @@ use crate::delivery;
 use crate::errors::{parse_json, ApiError, ApiResult};
 use crate::faults::Fault;
 use crate::ratelimit;
-use crate::state::{AppState, SinkEntry};
+use crate::state::{AppState, RequestRecord, SinkEntry};
 use crate::util::lock;
 use crate::webhooks::check_event_type;
 use axum::body::Bytes;
@@ -170,9 +170,38 @@ pub async fn counters(State(state): State<AppState>, RawQuery(q): RawQuery) -> R
     Json(json!({"total": total, "routes": routes})).into_response()
 }
 
-/// `GET /_emulator/requests`.
-pub async fn requests(State(state): State<AppState>) -> Response {
-    Json(lock(&state.requests).iter().cloned().collect::<Vec<_>>()).into_response()
+/// Fields of a request record that `GET /_emulator/requests` filters on.
+const REQUEST_FILTERS: [&str; 5] = ["method", "path", "query", "host", "origin"];
+
+/// `GET /_emulator/requests[?method=M&path=P&query=Q&host=H&origin=O]`: the log, or only the
+/// records whose every given field equals the given value (a test reads its own requests, e.g.
+/// by a marker it put in the path or query, whatever other tests send meanwhile).
+pub async fn requests(State(state): State<AppState>, RawQuery(q): RawQuery) -> ApiResult<Response> {
+    let mut want: Vec<(String, String)> = Vec::new();
+    for (k, v) in form_urlencoded::parse(q.unwrap_or_default().as_bytes()) {
+        if !REQUEST_FILTERS.contains(&k.as_ref()) {
+            return Err(ApiError::bad_request(format!(
+                "unknown filter `{k}`: use {}",
+                REQUEST_FILTERS.join(", ")
+            )));
+        }
+        want.push((k.into_owned(), v.into_owned()));
+    }
+    let matches = |r: &RequestRecord| {
+        want.iter().all(|(k, v)| {
+            let field = match k.as_str() {
+                "method" => Some(r.method.as_str()),
+                "path" => Some(r.path.as_str()),
+                "query" => r.query.as_deref(),
+                "host" => r.host.as_deref(),
+                _ => r.origin.as_deref(),
+            };
+            field == Some(v.as_str())
+        })
+    };
+    let log = lock(&state.requests);
+    let found: Vec<RequestRecord> = log.iter().filter(|r| matches(r)).cloned().collect();
+    Ok(Json(found).into_response())
 }
 
 /// `DELETE /_emulator/requests`.

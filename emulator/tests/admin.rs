@@ -223,6 +223,48 @@ async fn counters_and_request_log() {
         .starts_with("127.0.0.1:"));
     assert_eq!(reqs[0]["bodyLength"], 0);
 
+    // Filtered by what a request sent: every given field equal, the others ignored.
+    let only = get_json(
+        &c,
+        &format!("{b}/_emulator/requests?path=/api/file-storage/company/documents/metadata&query=types%3DCONTRACT%26title%3Da%2520b"),
+    )
+    .await;
+    let only = only.as_array().expect("a");
+    assert_eq!(only.len(), 1, "{only:?}");
+    assert_eq!(only[0]["query"], "types=CONTRACT&title=a%20b");
+    let deletes = get_json(&c, &format!("{b}/_emulator/requests?method=DELETE")).await;
+    let deletes = deletes.as_array().expect("a");
+    assert!(!deletes.is_empty());
+    assert!(
+        deletes.iter().all(|r| r["method"] == "DELETE"),
+        "{deletes:?}"
+    );
+    let from_page = get_json(
+        &c,
+        &format!("{b}/_emulator/requests?origin=http://page.test"),
+    )
+    .await;
+    let from_page = from_page.as_array().expect("a");
+    assert!(!from_page.is_empty());
+    assert!(from_page.iter().all(|r| r["origin"] == "http://page.test"));
+    let none = get_json(
+        &c,
+        &format!("{b}/_emulator/requests?method=DELETE&path=/nowhere"),
+    )
+    .await;
+    assert_eq!(none, json!([]));
+    let typo = c
+        .get(format!("{b}/_emulator/requests?paht=/x"))
+        .send()
+        .await
+        .expect("s");
+    assert_eq!(typo.status().as_u16(), 400);
+    assert!(typo
+        .text()
+        .await
+        .expect("t")
+        .contains("unknown filter `paht`"));
+
     // Request log keeps the last 500.
     for _ in 0..520 {
         c.get(format!("{b}/api/nope")).send().await.expect("s");

@@ -236,8 +236,8 @@ async fn document_list_filters() {
     assert_eq!(list("?unitId=u&tenantId=t").await.len(), 0);
     assert_eq!(list("?unknownParam=1").await.len(), 70);
 
+    // 10,000 seeded documents in one answer (its time is the bench's, never asserted here).
     let s2 = server_with(|c| c.seed_documents = 10_000).await;
-    let t = std::time::Instant::now();
     let r = c
         .get(format!("{}{DOCS}/metadata", s2.base_url))
         .bearer_auth(TOKEN)
@@ -246,7 +246,6 @@ async fn document_list_filters() {
         .expect("list");
     let v: Value = r.json().await.expect("json");
     assert_eq!(v.as_array().expect("a").len(), 10_000);
-    assert!(t.elapsed().as_secs() < 10);
 }
 
 #[tokio::test]

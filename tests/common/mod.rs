@@ -295,6 +295,19 @@ pub async fn sleep(ms: i32) {
     JsFuture::from(p).await.unwrap();
 }
 
+/// Waits until `ready()` holds, looking every 10 ms; fails saying what it waited for when
+/// `limit_ms` pass first. A bound on a wait for work, never an assertion on how long it took.
+pub async fn wait_until(what: &str, limit_ms: f64, mut ready: impl FnMut() -> bool) {
+    let until = js_sys::Date::now() + limit_ms;
+    while !ready() {
+        assert!(
+            js_sys::Date::now() < until,
+            "gave up after {limit_ms} ms waiting for {what}"
+        );
+        sleep(10).await;
+    }
+}
+
 /// A JavaScript value as a typed argument (`Ts<T>`), exactly as JavaScript would pass it.
 pub fn ts<T: tsify::Tsify>(value: JsValue) -> tsify::Ts<T> {
     tsify::Ts::new_unchecked(value)

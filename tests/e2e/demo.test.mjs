@@ -431,6 +431,11 @@ test("the service switch: in this page the demo uses the in-page emulator (no re
   await call("/api/external-integrations/webhooks", { json: { type: "UNIT_CREATED", url: "https://example.com/server-hook" } });
   const page = await openPage();
   await page.locator("#webhooks-table tbody tr", { hasText: "server-hook" }).waitFor();
+  // The server-mode page's own calls at connect (webhooks and documents, either may end first)
+  // are over before the log is cleared: a late one of them cannot land in it afterwards.
+  for (const operation of ["listWebhooks", "listDocuments"]) {
+    await page.locator("#network-rows tr", { hasText: operation }).filter({ hasText: "done" }).first().waitFor({ state: "attached" });
+  }
   await call("/_emulator/requests", { method: "DELETE" });
   const before = page.requests.length;
 

@@ -111,9 +111,16 @@ test.describe("the file gives no module: the embedded copy", () => {
   });
 
   test.it("a connection refused", async () => {
-    const { init } = glue();
-    const where = { ...main("/"), source: () => new URL("http://127.0.0.1:9/estatekit_wasm_bg.wasm") };
+    // A loopback port just freed: nothing listens there.
+    const closed = createServer();
+    await new Promise((resolve) => closed.listen(0, "127.0.0.1", resolve));
+    const { port } = closed.address();
+    await new Promise((resolve) => closed.close(resolve));
+    const { init, got } = glue();
+    const where = main(`http://127.0.0.1:${port}/estatekit_wasm_bg.wasm`);
     await instantiate(init, where);
+    assert.equal(where.fellBack, 1);
+    assert.deepEqual(got, ["bytes"]);
   });
 });
 
