@@ -124,7 +124,7 @@ export function instrumentHandler(handler, telemetry) {
       inSpan = trace.setSpan(context.active(), span);
     } catch {
       // A broken tracer or context manager: the delivery is handled as without telemetry.
-      return deliver(request, outer);
+      return deliver(request, outer, undefined);
     }
     /** @type {Delivery | undefined} */
     let told;

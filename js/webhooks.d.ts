@@ -162,9 +162,11 @@ export interface WebhookRefused extends Error {
  * for a duplicate, with `dedupe`), 400 to a body that is not a valid event (so the sender does
  * not retry it), 413 to a body over `maxBytes`, 403 to another subdomain, 405 to anything but
  * POST, 500 when the handler threw (so the sender retries), and 503 with `Retry-After` when a
- * shared `dedupe` store is unavailable or another process is handling the same `uuid`.
+ * shared `dedupe` store is unavailable or another process is handling the same `uuid`. With
+ * `queue` (see {@link QueuedWebhookHandlerOptions}), each checked delivery is added as one job and
+ * answered 202 once stored, or 503 with `Retry-After` when the queue did not acknowledge it.
  */
-export function createWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response>;
+export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): (request: Request) => Promise<Response>;
 
 /** What {@link toNodeListener} reads of node:http's `IncomingMessage` (or Express's `req`). */
 export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
@@ -236,11 +238,6 @@ export interface QueuedWebhookHandlerOptions {
   dedupe?: never;
 }
 
-/**
- * The queued mode: each checked delivery is added to `queue` as one job and answered 202 once
- * stored (see {@link QueuedWebhookHandlerOptions}); the other answers are as without `queue`.
- */
-export function createWebhookHandler(options: QueuedWebhookHandlerOptions): (request: Request) => Promise<Response>;
 
 /** What a handler of {@link webhookProcessor} gets besides the event. */
 export interface WebhookJobContext<J = WebhookJobLike> {

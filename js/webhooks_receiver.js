@@ -301,7 +301,8 @@ function positive(name, value, fallback) {
  * @returns {(request: Request) => Promise<Response>}
  */
 function createWebhookHandler(options) {
-  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = options ?? {};
+  // One of two modes (./webhooks.d.ts): `on` (WebhookHandlerOptions) or `queue` (QueuedWebhookHandlerOptions).
+  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = /** @type {Partial<WebhookHandlerOptions> & { queue?: unknown }} */ (options ?? {});
   if (queue !== undefined) {
     if (on !== undefined || onUnknown !== undefined) {
       throw new TypeError(
