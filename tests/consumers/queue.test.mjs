@@ -1,8 +1,9 @@
 // estatekit/webhooks' queued mode with a real BullMQ on a real Redis and real processes
-// (tests/consumers/queue: the packed tarball, bullmq and ioredis as locked): one receiver
+// (tests/consumers/queue: the packed tarball, bullmq, ioredis and Bun as locked): one receiver
 // process (`createWebhookHandler({ queue })` on node:http) and three worker processes
-// (`webhookProcessor`, concurrency 5, handlers that take 300 ms), on a redis-server of their own
-// on a free loopback port. What docs/webhooks.md promises is asserted, not how fast:
+// (`webhookProcessor`, concurrency 5, handlers that take 300 ms; two in Node, one in Bun), on a
+// redis-server of their own on a free loopback port. What docs/webhooks.md promises is asserted,
+// not how fast:
 // - 300 deliveries, each sent twice (the second copy while the first may still be in flight), one
 //   worker SIGKILLed on the way: every delivery answered 2xx only once its job was stored (each
 //   answered uuid is a job in Redis), 300 jobs, none lost (each uuid's handler completed), and
@@ -18,7 +19,7 @@ import { fork } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { randomUUID } from "node:crypto";
-import { assertLocked, installLocked, root, startRedis } from "./lib.mjs";
+import { assertLocked, bunBinary, installLocked, root, startRedis } from "./lib.mjs";
 
 const dir = `${root}tests/consumers/queue`;
 const DELIVERIES = 300;
@@ -57,9 +58,9 @@ async function until(done, ms, what) {
   }
 }
 
-/** Forks `file` of the project and waits for its `ready` message. */
-async function start(file, env) {
-  const child = track(fork(`${dir}/${file}`, [], { cwd: dir, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
+/** Forks `file` of the project (in Node, or in `execPath`: Bun) and waits for its `ready` message. */
+async function start(file, env, execPath = process.execPath) {
+  const child = track(fork(`${dir}/${file}`, [], { cwd: dir, execPath, env: { ...process.env, ...env }, stdio: ["ignore", "inherit", "inherit", "ipc"] }));
   const [message] = await within(
     Promise.race([once(child, "message"), once(child, "exit").then(([code]) => Promise.reject(new Error(`${file} exited (${code}) before it was ready`)))]),
     30_000,
@@ -108,7 +109,7 @@ const percentile = (values, p) => [...values].sort((a, b) => a - b)[Math.min(val
 
 test("the queued mode with BullMQ on a real Redis: acknowledged before 2xx, none lost, a SIGKILLed worker's jobs run again, 503 while Redis hangs, the failed set", { timeout: 110_000 }, async (t) => {
   installLocked(dir);
-  assertLocked(assert, dir, { bullmq: "dependencies", ioredis: "dependencies" });
+  assertLocked(assert, dir, { bullmq: "dependencies", bun: "dependencies", ioredis: "dependencies" });
   const redis = await startRedis({ onChild: track });
   let redisChild;
   for (const child of started) if (child.spawnfile?.includes("redis")) redisChild = child;
@@ -127,7 +128,10 @@ test("the queued mode with BullMQ on a real Redis: acknowledged before 2xx, none
   });
 
   const receiver = await start("receiver.mjs", env);
-  const workers = await Promise.all(Array.from({ length: WORKERS }, (_, i) => start("worker.mjs", { ...env, WORKER_NAME: `w${i}` })));
+  // w0 and w1 in Node, w2 in Bun (the project's locked Bun): w0 is the one killed.
+  const workers = await Promise.all(
+    Array.from({ length: WORKERS }, (_, i) => start("worker.mjs", { ...env, WORKER_NAME: `w${i}` }, i === 2 ? bunBinary(dir) : process.execPath)),
+  );
   t.after(() => Promise.all([receiver, ...workers].map((p) => p.stop())));
   const hooks = `${receiver.url}/hooks`;
 
@@ -166,9 +170,11 @@ test("the queued mode with BullMQ on a real Redis: acknowledged before 2xx, none
   await until(async () => (await admin.hlen("test:completed")) === DELIVERIES, 60_000, "every delivery's handler to complete");
   const counts = await queue.getJobCounts("completed", "failed", "active", "waiting", "delayed");
   const completed = await admin.hgetall("test:completed");
+  const ranOn = new Set();
   const runTwice = [];
   for (const uuid of uuids) {
     const starts = await admin.lrange(`test:started:${uuid}`, 0, -1);
+    for (const name of starts) ranOn.add(name);
     if (starts.length > 1) runTwice.push([uuid, starts]);
   }
   const lost = uuids.filter((u) => !completed[u]);
@@ -178,6 +184,7 @@ test("the queued mode with BullMQ on a real Redis: acknowledged before 2xx, none
       `jobs ${JSON.stringify(counts)}, lost ${lost.length}, run twice ${runTwice.length}`,
   );
   assert.deepEqual(lost, []);
+  assert.ok(ranOn.has("w2"), "the Bun worker ran jobs");
   assert.equal(counts.completed, DELIVERIES);
   assert.equal(counts.failed, 0);
   assert.equal(Object.keys(completed).length, DELIVERIES);
