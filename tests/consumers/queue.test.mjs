@@ -10,6 +10,8 @@
 //   only jobs the killed worker had started run twice (at most its concurrency, 5);
 // - Redis hung (SIGSTOP) for a few seconds: each delivery answered 503 with Retry-After (none
 //   2xx), then, Redis back, sent again until 2xx and handled: none lost;
+// - answers not waiting for handlers: deliveries whose handlers are held (until the test opens a
+//   gate) are all answered 2xx, none of them handled yet;
 // - a handler that always throws: its job ends in BullMQ's failed set with the error, after its
 //   attempts.
 // The answer times (p50, p99) while the workers are busy are printed: a figure, not asserted.
@@ -211,6 +213,16 @@ test("the queued mode with BullMQ on a real Redis: acknowledged before 2xx, none
   for (const uuid of hung) await sendUntil2xx(uuid);
   await until(async () => (await admin.hlen("test:completed")) === DELIVERIES + hung.length, 30_000, "the deliveries sent while Redis hung to be handled");
   assert.deepEqual((await receiver.ask("errors")).errors.filter((e) => e !== "QueueUnavailable"), []);
+
+  // Answers do not wait for handlers: UNIT_UPDATED's handlers are held until the gate opens, and
+  // every delivery is answered 2xx meanwhile, none of them handled yet.
+  const held = Array.from({ length: 10 }, () => randomUUID());
+  const answers = await Promise.all(held.map((uuid) => send(hooks, delivery(uuid, "UNIT_UPDATED"))));
+  assert.deepEqual(answers.map((a) => a.status), held.map(() => 202));
+  await until(async () => (await admin.exists(...held.map((u) => `test:started:${u}`))) > 0, 30_000, "a held handler to start");
+  assert.deepEqual(await admin.hmget("test:completed", ...held), held.map(() => null), "no held handler completed before the gate opened");
+  await admin.set("test:gate", "1");
+  await until(async () => (await admin.hlen("test:completed")) === DELIVERIES + hung.length + held.length, 30_000, "the held handlers to complete");
 
   // A handler that always throws: the job ends in the failed set with its error after 2 attempts.
   const doomed = randomUUID();

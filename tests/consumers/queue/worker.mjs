@@ -1,6 +1,6 @@
 // A worker process of tests/consumers/queue.test.mjs, as docs/webhooks.md's queued mode shows
 // it: a BullMQ Worker whose processor is `webhookProcessor({ on })`, concurrency 5. The handler
-// takes 300 ms (HANDLER_MS) and records, in Redis, each run's start (with this worker's name) and
+// takes 300 ms (HANDLER_MS; UNIT_UPDATED's waits until the test opens a gate) and records, in Redis, each run's start (with this worker's name) and
 // its completion, per uuid: the test counts jobs lost and run twice from there. A second Worker
 // runs `webhooks-failing`, whose handler always throws.
 import { Worker } from "bullmq";
@@ -17,7 +17,13 @@ const work = async (event) => {
   await sleep(Number(HANDLER_MS)); // syncing a CRM, rendering a PDF...
   await connection.hincrby("test:completed", event.uuid, 1);
 };
-const on = { UNIT_CREATED: work, UNIT_UPDATED: work, UNIT_DELETED: work };
+/** UNIT_UPDATED's handler runs until the test opens the gate (a key in Redis). */
+const gated = async (event) => {
+  await connection.rpush(`test:started:${event.uuid}`, WORKER_NAME);
+  while (!(await connection.get("test:gate"))) await sleep(50);
+  await connection.hincrby("test:completed", event.uuid, 1);
+};
+const on = { UNIT_CREATED: work, UNIT_UPDATED: gated, UNIT_DELETED: work };
 // A killed worker's jobs are taken again once their lock lapsed (lockDuration) and a stalled
 // check saw it (stalledInterval): short here, so that the test does not wait 30 s.
 const options = { connection, concurrency: 5, lockDuration: 2_000, stalledInterval: 1_000 };
