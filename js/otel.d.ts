@@ -24,6 +24,9 @@ export interface InstrumentOptions {
 /** A webhook handler of estatekit/webhooks (`createWebhookHandler(...)`). */
 export type WebhookRequestHandler = (request: Request) => Promise<Response>;
 
+/** A job processor of estatekit/webhooks (`webhookProcessor(...)`), for a BullMQ Worker. */
+export type WebhookJobProcessor = (job: never, token?: string) => Promise<void>;
+
 /**
  * Instruments a `Client`: returns the same object, its operation methods defined as own
  * properties that wrap the prototype's (instrumenting it again changes nothing). Per call, an
@@ -44,6 +47,14 @@ export function instrument<T extends UserTokens>(tokens: T, options?: Instrument
  * SERVER span per delivery, the handler's own spans under it, deliveries counted by outcome.
  */
 export function instrument<T extends WebhookRequestHandler>(handler: T, options?: InstrumentOptions): T;
+/**
+ * Instruments estatekit/webhooks' job processor (`webhookProcessor(...)`, a BullMQ Worker's):
+ * returns a wrapper, a CONSUMER span `process <queue>` per job run, linked to the delivery's
+ * SERVER span (the trace context travels in the job's data), with the event's type and uuid,
+ * `estatekit.webhook.attempt` and the outcome (`handled`, `failed`); the time the job waited in
+ * the queue is the histogram `estatekit.webhook.queue.wait` (seconds).
+ */
+export function instrument<T extends WebhookJobProcessor>(processor: T, options?: InstrumentOptions): T;
 
 /** estatekit's version, the instrumentation scope's (the scope's name is `estatekit`). */
 export declare const VERSION: string;

@@ -12,7 +12,7 @@ import { metrics, trace } from "@opentelemetry/api";
 import { telemetry } from "./otel_telemetry.js";
 import { instrumentClient, isClient } from "./otel_client.js";
 import { instrumentTokens, isTokens } from "./otel_auth.js";
-import { instrumentHandler, isHandler } from "./otel_webhooks.js";
+import { instrumentHandler, instrumentProcessor, isHandler, isProcessor } from "./otel_webhooks.js";
 
 /** estatekit's version: the instrumentation scope's (tests/node/otel.test.mjs checks it). */
 export const VERSION = "0.2.0";
@@ -64,7 +64,11 @@ export function instrument(target, options) {
     const handler = /** @type {(request: Request) => Promise<Response>} */ (/** @type {unknown} */ (target));
     return /** @type {T} */ (/** @type {unknown} */ (instrumentHandler(handler, reported)));
   }
+  if (isProcessor(target)) {
+    const processor = /** @type {(job: import("./webhooks_receiver.js").WebhookJob, token?: string) => Promise<void>} */ (/** @type {unknown} */ (target));
+    return /** @type {T} */ (/** @type {unknown} */ (instrumentProcessor(processor, reported)));
+  }
   throw new TypeError(
-    "estatekit/otel: instrument() takes a Client (estatekit), a token provider or user tokens (estatekit/auth), or a webhook handler (estatekit/webhooks)",
+    "estatekit/otel: instrument() takes a Client (estatekit), a token provider or user tokens (estatekit/auth), a webhook handler or a webhook processor (estatekit/webhooks)",
   );
 }

@@ -23,6 +23,7 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5
  *   grants: import("@opentelemetry/api").Counter,
  *   rateLimitWaits: import("@opentelemetry/api").Counter,
  *   deliveries: import("@opentelemetry/api").Counter,
+ *   queueWait: import("@opentelemetry/api").Histogram,
  * }} Telemetry
  */
 
@@ -58,6 +59,10 @@ export function telemetry(options, version) {
     deliveries: meter.createCounter("estatekit.webhook.deliveries", {
       description: "Webhook deliveries received by estatekit/webhooks' handler, by outcome.",
       unit: "{delivery}",
+    }),
+    queueWait: meter.createHistogram("estatekit.webhook.queue.wait", {
+      description: "Time a webhook job waited in the queue, from its creation to the start of a run (webhookProcessor).",
+      unit: "s",
     }),
   };
 }

@@ -17,17 +17,51 @@
 //   dedupe means to. No `url.*`: a webhook's URL may hold the app's secret path segment.
 // - `estatekit.webhook.deliveries` counts deliveries by outcome, event type (a type outside the
 //   28 counts as `_OTHER`) and `error.type`.
-import { SpanKind, SpanStatusCode, context, trace } from "@opentelemetry/api";
+// - With `queue` (the queued mode), the SERVER span ends when the job is added (outcome
+//   `queued`, or `queue_unavailable`: a 503), and its trace context travels in the job's data
+//   (`traceparent`). A processor made by `webhookProcessor`, instrumented, gives each job a
+//   CONSUMER span `process <queue>` linked to the delivery's span (a new trace: the job may run
+//   much later, several times), with the event's type and uuid, the attempt and the outcome
+//   (`handled` / `failed`, status ERROR), and records the time the job waited in the queue
+//   (`estatekit.webhook.queue.wait`, seconds: from the job's creation to the start of this run).
+import { SpanKind, SpanStatusCode, TraceFlags, context, trace } from "@opentelemetry/api";
 import { within } from "./otel_telemetry.js";
 
 /** The hook's key (./webhooks_receiver.js). */
 const OBSERVE = Symbol.for("estatekit.webhooks.observe");
+/** The processor's hook's key (./webhooks_receiver.js). */
+const PROCESS = Symbol.for("estatekit.webhooks.process");
 
 /** The outcomes that are the receiver's failures (span status ERROR). */
-const FAILURES = new Set(["handler_failed", "store_unavailable", "error"]);
+const FAILURES = new Set(["handler_failed", "store_unavailable", "queue_unavailable", "error"]);
 
 /** @typedef {import("./webhooks_receiver.js").Delivery} Delivery */
-/** @typedef {(request: Request, observer: ((delivery: Delivery) => void) | undefined) => Promise<Response>} Observed */
+/** @typedef {(request: Request, observer: ((delivery: Delivery) => void) | undefined, traceparent: (() => string | undefined) | undefined) => Promise<Response>} Observed */
+/** @typedef {import("./webhooks_receiver.js").Processed} Processed */
+/** @typedef {import("./webhooks_receiver.js").WebhookJob} WebhookJob */
+/** @typedef {(job: WebhookJob, token: string | undefined, observer: ((processed: Processed) => void) | undefined) => Promise<void>} Processing */
+
+/**
+ * The W3C `traceparent` of a span (version 00).
+ * @param {import("@opentelemetry/api").Span} span
+ */
+function traceparentOf(span) {
+  const { traceId, spanId, traceFlags } = span.spanContext();
+  if (!trace.isSpanContextValid(span.spanContext())) return undefined;
+  return `00-${traceId}-${spanId}-${(traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED ? "01" : "00"}`;
+}
+
+/**
+ * The span context a `traceparent` names (version 00), or undefined.
+ * @param {unknown} value
+ * @returns {import("@opentelemetry/api").SpanContext | undefined}
+ */
+function parseTraceparent(value) {
+  const m = typeof value === "string" ? /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/.exec(value) : null;
+  if (!m) return undefined;
+  const found = { traceId: /** @type {string} */ (m[1]), spanId: /** @type {string} */ (m[2]), traceFlags: parseInt(/** @type {string} */ (m[3]), 16) & TraceFlags.SAMPLED, isRemote: true };
+  return trace.isSpanContextValid(found) ? found : undefined;
+}
 
 /**
  * The telemetries each handler (original or wrapped) reports to already: instrumenting it again
@@ -76,7 +110,7 @@ export function instrumentHandler(handler, telemetry) {
   const { tracer, deliveries } = telemetry;
 
   /** @type {Observed} */
-  const observed = (request, outer) => {
+  const observed = (request, outer, _traceparent) => {
     const method = /** @type {{ method?: unknown }} */ (request ?? {}).method;
     /** @type {import("@opentelemetry/api").Span} */
     let span;
@@ -90,7 +124,7 @@ export function instrumentHandler(handler, telemetry) {
       inSpan = trace.setSpan(context.active(), span);
     } catch {
       // A broken tracer or context manager: the delivery is handled as without telemetry.
-      return deliver(request, outer);
+      return deliver(request, outer, undefined);
     }
     /** @type {Delivery | undefined} */
     let told;
@@ -131,7 +165,7 @@ export function instrumentHandler(handler, telemetry) {
     /** @type {Promise<Response>} */
     let answered;
     try {
-      answered = within(() => inSpan, deliver, request, observer);
+      answered = within(() => inSpan, deliver, request, observer, () => traceparentOf(span));
     } catch (e) {
       finish(undefined);
       throw e;
@@ -150,7 +184,7 @@ export function instrumentHandler(handler, telemetry) {
 
   /** @param {Request} request */
   const wrapped = async function receive(request) {
-    return observed(request, undefined);
+    return observed(request, undefined, undefined);
   };
   for (const key of Reflect.ownKeys(handler)) {
     if (key === "prototype" || key === OBSERVE) continue;
@@ -165,4 +199,105 @@ export function instrumentHandler(handler, telemetry) {
   if (Object.isFrozen(handler)) Object.freeze(wrapped);
   reporting.set(wrapped, [...already, telemetry]);
   return /** @type {H} */ (/** @type {unknown} */ (wrapped));
+}
+
+/**
+ * Whether `x` is a processor made by estatekit/webhooks' `webhookProcessor`.
+ * @param {unknown} x
+ */
+export function isProcessor(x) {
+  return typeof x === "function" && typeof (/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (x)))[PROCESS] === "function";
+}
+
+/**
+ * The processor wrapped (see the module's comment), or `processor` itself when it reports to
+ * `telemetry` already.
+ * @template {(job: WebhookJob, token?: string) => Promise<void>} P
+ * @param {P} processor
+ * @param {import("./otel_telemetry.js").Telemetry} telemetry
+ * @returns {P}
+ */
+export function instrumentProcessor(processor, telemetry) {
+  const already = reporting.get(processor) ?? [];
+  if (already.includes(telemetry)) return processor;
+  const run = /** @type {Processing} */ ((/** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (processor)))[PROCESS]);
+  const { tracer, queueWait } = telemetry;
+
+  /** @type {Processing} */
+  const observed = (job, token, outer) => {
+    /** @type {import("@opentelemetry/api").Span} */
+    let span;
+    /** @type {import("@opentelemetry/api").Context} */
+    let inSpan;
+    const queueName = /** @type {{ queueName?: unknown }} */ (job ?? {}).queueName;
+    const destination = typeof queueName === "string" ? queueName : undefined;
+    try {
+      const linked = parseTraceparent(/** @type {{ traceparent?: unknown }} */ (/** @type {{ data?: unknown }} */ (job ?? {}).data ?? {}).traceparent);
+      /** @type {import("@opentelemetry/api").Attributes} */
+      const attributes = { "messaging.operation.type": "process", "messaging.operation.name": "process" };
+      if (destination !== undefined) attributes["messaging.destination.name"] = destination;
+      if (typeof job?.id === "string") attributes["messaging.message.id"] = job.id.slice(0, 128);
+      span = tracer.startSpan(
+        destination === undefined ? "process" : `process ${destination}`,
+        { kind: SpanKind.CONSUMER, attributes, links: linked ? [{ context: linked }] : [], root: true },
+      );
+      inSpan = trace.setSpan(context.active(), span);
+      const created = Number(job?.timestamp);
+      const started = Number(job?.processedOn ?? Date.now());
+      if (Number.isFinite(created) && Number.isFinite(started) && started >= created) {
+        queueWait.record((started - created) / 1000, destination === undefined ? {} : { "messaging.destination.name": destination });
+      }
+    } catch {
+      return run(job, token, outer);
+    }
+    /** @type {Processed | undefined} */
+    let told;
+    /** @param {Processed} processed */
+    const observer = (processed) => {
+      told = processed;
+      outer?.(processed);
+    };
+    /** @param {unknown} [error] */
+    const finish = (error) => {
+      try {
+        const outcome = told?.outcome ?? "failed";
+        /** @type {import("@opentelemetry/api").Attributes} */
+        const attributes = { "estatekit.webhook.outcome": outcome };
+        if (told?.type !== undefined) attributes["estatekit.webhook.event_type"] = told.known ? told.type : "_OTHER";
+        if (told?.id !== undefined) attributes["estatekit.webhook.delivery_id"] = String(told.id).slice(0, 128);
+        if (told) attributes["estatekit.webhook.attempt"] = told.attempt;
+        if (outcome === "failed") {
+          attributes["error.type"] = error instanceof Error ? error.name : "failed";
+          span.setStatus({ code: SpanStatusCode.ERROR });
+        }
+        span.setAttributes(attributes);
+        span.end();
+      } catch {
+        // Telemetry never changes how a job runs.
+      }
+    };
+    /** @type {Promise<void>} */
+    let ran;
+    try {
+      ran = within(() => inSpan, run, job, token, observer);
+    } catch (e) {
+      finish(e);
+      throw e;
+    }
+    return Promise.resolve(ran).then(
+      () => finish(),
+      (error) => {
+        finish(error);
+        throw error;
+      },
+    );
+  };
+
+  /** @param {WebhookJob} job @param {string} [token] */
+  const wrapped = async function process(job, token) {
+    return observed(job, token, undefined);
+  };
+  Object.defineProperty(wrapped, PROCESS, { value: observed });
+  reporting.set(wrapped, [...already, telemetry]);
+  return /** @type {P} */ (/** @type {unknown} */ (wrapped));
 }

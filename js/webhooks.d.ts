@@ -162,9 +162,11 @@ export interface WebhookRefused extends Error {
  * for a duplicate, with `dedupe`), 400 to a body that is not a valid event (so the sender does
  * not retry it), 413 to a body over `maxBytes`, 403 to another subdomain, 405 to anything but
  * POST, 500 when the handler threw (so the sender retries), and 503 with `Retry-After` when a
- * shared `dedupe` store is unavailable or another process is handling the same `uuid`.
+ * shared `dedupe` store is unavailable or another process is handling the same `uuid`. With
+ * `queue` (see {@link QueuedWebhookHandlerOptions}), each checked delivery is added as one job and
+ * answered 202 once stored, or 503 with `Retry-After` when the queue did not acknowledge it.
  */
-export function createWebhookHandler(options: WebhookHandlerOptions): (request: Request) => Promise<Response>;
+export function createWebhookHandler(options: WebhookHandlerOptions | QueuedWebhookHandlerOptions): (request: Request) => Promise<Response>;
 
 /** What {@link toNodeListener} reads of node:http's `IncomingMessage` (or Express's `req`). */
 export interface NodeRequest extends AsyncIterable<Uint8Array | string> {
@@ -192,3 +194,84 @@ export interface NodeResponse {
  * toNodeListener(handler))`.
  */
 export function toNodeListener(handler: (request: Request) => Promise<Response>): (req: NodeRequest, res: NodeResponse) => void;
+
+/**
+ * What `createWebhookHandler({ queue })` needs of a queue: BullMQ's `Queue.add(name, data, opts)`,
+ * resolving once the job is stored (any queue keeping this contract works). Called with the
+ * event's type as `name`, `{ event, traceparent? }` as `data` and `{ jobId: event.uuid }`: adding
+ * an id that exists already must add nothing (BullMQ ignores it while the job is kept).
+ */
+export interface WebhookQueue {
+  add(name: string, data: WebhookJobData, opts: { jobId: string }): unknown;
+}
+
+/** The data of a job added by `createWebhookHandler({ queue })`. */
+export interface WebhookJobData {
+  /** The event as `parseEvent` gave it (as JSON: what BullMQ stores). */
+  event: WebhookEvent;
+  /** The delivery's trace context (W3C `traceparent`), with estatekit/otel. */
+  traceparent?: string;
+}
+
+/** Options of {@link createWebhookHandler} in the queued mode: the work runs off the request. */
+export interface QueuedWebhookHandlerOptions {
+  /**
+   * Where each checked delivery goes as one job (a BullMQ `Queue`), whose id is the event's
+   * `uuid`: a redelivery of the same uuid is the same job. The delivery is answered 202 once the
+   * queue acknowledged the job, or 503 with `Retry-After` when it failed or did not answer within
+   * `storeTimeoutMs` (`onError` gets a `QueueUnavailable`): never 2xx for a job not stored.
+   * Run the handlers in BullMQ Workers with {@link webhookProcessor}. Not with `on` nor `dedupe`.
+   */
+  queue: WebhookQueue;
+  /** Your account's subdomain: a delivery for another is answered 403. */
+  subdomain?: string;
+  /** The longest wait for the queue's acknowledgement, in milliseconds (default 2000). */
+  storeTimeoutMs?: number;
+  /** The `Retry-After` (seconds) of a 503 answered because the queue is unavailable (default 5). */
+  retryAfterSeconds?: number;
+  /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */
+  maxBytes?: number;
+  /** Told of refused deliveries and of a queue that did not acknowledge (`QueueUnavailable`). */
+  onError?: (error: unknown, event: WebhookEvent | undefined) => void;
+  on?: never;
+  onUnknown?: never;
+  dedupe?: never;
+}
+
+
+/** What a handler of {@link webhookProcessor} gets besides the event. */
+export interface WebhookJobContext<J = WebhookJobLike> {
+  /** The BullMQ job. */
+  job: J;
+  /** Which run this is: 1 for the first, 2 for the first retry... (`job.attemptsMade + 1`). */
+  attempt: number;
+}
+
+/** What {@link webhookProcessor} reads of a BullMQ `Job`. */
+export interface WebhookJobLike {
+  id?: string;
+  name?: string;
+  data: unknown;
+  attemptsMade?: number;
+  timestamp?: number;
+  processedOn?: number;
+}
+
+/** A handler per event type, for {@link webhookProcessor}: as {@link WebhookHandlers}, with the job. */
+export type WebhookJobHandlers<J = WebhookJobLike> = {
+  [T in EventType]?: (event: EventOf<T>, context: WebhookJobContext<J>) => unknown;
+};
+
+/**
+ * A BullMQ Worker's processor for the jobs of `createWebhookHandler({ queue })`:
+ * `new Worker(name, webhookProcessor({ on }), { connection, concurrency })`. Each job's event goes
+ * to its type's handler (`onUnknown` for a type outside the 28; none: the job completes). A
+ * handler that throws fails the job: BullMQ retries it per the job's `attempts` and `backoff`,
+ * then keeps it in its failed set with the error. At least once: a worker killed mid-job has the
+ * job run again by another once its lock lapses, so handlers must be idempotent (key: the event's
+ * `uuid`).
+ */
+export function webhookProcessor<J extends WebhookJobLike = WebhookJobLike>(options: {
+  on: WebhookJobHandlers<J>;
+  onUnknown?: (event: UnknownTypeEvent, context: WebhookJobContext<J>) => unknown;
+}): (job: J, token?: string) => Promise<void>;

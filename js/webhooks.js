@@ -8,4 +8,4 @@ export const { parseEvent, createWebhookHandler, toNodeListener } = entry(
   () => new URL("estatekit_webhooks_wasm_bg.wasm", import.meta.url),
   () => import("./estatekit_webhooks_wasm_embedded.js")
 );
-export { isInvalidEvent, WebhookEventError } from "./webhooks_receiver.js";
+export { isInvalidEvent, WebhookEventError, webhookProcessor } from "./webhooks_receiver.js";

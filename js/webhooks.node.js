@@ -6,4 +6,4 @@ import { entry } from "./webhooks_receiver.js";
 import bytes from "./estatekit_webhooks_wasm_embedded.js";
 
 export const { parseEvent, createWebhookHandler, toNodeListener } = entry(bytes);
-export { isInvalidEvent, WebhookEventError } from "./webhooks_receiver.js";
+export { isInvalidEvent, WebhookEventError, webhookProcessor } from "./webhooks_receiver.js";

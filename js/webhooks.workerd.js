@@ -7,4 +7,4 @@ import { entry } from "./webhooks_receiver.js";
 import compiled from "./estatekit_webhooks_wasm_bg.wasm";
 
 export const { parseEvent, createWebhookHandler, toNodeListener } = entry(() => compiled);
-export { isInvalidEvent, WebhookEventError } from "./webhooks_receiver.js";
+export { isInvalidEvent, WebhookEventError, webhookProcessor } from "./webhooks_receiver.js";

@@ -9,6 +9,10 @@
 //   which hands back the caller's own object: every member kept, every value as sent;
 // - `createWebhookHandler` answers a delivery (`Request` -> `Response`) with the statuses a sender
 //   understands, reading at most `maxBytes` of the body; `toNodeListener` adapts it to node:http.
+//   With `queue` (a BullMQ Queue, or anything with its `add(name, data, opts)`), a checked
+//   delivery is added as one job whose id is its `uuid` and answered 202 once the queue
+//   acknowledged it; `webhookProcessor` is a BullMQ Worker's processor that runs the handlers.
+//   BullMQ itself is never imported here: the caller's Queue and Worker are.
 // Its declarations are ./webhooks.d.ts (the event types come from Rust, through the glue's).
 import wasmInit, { checkEvent } from "./estatekit_webhooks_wasm.js";
 import { loadOnce } from "./loader.js";
@@ -199,6 +203,19 @@ class WebhookRefused extends Error {
 }
 
 /**
+ * The error told to `onError` when the queue did not acknowledge a delivery's job (it threw, or
+ * did not answer within `storeTimeoutMs`): the delivery was answered 503 with Retry-After, so the
+ * sender comes back (the same uuid is the same job: a job added late is not added twice).
+ */
+class QueueUnavailable extends Error {
+  /** @param {string} why @param {unknown} [cause] */
+  constructor(why, cause) {
+    super(`estatekit/webhooks: the queue did not acknowledge the delivery's job (${why}); the delivery was answered 503`, cause === undefined ? undefined : { cause });
+    this.name = "QueueUnavailable";
+  }
+}
+
+/**
  * A subdomain as a message quotes it: at most 100 characters of it, as JSON.
  * @param {unknown} value
  */
@@ -213,17 +230,40 @@ const quoted = (value) => JSON.stringify(typeof value === "string" && value.leng
 const OBSERVE = Symbol.for("estatekit.webhooks.observe");
 
 /**
+ * The key of the internal hook by which estatekit/otel observes a processor made by
+ * `webhookProcessor` (`Symbol.for`, like OBSERVE): `processor[PROCESS](job, token, observer)`
+ * runs the job as `processor(job, token)` does, and tells `observer` how it ended (`Processed`).
+ */
+const PROCESS = Symbol.for("estatekit.webhooks.process");
+
+/**
+ * How one job ended, as the processor's hook tells it: `outcome` `handled` (the handler resolved,
+ * or there is none for the type) or `failed` (it threw: BullMQ retries it or keeps it failed),
+ * the event's type and uuid, the attempt (1 for the first run) and the trace context the
+ * receiver put in the job's data (`traceparent`), if any.
+ * @typedef {{
+ *   outcome: "handled" | "failed",
+ *   type?: string,
+ *   known?: boolean,
+ *   id?: string,
+ *   attempt: number,
+ *   traceparent?: string,
+ * }} Processed
+ */
+
+/**
  * How one delivery ended, as the hook's observer is told (once, when the answer is decided):
  * nothing of the body but the event's type and id.
  * - `outcome`: `new` (handled now, or acknowledged: no handler for its type), `duplicate`
  *   (answered 200 without a call, with `dedupe`), `in_progress` (another instance handles it:
  *   503), `handler_failed` (the handler threw: 500), `store_unavailable` (the dedupe store failed
- *   or was slow: 503 or 500), `refused` (405, 413, 400, 403: `refusal` says why), `error` (the
+ *   or was slow: 503 or 500), `queued` (with `queue`: the job was added, 202),
+ *   `queue_unavailable` (the queue failed or was slow: 503), `refused` (405, 413, 400, 403: `refusal` says why), `error` (the
  *   event could not be read: 500);
  * - `type`: the event's type as sent (`known`: one of the 28), `id`: its `uuid`, once the body
  *   was read as an event.
  * @typedef {{
- *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "refused" | "error",
+ *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "queued" | "queue_unavailable" | "refused" | "error",
  *   type?: string,
  *   known?: boolean,
  *   id?: string,
@@ -261,8 +301,22 @@ function positive(name, value, fallback) {
  * @returns {(request: Request) => Promise<Response>}
  */
 function createWebhookHandler(options) {
-  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError } = options ?? {};
-  if (on === null || typeof on !== "object") throw new TypeError("createWebhookHandler: `on` must be an object of handlers");
+  // One of two modes (./webhooks.d.ts): `on` (WebhookHandlerOptions) or `queue` (QueuedWebhookHandlerOptions).
+  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = /** @type {Partial<WebhookHandlerOptions> & { queue?: unknown }} */ (options ?? {});
+  if (queue !== undefined) {
+    if (on !== undefined || onUnknown !== undefined) {
+      throw new TypeError(
+        "createWebhookHandler: `on` and `queue` are two modes, one at a time: `on` runs the handlers before the delivery is answered, " +
+          "`queue` adds a job and answers at once (run the handlers in a BullMQ Worker with webhookProcessor({ on }))",
+      );
+    }
+    if (dedupe !== undefined) {
+      throw new TypeError("createWebhookHandler: `dedupe` is not used with `queue`: a job's id is the delivery's uuid, so a redelivery is the same job");
+    }
+    if (queue === null || typeof queue !== "object" || typeof (/** @type {{ add?: unknown }} */ (queue)).add !== "function") {
+      throw new TypeError("createWebhookHandler: `queue` must have BullMQ's `add(name, data, opts)` (a BullMQ Queue)");
+    }
+  } else if (on === null || typeof on !== "object") throw new TypeError("createWebhookHandler: `on` must be an object of handlers");
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError("createWebhookHandler: `maxBytes` must be a positive integer");
   const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
@@ -274,11 +328,11 @@ function createWebhookHandler(options) {
   /** @type {DedupeStore | undefined} */
   const store = shared ? undefined : dedupe === true ? memoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
   /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
-  const handlers = on;
+  const handlers = on ?? {};
   const report =
     onError ??
     ((/** @type {unknown} */ error) =>
-      error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate
+      error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate || error instanceof QueueUnavailable
         ? console.error(error.message)
         : console.error("estatekit/webhooks: the handler threw", error));
   /**
@@ -309,7 +363,7 @@ function createWebhookHandler(options) {
 
   /** @param {Request} request */
   const receive = async function receive(request) {
-    return deliver(request, undefined);
+    return deliver(request, undefined, undefined);
   };
   return Object.defineProperty(receive, OBSERVE, { value: deliver });
 
@@ -318,13 +372,15 @@ function createWebhookHandler(options) {
    * `Delivery`): the hook of estatekit/otel, which gives one per delivery.
    * @param {Request} request
    * @param {((delivery: Delivery) => void) | undefined} observer
+   * @param {(() => string | undefined) | undefined} traceparent with `queue`: the delivery's
+   *   trace context (W3C `traceparent`), put in the job's data
    * @returns {Promise<Response>}
    */
-  async function deliver(request, observer) {
+  async function deliver(request, observer, traceparent) {
     /** @type {Delivery} */
     const told = { outcome: "error" };
     try {
-      return await answerDelivery(request, told);
+      return await answerDelivery(request, told, traceparent);
     } finally {
       try {
         observer?.(told);
@@ -337,9 +393,10 @@ function createWebhookHandler(options) {
   /**
    * @param {Request} request
    * @param {Delivery} told
+   * @param {(() => string | undefined) | undefined} traceparent
    * @returns {Promise<Response>}
    */
-  async function answerDelivery(request, told) {
+  async function answerDelivery(request, told, traceparent) {
     if (request.method !== "POST") {
       const why = `the method is ${quoted(request.method)}; deliveries are POST`;
       return refused(told, new WebhookRefused("method", 405, why), answer(405, { error: "only POST is accepted" }, { allow: "POST" }));
@@ -375,6 +432,7 @@ function createWebhookHandler(options) {
         "(set it to your account's subdomain; the emulator prints its own at start-up)";
       return refused(told, new WebhookRefused("subdomain", 403, why), answer(403, { error: "the event is for another subdomain" }), event);
     }
+    if (queue) return enqueue(/** @type {WebhookQueue} */ (queue), event, told, traceparent);
     if (!store && !shared) return handle(event, request, told);
     const { uuid } = event;
     for (let first = inFlight.get(uuid); first; first = inFlight.get(uuid)) await first.catch(() => {});
@@ -510,6 +568,45 @@ function createWebhookHandler(options) {
     return handled;
   }
   /**
+   * Adds the delivery as one job (name: its type; data: the event and the trace context; id: its
+   * uuid, so that a redelivery is the same job) and answers 202 once the queue acknowledged it,
+   * or 503 with Retry-After when it failed or did not answer within `storeTimeoutMs` (the job may
+   * still be added: the sender's retry, the same uuid, is then the same job).
+   * @param {WebhookQueue} queue
+   * @param {WebhookEvent} event
+   * @param {Delivery} told
+   * @param {(() => string | undefined) | undefined} traceparent
+   * @returns {Promise<Response>}
+   */
+  async function enqueue(queue, event, told, traceparent) {
+    /** @type {{ event: WebhookEvent, traceparent?: string }} */
+    const data = { event };
+    try {
+      const carried = traceparent?.();
+      if (typeof carried === "string") data.traceparent = carried;
+    } catch {
+      // Telemetry never changes how a delivery is answered.
+    }
+    /** @param {QueueUnavailable} error */
+    const unavailable = (error) => {
+      report(error, event);
+      told.outcome = "queue_unavailable";
+      return answer(503, { error: "the queue is unavailable" }, { "retry-after": retryAfter });
+    };
+    try {
+      const added = await bounded(
+        Promise.resolve().then(() => queue.add(told.type ?? "unknown", data, { jobId: event.uuid })),
+        storeTimeoutMs,
+      );
+      if (added === SLOW) return unavailable(new QueueUnavailable(`no answer within storeTimeoutMs, ${storeTimeoutMs} ms`));
+    } catch (e) {
+      return unavailable(new QueueUnavailable("its add() failed", e));
+    }
+    told.outcome = "queued";
+    return answer(202, { received: true, queued: true });
+  }
+
+  /**
    * Runs the event's handler: 200 once it resolved (remembered by `dedupe`), 500 if it threw
    * (not remembered, so that the sender's retry runs it again).
    * @param {WebhookEvent} event
@@ -538,6 +635,56 @@ function createWebhookHandler(options) {
     }
     return answer(200, { received: true });
   }
+}
+
+/** @typedef {{ add(name: string, data: unknown, opts: { jobId: string }): unknown }} WebhookQueue */
+
+/**
+ * What the processor reads of a BullMQ Job.
+ * @typedef {{ id?: string, name?: string, data: unknown, attemptsMade?: number, timestamp?: number, processedOn?: number }} WebhookJob
+ */
+
+/**
+ * A BullMQ Worker's processor function for the jobs `createWebhookHandler({ queue })` adds: the
+ * event's handler by type (`on`, `onUnknown`), called with the event and `{ job, attempt }`. A
+ * handler that throws fails the job (BullMQ retries it per its `attempts` and `backoff`). See
+ * ./webhooks.d.ts.
+ * @param {{ on: Record<string, ((event: any, job: { job: WebhookJob, attempt: number }) => unknown) | undefined>, onUnknown?: (event: any, job: { job: WebhookJob, attempt: number }) => unknown }} options
+ * @returns {(job: WebhookJob, token?: string) => Promise<void>}
+ */
+export function webhookProcessor(options) {
+  const { on, onUnknown } = options ?? {};
+  if (on === null || typeof on !== "object") throw new TypeError("webhookProcessor: `on` must be an object of handlers");
+  if (onUnknown !== undefined && typeof onUnknown !== "function") throw new TypeError("webhookProcessor: `onUnknown` must be a function");
+  /** @param {WebhookJob} job @param {string | undefined} _token @param {((processed: Processed) => void) | undefined} observer */
+  const run = async (job, _token, observer) => {
+    const attempt = (Number.isSafeInteger(job?.attemptsMade) ? /** @type {number} */ (job.attemptsMade) : 0) + 1;
+    /** @type {Processed} */
+    const told = { outcome: "failed", attempt };
+    try {
+      const data = /** @type {{ event?: unknown, traceparent?: unknown }} */ (job?.data ?? {});
+      if (typeof data.traceparent === "string") told.traceparent = data.traceparent;
+      const event = /** @type {WebhookEvent} */ (data.event);
+      if (event === null || typeof event !== "object" || typeof event.uuid !== "string") {
+        throw new TypeError("webhookProcessor: the job's data is not a delivery added by createWebhookHandler({ queue })");
+      }
+      noteEvent(/** @type {Delivery} */ (/** @type {unknown} */ (told)), event);
+      const handler = event.operation === null ? onUnknown : on[event.operation];
+      await handler?.(event, { job, attempt });
+      told.outcome = "handled";
+    } finally {
+      try {
+        observer?.(told);
+      } catch {
+        // An observer's failure is not the job's.
+      }
+    }
+  };
+  /** @param {WebhookJob} job @param {string} [token] */
+  const processor = async function process(job, token) {
+    return run(job, token, undefined);
+  };
+  return Object.defineProperty(processor, PROCESS, { value: run });
 }
 
 /**

@@ -67,6 +67,34 @@ declare module "ioredis" {
 `;
 
 /**
+ * BullMQ, as far as the queued mode of docs/webhooks.md uses it (bullmq itself is installed in
+ * tests/consumers/queue/ only, by make test-consumers, which runs the same wiring for real).
+ */
+const BULLMQ = `declare module "bullmq" {
+  type Connection = { host?: string; port?: number };
+  type KeepJobs = boolean | number | { age?: number; count?: number };
+  type JobsOptions = { attempts?: number; backoff?: { type: "fixed" | "exponential"; delay?: number }; removeOnComplete?: KeepJobs; removeOnFail?: KeepJobs; jobId?: string };
+  export class Job {
+    id?: string;
+    name: string;
+    data: unknown;
+    attemptsMade: number;
+    timestamp: number;
+    processedOn?: number;
+    failedReason: string;
+  }
+  export class Queue {
+    constructor(name: string, options: { connection: Connection; defaultJobOptions?: JobsOptions });
+    add(name: string, data: unknown, options?: JobsOptions): Promise<Job>;
+  }
+  export class Worker {
+    constructor(name: string, processor: (job: Job, token?: string) => Promise<unknown>, options: { connection: Connection; concurrency?: number; lockDuration?: number; stalledInterval?: number });
+    on(event: "failed", listener: (job: Job | undefined, error: Error) => void): this;
+  }
+}
+`;
+
+/**
  * vitest, which the testing recipe imports, as far as the recipe uses it (vitest itself is
  * installed in tests/consumers/vitest/ only, by make test-consumers, which runs later).
  */
@@ -190,6 +218,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   writeFileSync(`${out}vitest.d.ts`, VITEST);
   writeFileSync(`${out}node-http.d.ts`, NODE_HTTP);
   writeFileSync(`${out}redis.d.ts`, REDIS);
+  writeFileSync(`${out}bullmq.d.ts`, BULLMQ);
   writeFileSync(`${out}tanstack.d.ts`, TANSTACK);
   writeFileSync(`${out}otel-setups.d.ts`, OTEL_SETUPS);
   mkdirSync(`${out}stubs`, { recursive: true });

@@ -7,6 +7,9 @@ import {
   isInvalidEvent,
   parseEvent,
   toNodeListener,
+  webhookProcessor,
+  type WebhookJobData,
+  type WebhookJobLike,
   type EventOf,
   type KnownEvent,
   type UnknownTypeEvent,
@@ -143,3 +146,25 @@ export function refused() {
     },
   });
 }
+
+// The queued mode (BullMQ): any object with `add(name, data, opts)` is a queue.
+const jobs: { name: string; data: WebhookJobData; id: string }[] = [];
+const queued = createWebhookHandler({ queue: { add: async (name, data, opts) => jobs.push({ name, data, id: opts.jobId }) }, storeTimeoutMs: 500 });
+export const QUEUED: (request: Request) => Promise<Response> = queued;
+// @ts-expect-error one mode at a time: `on` with `queue`
+createWebhookHandler({ queue: { add: () => {} }, on: {} });
+// @ts-expect-error `dedupe` is not used with `queue`
+createWebhookHandler({ queue: { add: () => {} }, dedupe: true });
+const processor = webhookProcessor({
+  on: {
+    LISTING_CANDIDATE_APPLIED: (event, { job, attempt }) => {
+      const email: string = event.data.email;
+      const n: number = attempt;
+      return [email, n, job.id];
+    },
+    // @ts-expect-error each handler receives its own type's event
+    UNIT_DELETED: (event: EventOf<"LISTING_CANDIDATE_APPLIED">) => event.data.listing,
+  },
+  onUnknown: (event) => event.rawOperation,
+});
+export const PROCESS: (job: WebhookJobLike, token?: string) => Promise<void> = processor;
