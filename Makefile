@@ -140,6 +140,17 @@ test-node: pkg
 golden: pkg
 	node tests/types/golden.mjs --update
 
+# The API report (issue 54): every entry's public declarations (pkg/*.d.ts of each entry of
+# js/package.json's "exports"), as API Extractor reads them, one file per entry in api/
+# (scripts/api-report.mjs). test-api makes them again in a temporary folder and fails, with the
+# difference, when api/ differs; api-report writes api/ (review and commit it with the change).
+.PHONY: test-api api-report
+test-api: pkg
+	node scripts/api-report.mjs --check
+
+api-report: pkg
+	node scripts/api-report.mjs
+
 # Packs pkg/ (npm pack) for the consumer projects, then runs them against their own emulators;
 # the browser pages run in each engine of BROWSER (tests/consumers/browsers.mjs).
 test-consumers: pkg emulator
@@ -169,7 +180,7 @@ test-e2e: pkg emulator demo-static
 test-parity: pkg
 	EMULATOR_HOST=wasm cargo test --workspace --no-fail-fast --test rest --test graphql --test admin --test faults --test malformed --test oauth --test controls
 
-test: setup lint test-links test-native pkg size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+test: setup lint test-links test-native pkg test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 	@echo "make test: all suites passed"
 
 clean:
