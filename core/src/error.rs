@@ -306,19 +306,19 @@ pub fn redact(text: String, token: &str) -> String {
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
-/// so it has a stack).
-#[derive(Clone, Debug, Serialize, Deserialize, Tsify)]
+/// so it has a stack). Internal: serialized for the `ApiError` constructor (web/src/js_error.rs),
+/// without a TypeScript declaration of its own (the public types of an `ApiError`'s fields are
+/// web/src/lib.rs's `ApiErrorBase` and `ApiErrorJSON`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiErrorInfo {
     /// What went wrong.
     pub kind: ApiErrorKind,
     /// HTTP status, when the service answered.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub status: Option<u16>,
     /// The service's error `code`, when its body had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub code: Option<String>,
     /// The parsed error body, the GraphQL `errors`, or a text excerpt.
     #[serde(
@@ -326,7 +326,6 @@ pub struct ApiErrorInfo {
         with = "serde_wasm_bindgen::preserve",
         skip_serializing_if = "JsValue::is_undefined"
     )]
-    #[tsify(optional, type = "unknown")]
     pub details: JsValue,
     /// Partial GraphQL `data` that came with `errors`.
     #[serde(
@@ -334,11 +333,9 @@ pub struct ApiErrorInfo {
         with = "serde_wasm_bindgen::preserve",
         skip_serializing_if = "JsValue::is_undefined"
     )]
-    #[tsify(optional, type = "unknown")]
     pub data: JsValue,
     /// How long the service asked to wait before trying again (kind `rate_limited`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub retry_after_ms: Option<f64>,
     /// How many requests the call made.
     pub attempts: u32,
@@ -349,7 +346,6 @@ pub struct ApiErrorInfo {
     /// The answer's `X-Request-Id` (for a support ticket), when the failure came with an answer
     /// that had one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
     pub request_id: Option<String>,
 }
 

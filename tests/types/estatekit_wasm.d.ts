@@ -712,52 +712,6 @@ export interface RetryEvent {
 }
 
 /**
- * What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
- * so it has a stack).
- */
-export interface ApiErrorInfo {
-    /**
-     * What went wrong.
-     */
-    kind: ApiErrorKind;
-    /**
-     * HTTP status, when the service answered.
-     */
-    status?: number;
-    /**
-     * The service's error `code`, when its body had one.
-     */
-    code?: string;
-    /**
-     * The parsed error body, the GraphQL `errors`, or a text excerpt.
-     */
-    details?: unknown;
-    /**
-     * Partial GraphQL `data` that came with `errors`.
-     */
-    data?: unknown;
-    /**
-     * How long the service asked to wait before trying again (kind `rate_limited`).
-     */
-    retryAfterMs?: number;
-    /**
-     * How many requests the call made.
-     */
-    attempts: number;
-    /**
-     * Whether a later identical call may succeed (network, timeout, 429, 5xx), and is safe to
-     * make: never where a request that is not idempotent (a registration, an upload) may have
-     * reached the service. When `attempts` is over 1, estatekit already retried it.
-     */
-    retryable: boolean;
-    /**
-     * The answer's `X-Request-Id` (for a support ticket), when the failure came with an answer
-     * that had one.
-     */
-    requestId?: string;
-}
-
-/**
  * What went wrong, in `ApiError.kind`.
  */
 export type ApiErrorKind = "invalid_input" | "unauthorized" | "forbidden" | "not_found" | "rate_limited" | "http" | "graphql" | "network" | "timeout" | "aborted" | "decode" | "freed" | "caller_error";
