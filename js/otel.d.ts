@@ -40,10 +40,11 @@ export function instrument<T extends TokenProvider>(provider: T, options?: Instr
 /** Instruments estatekit/auth's user tokens (`createUserTokens(...)`): refresh grants as spans and counted. */
 export function instrument<T extends UserTokens>(tokens: T, options?: InstrumentOptions): T;
 /**
- * Instruments estatekit/webhooks' handler (`createWebhookHandler(...)`): returns a wrapper, a
- * SERVER span per delivery, the handler's own spans under it, deliveries counted by outcome.
+ * Instruments estatekit/webhooks' handler (`createWebhookHandler(...)`): returns a new function
+ * (the handler given is left as it is), a SERVER span per delivery, the handler's own spans
+ * under it, deliveries counted by outcome.
  */
-export function instrument<T extends WebhookRequestHandler>(handler: T, options?: InstrumentOptions): T;
+export function instrument(handler: WebhookRequestHandler, options?: InstrumentOptions): WebhookRequestHandler;
 
 /** estatekit's version, the instrumentation scope's (the scope's name is `estatekit`). */
 export declare const VERSION: string;
