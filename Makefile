@@ -152,6 +152,17 @@ test-node: pkg
 golden: pkg
 	node tests/types/golden.mjs --update
 
+# The API report (issue 54): every entry's public declarations (pkg/*.d.ts of each entry of
+# js/package.json's "exports"), as API Extractor reads them, one file per entry in api/
+# (scripts/api-report.mjs). test-api makes them again in a temporary folder and fails, with the
+# difference, when api/ differs; api-report writes api/ (review and commit it with the change).
+.PHONY: test-api api-report
+test-api: pkg
+	node scripts/api-report.mjs --check
+
+api-report: pkg
+	node scripts/api-report.mjs
+
 # Packs pkg/ (npm pack) for the consumer projects, then runs them against their own emulators;
 # the browser pages run in each engine of BROWSER (tests/consumers/browsers.mjs).
 test-consumers: pkg emulator
@@ -183,7 +194,7 @@ test-parity: pkg
 
 # Each in turn through scripts/timed-make.sh, which prints the seconds each took (and a summary at
 # the end, also when one fails): where the minutes go.
-TEST_TARGETS := setup lint test-links test-native pkg size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+TEST_TARGETS := setup lint test-links test-native pkg test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 test:
 	@MAKE="$(MAKE)" scripts/timed-make.sh $(TEST_TARGETS)
 	@echo "make test: all suites passed"

@@ -7,7 +7,7 @@
 import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm_node.js";
 import { entry } from "./client.js";
 import bytes from "./estatekit_wasm_embedded.js";
-import { clientWithCheckedStore } from "./store.js";
+import { clientWithCheckedStore } from "./checked_client.js";
 
 const glue = { init: wasmInit, initSync: wasmInitSync, Client: clientWithCheckedStore(WasmClient) };
 const api = entry(glue, bytes);

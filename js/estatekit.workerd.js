@@ -7,7 +7,7 @@
 // ./client.js's.
 import wasmInit, { initSync as wasmInitSync, Client as WasmClient } from "./estatekit_wasm_node.js";
 import { entry } from "./client.js";
-import { clientWithCheckedStore } from "./store.js";
+import { clientWithCheckedStore } from "./checked_client.js";
 // @ts-ignore: a .wasm import is the runtime's (a WebAssembly.Module), not TypeScript's.
 import compiled from "./estatekit_wasm_node_bg.wasm";
 

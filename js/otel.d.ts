@@ -43,10 +43,11 @@ export function instrument<T extends TokenProvider>(provider: T, options?: Instr
 /** Instruments estatekit/auth's user tokens (`createUserTokens(...)`): refresh grants as spans and counted. */
 export function instrument<T extends UserTokens>(tokens: T, options?: InstrumentOptions): T;
 /**
- * Instruments estatekit/webhooks' handler (`createWebhookHandler(...)`): returns a wrapper, a
- * SERVER span per delivery, the handler's own spans under it, deliveries counted by outcome.
+ * Instruments estatekit/webhooks' handler (`createWebhookHandler(...)`): returns a new function
+ * (the handler given is left as it is), a SERVER span per delivery, the handler's own spans
+ * under it, deliveries counted by outcome.
  */
-export function instrument<T extends WebhookRequestHandler>(handler: T, options?: InstrumentOptions): T;
+export function instrument(handler: WebhookRequestHandler, options?: InstrumentOptions): WebhookRequestHandler;
 /**
  * Instruments estatekit/webhooks' job processor (`webhookProcessor(...)`, a BullMQ Worker's):
  * returns a wrapper, a CONSUMER span `process <queue>` per job run, linked to the delivery's
@@ -54,7 +55,7 @@ export function instrument<T extends WebhookRequestHandler>(handler: T, options?
  * `estatekit.webhook.attempt` and the outcome (`handled`, `failed`); the time the job waited in
  * the queue is the histogram `estatekit.webhook.queue.wait` (seconds).
  */
-export function instrument<T extends WebhookJobProcessor>(processor: T, options?: InstrumentOptions): T;
+export function instrument(processor: WebhookJobProcessor, options?: InstrumentOptions): WebhookJobProcessor;
 
 /** estatekit's version, the instrumentation scope's (the scope's name is `estatekit`). */
 export declare const VERSION: string;

@@ -1,11 +1,12 @@
 /* @ts-self-types="./otel.d.ts" */
 // estatekit/otel: OpenTelemetry traces and metrics for a `Client`, estatekit/auth's token
 // provider and user tokens, and estatekit/webhooks' handler, in one line:
-// `instrument(x, options?)` returns `x` instrumented, with the same type. Its only imports are
-// OpenTelemetry's API packages (@opentelemetry/api, @opentelemetry/core), optional peers of the
-// package: nothing of them loads unless this entry is imported, and the main entry never imports
-// it. What is reported goes to the global tracer and meter providers unless others are given (no
-// SDK registered: everything is a no-op). Its parts: ./otel_telemetry.js (the tracer, the meter
+// `instrument(x, options?)` returns `x` instrumented, with the same type (a handler: a new
+// function that wraps it). Its only imports are OpenTelemetry's API packages
+// (@opentelemetry/api, @opentelemetry/core), optional peers of the package: nothing of them
+// loads unless this entry is imported, and the main entry never imports it. What is reported
+// goes to the global tracer and meter providers unless others are given (no SDK registered:
+// everything is a no-op). Its parts: ./otel_telemetry.js (the tracer, the meter
 // and the instruments), ./otel_client.js (a Client), ./otel_auth.js (token provider, user tokens),
 // ./otel_webhooks.js (a webhook handler). Declarations: ./otel.d.ts.
 import { metrics, trace } from "@opentelemetry/api";

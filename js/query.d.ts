@@ -7,6 +7,7 @@ import type {
     CallOptions,
     Client,
     DocumentRecord,
+    EnsureWebhookOptions,
     ListDocumentsQuery,
     Message,
     MessageFilter,
@@ -206,10 +207,13 @@ export function registerWebhookMutationOptions(
     options?: CallOptions,
 ): EstatekitMutationOptions<string, RegisterWebhookInput>;
 
-/** `ensureWebhook` as a mutation (resolves with the id); invalidates every webhooks query. */
+/**
+ * `ensureWebhook` as a mutation (resolves with the id); invalidates every webhooks query. Its
+ * options are `ensureWebhook`'s, `store` included (servers).
+ */
 export function ensureWebhookMutationOptions(
     client: Client,
-    options?: CallOptions,
+    options?: EnsureWebhookOptions,
 ): EstatekitMutationOptions<string, RegisterWebhookInput>;
 
 /** `deleteWebhook` as a mutation (variables: the webhook id); invalidates every webhooks query. */

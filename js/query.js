@@ -282,7 +282,7 @@ export function registerWebhookMutationOptions(client, options) {
 /**
  * `ensureWebhook` as a mutation (resolves with the id). Invalidates the webhooks.
  * @param {import("./estatekit.js").Client} client
- * @param {import("./estatekit.js").CallOptions} [options]
+ * @param {import("./estatekit.js").EnsureWebhookOptions} [options]
  */
 export function ensureWebhookMutationOptions(client, options) {
   const keys = estatekitKeys(client);

@@ -85,10 +85,3 @@ export function isStore(x: unknown): x is Store;
  * checks every store it is given this way; use it to test a store you write.
  */
 export function checkedStore<T extends object>(store: T): T;
-
-/**
- * The `Client` class of a server entry with `rateLimit.store` passed through {@link checkedStore}
- * at construction, and `ensureWebhook`'s `store` at each call. The package's server entries
- * (`node`, `workerd`) give their `Client` this way; an app has no need of it.
- */
-export function clientWithCheckedStore<C extends abstract new (...args: never[]) => object>(Client: C): C;

@@ -22,7 +22,8 @@
 #    wasm-opt -Oz; its wrapper (js/webhooks_receiver.js, entries js/webhooks.js,
 #    js/webhooks.node.js and js/webhooks.workerd.js), js/webhooks.d.ts and
 #    estatekit_webhooks_wasm_embedded.js.
-# 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts).
+# 6. the `estatekit/store` entry: plain JavaScript, no module (js/store.js, js/store.d.ts), and
+#    js/checked_client.js, which the server entries of estatekit import (no entry exports it).
 # 7. the `estatekit/query` entry (TanStack Query option factories): js/query.js and
 #    js/query.d.ts, copied; plain JavaScript with no module and no dependency.
 # 8. the `estatekit/otel` entry (OpenTelemetry traces and metrics): plain JavaScript whose only
@@ -133,7 +134,8 @@ fi
 
 # 6. estatekit/store: plain JavaScript (what several processes share; no module of its own).
 if [ "$out" = pkg ]; then
-  cp js/store.js js/store.d.ts "$out/"
+  # checked_client.js: the server entries' Client class, its stores checked (internal, no entry).
+  cp js/store.js js/store.d.ts js/checked_client.js "$out/"
 fi
 
 # 7. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).

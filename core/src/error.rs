@@ -427,8 +427,9 @@ pub fn redact(text: String, token: &str) -> String {
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
-/// so it has a stack): the fields of [`ERROR_FIELDS`], which documents each (the declarations
-/// are generated from that table, so this struct has none of its own).
+/// so it has a stack). Internal: serialized for the `ApiError` constructor (web/src/js_error.rs),
+/// without a TypeScript declaration of its own; its fields are [`ERROR_FIELDS`], which documents
+/// each (the declarations are generated from that table).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiErrorInfo {

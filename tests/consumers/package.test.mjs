@@ -17,6 +17,7 @@ const WRAPPER = [
   ...["webhooks_receiver.js", "webhooks.js", "webhooks.node.js", "webhooks.workerd.js"],
   ...["auth_tokens.js", "auth.js", "auth.node.js", "auth.workerd.js"],
   "store.js",
+  "checked_client.js",
   "query.js",
   ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
 ];

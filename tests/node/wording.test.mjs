@@ -11,6 +11,7 @@ import ts from "typescript";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const { Client, isApiError } = await import(new URL("estatekit.node.js", pkg).href);
+const { memoryStore } = await import(new URL("store.js", pkg).href);
 
 /** The property names of each interface of the glue's declarations. */
 function interfaces() {
@@ -41,7 +42,8 @@ const webhook = { type: "UNIT_CREATED", url: "https://hooks.example.com/a" };
 const INPUTS = {
   ClientOptions: [options, (v) => new Client(v).listWebhooks()],
   RetryOptions: [{}, (v) => new Client({ ...options, retry: v }).listWebhooks()],
-  RateLimitOptions: [{ perMinute: 60 }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
+  // With a store: `key` names the budget in the store, and is read (and refused) only with one.
+  RateLimitOptions: [{ perMinute: 60, store: memoryStore() }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
   MessageFilter: [filter, (v) => client.listMessages(v)],
   MessagesOptions: [{}, (v) => client.listMessages(filter, v)],
   GraphPaging: [{}, (v) => client.listMessages(filter, { paging: v })],

@@ -7,7 +7,10 @@ export interface RateStore {
     take(key: string, limit: number, windowMs: number): Promise<number>;
 }
 
+/** Client-side rate limit. */
 export interface RateLimitOptions {
+    /** Requests allowed per minute (the service allows 300). */
+    perMinute: number;
     /**
      * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
      * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
@@ -27,7 +30,11 @@ export interface WebhookClaimStore {
     release(key: string, owner: string): Promise<void>;
 }
 
-export interface EnsureWebhookOptions {
+/**
+ * The options of `ensureWebhook`: a call's options (its `timeoutMs` includes the wait for the
+ * store's claim), and `store` (servers).
+ */
+export interface EnsureWebhookOptions extends CallOptions {
     /**
      * A store shared by every process that may call `ensureWebhook` for the same webhook
      * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`
@@ -255,16 +262,6 @@ export interface UploadProgress {
 }
 
 /**
- * Client-side rate limit.
- */
-export interface RateLimitOptions {
-    /**
-     * Requests allowed per minute (the service allows 300).
-     */
-    perMinute: number;
-}
-
-/**
  * Filters of `listDocuments`.
  */
 export interface ListDocumentsQuery {
@@ -383,7 +380,7 @@ export interface DocumentMetadata {
 }
 
 /**
- * Options of `messages`.
+ * Options of `listMessages`: the fields selected, paging and sorting, and the call's options.
  */
 export interface MessagesOptions {
     /**
@@ -549,25 +546,6 @@ export interface CallOptions {
     signal?: AbortSignal;
     /**
      * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
-     */
-    timeoutMs?: number;
-    /**
-     * Told about this call's events, besides the client's `onEvent`.
-     */
-    onEvent?: (event: ClientEvent) => void;
-}
-
-/**
- * The options of `ensureWebhook`: a call's options, and `store` (servers).
- */
-export interface EnsureWebhookOptions {
-    /**
-     * Aborts the call; it then rejects with kind `aborted`.
-     */
-    signal?: AbortSignal;
-    /**
-     * Timeout of this call in milliseconds (0 = none), waits for the store's claim included; it
-     * then rejects with kind `timeout`.
      */
     timeoutMs?: number;
     /**

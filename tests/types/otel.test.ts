@@ -1,6 +1,6 @@
 // Type tests of estatekit/otel: `instrument` gives back what it was given, with the same type
-// (a Client, a token provider, user tokens, a webhook handler), takes OpenTelemetry's providers,
-// and refuses anything else. Checked by `tsc --strict --noEmit` (make test-types); never run.
+// (a Client, a token provider, user tokens), or a new function for a webhook handler, takes
+// OpenTelemetry's providers, and refuses anything else. Checked by `tsc --strict --noEmit` (make test-types); never run.
 import { Client, type ClientEvent } from "estatekit";
 import { createTokenProvider, createUserTokens, type TokenProvider, type UserTokens } from "estatekit/auth";
 import { createWebhookHandler } from "estatekit/webhooks";
@@ -34,6 +34,13 @@ const tokens = instrument(createUserTokens({ baseUrl: "https://acme.example.com"
 expect<Equal<typeof tokens, UserTokens>>();
 const handler = instrument(createWebhookHandler({ subdomain: "acme", on: {} }));
 expect<Equal<typeof handler, (request: Request) => Promise<Response>>>();
+// A handler is wrapped in a new function: what comes back is a handler, not the object given.
+const tagged = Object.assign(createWebhookHandler({ on: {} }), { route: "/hooks" });
+const wrapped = instrument(tagged);
+expect<Equal<typeof wrapped, (request: Request) => Promise<Response>>>();
+// @ts-expect-error the wrapper is not the handler given (its own properties are not promised)
+const sameHandler: typeof tagged = wrapped;
+void sameHandler;
 
 const version: string = VERSION;
 void version;

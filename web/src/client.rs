@@ -598,7 +598,8 @@ impl Client {
     pub fn ensure_webhook(
         &self,
         input: Ts<RegisterWebhookInput>,
-        // Read as a call's options (`store` apart): `CallOptions` declared as EnsureWebhookOptions.
+        // Read as a call's options (`store` apart): `CallOptions`, declared as EnsureWebhookOptions
+        // (web::RATE_STORE).
         #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
         options: Option<Ts<CallOptions>>,
     ) -> Promise {

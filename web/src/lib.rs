@@ -32,8 +32,10 @@ use wasm_bindgen::prelude::*;
 #[wasm_bindgen(typescript_custom_section)]
 const API_ERROR: &str = include_str!("api_error.d.ts");
 
-/// The shared rate budget: `RateStore`, the two fields of `RateLimitOptions` that the client
-/// reads itself (merged into tsify's interface of that name), and the `store` event's unions.
+/// The shared stores: `RateStore` and `RateLimitOptions` (whose `store` and `key` the client reads
+/// itself, and `perMinute` through serde: model::client::RateLimitOptions), `WebhookClaimStore`
+/// and `EnsureWebhookOptions` (`store`, read by the client itself, besides a call's options),
+/// and the `store` event's unions. Each declared once, here.
 #[wasm_bindgen(typescript_custom_section)]
 const RATE_STORE: &str = r#"
 /** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
@@ -42,7 +44,10 @@ export interface RateStore {
     take(key: string, limit: number, windowMs: number): Promise<number>;
 }
 
+/** Client-side rate limit. */
 export interface RateLimitOptions {
+    /** Requests allowed per minute (the service allows 300). */
+    perMinute: number;
     /**
      * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
      * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
@@ -62,7 +67,11 @@ export interface WebhookClaimStore {
     release(key: string, owner: string): Promise<void>;
 }
 
-export interface EnsureWebhookOptions {
+/**
+ * The options of `ensureWebhook`: a call's options (its `timeoutMs` includes the wait for the
+ * store's claim), and `store` (servers).
+ */
+export interface EnsureWebhookOptions extends CallOptions {
     /**
      * A store shared by every process that may call `ensureWebhook` for the same webhook
      * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`

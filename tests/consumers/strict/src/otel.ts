@@ -3,6 +3,6 @@
 import { instrument, VERSION } from "estatekit/otel";
 import type { InstrumentOptions, WebhookRequestHandler } from "estatekit/otel";
 
-export function traced<T extends WebhookRequestHandler>(handler: T, options: InstrumentOptions = { propagate: false }): [T, string] {
+export function traced(handler: WebhookRequestHandler, options: InstrumentOptions = { propagate: false }): [WebhookRequestHandler, string] {
   return [instrument(handler, options), VERSION];
 }
