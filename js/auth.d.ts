@@ -176,7 +176,11 @@ export function staffProfile(profile: StaffUserInfo): StaffProfile;
 
 /** Options of {@link authjsProvider}. */
 export interface ProviderOptions {
-    /** The account's base URL, e.g. `https://acme.example.com`. */
+    /**
+     * The account's base URL, e.g. `https://acme.example.com`: https, plain http only for
+     * localhost, 127.0.0.0/8 and [::1] (the provider throws an `ApiError` of kind
+     * `invalid_input` at once otherwise, as every entry that takes a base URL does).
+     */
     baseUrl: string;
     /** The OAuth client's id. */
     clientId: string;
