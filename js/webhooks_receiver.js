@@ -16,6 +16,7 @@ import { WebhookEventError, isInvalidEvent } from "./webhook_event_error.js";
 
 export { WebhookEventError, isInvalidEvent };
 import { checkedStore } from "./store.js";
+import { apiError } from "./api_error.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
 /** @typedef {import("./webhooks.js").WebhookHandlerOptions} WebhookHandlerOptions */
@@ -251,7 +252,7 @@ function noteEvent(told, event) {
  */
 function positive(name, value, fallback) {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createWebhookHandler: \`${name}\` must be a positive whole number`);
+  if (!Number.isSafeInteger(value) || value < 1) throw apiError("invalid_input", `createWebhookHandler: \`${name}\` must be a positive whole number`);
   return value;
 }
 
@@ -262,8 +263,8 @@ function positive(name, value, fallback) {
  */
 function createWebhookHandler(options) {
   const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError } = options ?? {};
-  if (on === null || typeof on !== "object") throw new TypeError("createWebhookHandler: `on` must be an object of handlers");
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError("createWebhookHandler: `maxBytes` must be a positive integer");
+  if (on === null || typeof on !== "object") throw apiError("invalid_input", "createWebhookHandler: `on` must be an object of handlers");
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw apiError("invalid_input", "createWebhookHandler: `maxBytes` must be a positive integer");
   const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
   const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs, STORE_TIMEOUT_MS);
