@@ -1,13 +1,16 @@
-// One rule for base URLs (docs/errors.md, "Refused input"), against pkg/ as packed
-// (`make test-node`): every entry that takes a base URL refuses `http://acme.example.com` where
+// One rule for base URLs (docs/errors.md, "Refused input"), against pkg/ (`make test-node`), or
+// the package installed from the packed tarball (ESTATEKIT_PACKAGE_DIR, which
+// tests/consumers/base-url.test.mjs sets): every entry that takes a base URL refuses `http://acme.example.com` where
 // the option is given, in the same words, and sends nothing; localhost, 127.0.0.0/8, [::1] and
 // https are accepted. The wrapper's copy of the rule (js/base_url.js) and the module's
 // (core/src/api/url.rs) agree on every URL of the table: same verdict, same normalised text, same
 // message.
 import test from "node:test";
 import assert from "node:assert/strict";
+import { pathToFileURL } from "node:url";
 
-const pkg = new URL("../../pkg/", import.meta.url);
+const installed = process.env.ESTATEKIT_PACKAGE_DIR;
+const pkg = installed ? pathToFileURL(`${installed}/`) : new URL("../../pkg/", import.meta.url);
 const main = await import(new URL("estatekit.node.js", pkg).href);
 const browser = await import(new URL("estatekit.js", pkg).href);
 const auth = await import(new URL("auth.node.js", pkg).href);
