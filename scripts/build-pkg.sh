@@ -28,7 +28,7 @@
 # 8. the `estatekit/otel` entry (OpenTelemetry traces and metrics): plain JavaScript whose only
 #    imports are the optional peers @opentelemetry/api and @opentelemetry/core (js/otel.js and its
 #    parts js/otel_*.js, js/otel.d.ts), and otel_routes.js, its table of the client's requests,
-#    generated from vocab/src/routes.rs. The main entry never imports it.
+#    generated from vocab/src/operations.rs. The main entry never imports it.
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -142,7 +142,7 @@ if [ "$out" = pkg ]; then
 fi
 
 # 8. estatekit/otel: plain JavaScript (no module of its own); the requests' templates generated
-#    from their one definition (vocab/src/routes.rs).
+#    from their one definition (vocab/src/operations.rs).
 if [ "$out" = pkg ]; then
   cp js/otel.js js/otel.d.ts js/otel_client.js js/otel_auth.js js/otel_webhooks.js js/otel_telemetry.js "$out/"
   cargo run -q -p estatekit-vocab --bin otel-routes-js > "$out/otel_routes.js"

@@ -155,7 +155,11 @@ fn same_verdicts(text: &str) {
     agree(
         "document",
         text,
-        path_of(documents::check_record(documents::GET, 200, bytes)),
+        path_of(documents::check_record(
+            estatekit::model::client::Operation::GetDocument.phrase(),
+            200,
+            bytes,
+        )),
         reference::<DocumentRecord>(text),
     );
     // The messages are checked where a GraphQL answer holds them: `data.messages`.

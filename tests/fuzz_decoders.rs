@@ -75,7 +75,11 @@ fn check_all(body: &[u8]) {
     for r in [
         webhooks::check_list(200, "items", body).map(|_| ()),
         documents::check_list(200, "", body).map(|_| ()),
-        documents::check_record(documents::GET, 200, body),
+        documents::check_record(
+            estatekit::model::client::Operation::GetDocument.phrase(),
+            200,
+            body,
+        ),
         messages::check_errors(200, body),
         messages::check_answer(200, body).map(|_| ()),
     ] {

@@ -139,43 +139,59 @@ async fn gives_up_after_the_limit_and_reports_attempts() {
     }
 }
 
+/// A write (a registration, an upload) may have acted after a 500 or a 502: sent once, not
+/// retryable. After a 429 or a 503 the service says it did not act: sent again (core's one
+/// `retryable` rule), and the write goes through.
 #[wasm_bindgen_test]
-async fn writes_are_never_retried() {
+async fn writes_are_resent_only_when_the_service_did_not_act() {
     let token = new_account().await;
     let (c, events) = recording_client(
         emulator(),
         &token,
         r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
-    fault_on("POST", WEBHOOKS, &token, r#","status":503,"times":3"#).await;
+    let webhook = || {
+        ts(json(
+            r#"{"type":"UNIT_CREATED","url":"https://h.example.com"}"#,
+        ))
+    };
+    fault_on("POST", WEBHOOKS, &token, r#","status":500,"times":1"#).await;
     let e = err_kind(
-        c.register_webhook(
-            ts(json(
-                r#"{"type":"UNIT_CREATED","url":"https://h.example.com"}"#,
-            )),
-            opt(JsValue::UNDEFINED),
-        ),
+        c.register_webhook(webhook(), opt(JsValue::UNDEFINED)),
         "http",
-        Some(503),
+        Some(500),
     )
     .await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert_eq!(get(&e, "retryable").as_bool(), Some(false));
     assert_eq!(route_count(&token, &format!("POST {WEBHOOKS}")).await, 1.0);
+    assert!(events.borrow().is_empty());
+    fault_on("POST", WEBHOOKS, &token, r#","status":503,"times":2"#).await;
+    ok(c.register_webhook(webhook(), opt(JsValue::UNDEFINED))).await;
+    assert_eq!(route_count(&token, &format!("POST {WEBHOOKS}")).await, 4.0);
+    assert_eq!(events.borrow().len(), 2, "two retries after the two 503s");
 
     let docs = "/api/file-storage/company/documents";
-    fault_on("POST", docs, &token, r#","status":503,"times":3"#).await;
-    let input = json(r#"{"resourcePath":"units/1"}"#);
-    let blob = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
-    js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
+    let upload = || {
+        let input = json(r#"{"resourcePath":"units/1"}"#);
+        let blob = web_sys::Blob::new_with_str_sequence(&js_sys::Array::of1(&"x".into())).unwrap();
+        js_sys::Reflect::set(&input, &"file".into(), &blob).unwrap();
+        ts(input)
+    };
+    fault_on("POST", docs, &token, r#","status":502,"times":1"#).await;
     let e = err_kind(
-        c.upload_document(ts(input), opt(JsValue::UNDEFINED)),
+        c.upload_document(upload(), opt(JsValue::UNDEFINED)),
         "http",
-        Some(503),
+        Some(502),
     )
     .await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(1.0));
+    assert_eq!(get(&e, "retryable").as_bool(), Some(false));
     assert_eq!(route_count(&token, &format!("POST {docs}")).await, 1.0);
-    assert!(events.borrow().is_empty());
+    fault_on("POST", docs, &token, r#","status":429,"times":1"#).await;
+    ok(c.upload_document(upload(), opt(JsValue::UNDEFINED))).await;
+    assert_eq!(route_count(&token, &format!("POST {docs}")).await, 3.0);
+    assert_eq!(events.borrow().len(), 3, "one more retry after the 429");
 }
 
 #[wasm_bindgen_test]

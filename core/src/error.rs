@@ -113,17 +113,8 @@ impl ApiErrorKind {
     }
 }
 
-/// How a request may be sent again after it failed: an operation's `idempotent` column.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Resend {
-    /// The same request again has the same effect (reads, deletes, a refresh grant).
-    Idempotent,
-    /// It may have acted (a registration, an upload, a password grant): sent again only when the
-    /// service answered that it did not act ([`NOT_ACTED_STATUSES`]).
-    NotIdempotent,
-    /// Single-use (an authorization code): never sent twice.
-    Never,
-}
+/// How a request may be sent again after it failed: the operation table's `resend` column.
+pub use estatekit_vocab::operations::Resend;
 
 /// The statuses after which an idempotent request is sent again.
 pub const IDEMPOTENT_RETRY_STATUSES: [u16; 6] = [408, 429, 500, 502, 503, 504];

@@ -8,7 +8,8 @@
 //! serde-wasm-bindgen `JsValue`; on wasm32, web-sys's `URL` parses URLs (natively, the `url`
 //! crate does). Nothing here calls JavaScript at run time in a native build: the unit tests
 //! run natively. A crate of its own so that the checks, which read up to megabytes per call,
-//! are compiled at a level of their own ("s"), apart from the size-compiled web part ("z").
+//! are compiled at a level of their own, apart from the size-compiled web part (each crate's
+//! opt-level: the root Cargo.toml's profiles).
 
 pub mod api;
 pub mod error;

@@ -66,7 +66,7 @@ const SHIPPED = [
   // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
   "query.d.ts",
   // estatekit/otel: OpenTelemetry, plain JavaScript (tests/node/otel.test.mjs); its table of the
-  // client's requests generated from their one definition (vocab/src/routes.rs).
+  // client's requests generated from their one definition (vocab/src/operations.rs).
   "otel.d.ts",
   "otel_routes.js",
 ];

@@ -8,7 +8,7 @@
 #[cfg(feature = "ts")]
 use tsify::Tsify;
 
-pub mod routes;
+pub mod operations;
 
 /// Declares a closed list: the enum, its names' constant and `as_str`.
 macro_rules! closed_list {

@@ -27,7 +27,7 @@ use crate::model::auth::{
     refresh_margin, AuthorizationCode, GrantOptions, GrantType, PasswordCredentials,
     StoreOperation, TokenEvent, TokenProviderOptions, TokenSet, TokenSignal,
 };
-use crate::model::client::{AccessToken, Operation, TokenReason};
+use crate::model::client::{AccessToken, TokenReason};
 use crate::model::Input;
 use js_sys::{Array, Function, Promise};
 use serde::{Deserialize, Serialize};
@@ -292,7 +292,7 @@ impl Target {
             check: &check,
         };
         // The client's request events are not a grant's: it reports `TokenEvent`s.
-        let events = Events::new(Operation::ListMessages, None);
+        let events = Events::of_grant();
         let result = pipeline.run(&operation, &call, &events).await;
         result.map_err(|f| hide(f, &secrets))?;
         set.take().ok_or_else(|| {

@@ -13,7 +13,6 @@ use super::events::Events;
 use super::js;
 use super::js_error::Failure;
 use super::transport::{self, Waited};
-use crate::api::documents::wire_name;
 use crate::error::Error;
 use crate::model::webhooks::RegisterWebhookInput;
 use js_sys::{Array, Function, Promise};
@@ -76,7 +75,7 @@ impl Claim {
         }
         let key = format!(
             "webhook:{origin}:{}:{}",
-            wire_name(&input.event_type),
+            input.event_type.as_str(),
             input.url
         );
         Ok(Some(Claim {

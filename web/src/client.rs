@@ -146,7 +146,7 @@ impl Inner {
             resource_path: input.resource_path,
             metadata: input.metadata,
             name: input.name,
-            format: input.format.as_ref().map(documents::wire_name),
+            format: input.format.map(|f| f.as_str().to_owned()),
         };
         let request = documents::upload_request(&self.base, &fields)?;
         let file: web_sys::Blob = input.file.cast::<web_sys::Blob>().clone();
@@ -217,7 +217,7 @@ impl Inner {
         // Location not readable (e.g. not CORS-exposed) and no id in the body: look it up.
         self.find(input, call, events).await?.ok_or_else(|| {
             Failure::from(Error::Decode {
-                operation: webhooks::REGISTER,
+                operation: Operation::RegisterWebhook.phrase(),
                 status,
                 reason: "the webhook was registered, but the answer did not give its id (no readable Location header, no id in the body) and it is not in the list".into(),
             })
@@ -507,7 +507,7 @@ impl Client {
         self.simple(
             Operation::UploadDocument,
             |inner, events| inner.prepare_upload(input, options, events),
-            results::uploaded_record,
+            results::document_record,
         )
     }
 

@@ -20,7 +20,8 @@ thread_local! {
 /// One call's events: its operation and id, when it started, who listens, how many requests
 /// it has sent.
 pub struct Events {
-    operation: Operation,
+    /// The client operation; none for a token grant, which reports `TokenEvent`s instead.
+    operation: Option<Operation>,
     call_id: u32,
     /// When the call started (`performance.now()`), read only once someone listens.
     started: Cell<f64>,
@@ -31,6 +32,17 @@ pub struct Events {
 impl Events {
     /// The events of a new call of `operation`, told to the client's listener if there is one.
     pub fn new(operation: Operation, client_listener: Option<&Function>) -> Events {
+        Events::of(Some(operation), client_listener)
+    }
+
+    #[cfg(feature = "auth")]
+    /// A token grant's events: none are told (a grant reports `TokenEvent`s); the call still has
+    /// an id and counts its attempts.
+    pub fn of_grant() -> Events {
+        Events::of(None, None)
+    }
+
+    fn of(operation: Option<Operation>, client_listener: Option<&Function>) -> Events {
         let call_id = NEXT_CALL_ID.with(|next| {
             let id = next.get();
             next.set(id.wrapping_add(1));
@@ -73,12 +85,12 @@ impl Events {
         self.attempts.get()
     }
 
-    fn emit(&self, event: impl FnOnce() -> ClientEvent) {
+    fn emit(&self, event: impl FnOnce(Operation) -> ClientEvent) {
         let listeners = self.listeners.borrow().clone();
-        if listeners.is_empty() {
+        let Some(operation) = self.operation.filter(|_| !listeners.is_empty()) else {
             return;
-        }
-        let value: JsValue = js::to_js(&event());
+        };
+        let value: JsValue = js::to_js(&event(operation));
         for listener in &listeners {
             js::notify(listener, &value);
         }
@@ -87,8 +99,8 @@ impl Events {
     /// An attempt is about to be sent.
     pub fn request(&self, method: HttpMethod, path: &str, attempt: u32) {
         self.attempts.set(self.attempts.get() + 1);
-        self.emit(|| ClientEvent::Request {
-            operation: self.operation,
+        self.emit(|operation| ClientEvent::Request {
+            operation,
             method,
             path: path.to_owned(),
             attempt,
@@ -105,7 +117,7 @@ impl Events {
         sent: f64,
         answer: &Answer,
     ) {
-        self.emit(|| {
+        self.emit(|operation| {
             let number = |name| answer.header(name).and_then(|v| decimal(v.trim()));
             let [limit, remaining, reset] = [
                 "x-ratelimit-limit",
@@ -114,7 +126,7 @@ impl Events {
             ]
             .map(number);
             ClientEvent::Response {
-                operation: self.operation,
+                operation,
                 method,
                 path: path.to_owned(),
                 attempt,
@@ -136,8 +148,8 @@ impl Events {
 
     /// The client waits `delay_ms` before repeating attempt `attempt`.
     pub fn retry(&self, attempt: u32, delay_ms: u32, kind: ApiErrorKind, status: Option<u16>) {
-        self.emit(|| ClientEvent::Retry {
-            operation: self.operation,
+        self.emit(|operation| ClientEvent::Retry {
+            operation,
             attempt,
             call_id: self.call_id,
             delay_ms,
@@ -148,8 +160,8 @@ impl Events {
 
     /// The call asks `getToken` for a token.
     pub fn token(&self, reason: TokenReason) {
-        self.emit(|| ClientEvent::Token {
-            operation: self.operation,
+        self.emit(|operation| ClientEvent::Token {
+            operation,
             call_id: self.call_id,
             reason,
         });
@@ -157,8 +169,8 @@ impl Events {
 
     /// The call waits `delay_ms` for room in the client-side rate budget.
     pub fn rate_wait(&self, delay_ms: u32) {
-        self.emit(|| ClientEvent::RateWait {
-            operation: self.operation,
+        self.emit(|operation| ClientEvent::RateWait {
+            operation,
             call_id: self.call_id,
             delay_ms,
         });
@@ -169,8 +181,8 @@ impl Events {
     /// shared store.)
     #[cfg(feature = "server")]
     pub fn store(&self, purpose: &str, reason: &str) {
-        self.emit(|| ClientEvent::Store {
-            operation: self.operation,
+        self.emit(|operation| ClientEvent::Store {
+            operation,
             call_id: self.call_id,
             purpose: purpose.into(),
             reason: reason.into(),
@@ -179,17 +191,17 @@ impl Events {
 
     /// The call ended: `done`, or `error` with the failure's kind and status.
     pub fn finish(&self, result: &Result<JsValue, Failure>) {
-        self.emit(|| {
+        self.emit(|operation| {
             let duration_ms = js::now_precise() - self.started.get();
             match result {
                 Ok(_) => ClientEvent::Done {
-                    operation: self.operation,
+                    operation,
                     call_id: self.call_id,
                     attempts: self.attempts(),
                     duration_ms,
                 },
                 Err(failure) => ClientEvent::Error {
-                    operation: self.operation,
+                    operation,
                     call_id: self.call_id,
                     kind: failure.error.kind(),
                     status: failure.error.status(),

@@ -1,8 +1,8 @@
 //! estatekit's `web` part, the only code that sends requests: runs described requests
 //! (gloo-net's fetch, XHR for upload progress), turns failures into JavaScript `ApiError`s and
 //! exposes the `Client` class. Resource rules live in `crate::api` (estatekit-core); this layer
-//! never knows them. A crate of its own so that it is compiled for size (opt-level "z") while
-//! the module is linked at opt-level 3 (root Cargo.toml). For wasm32 only.
+//! never knows them. A crate of its own so that it is compiled for size, apart from the checks and
+//! the link (each crate's opt-level: the root Cargo.toml's profiles). For wasm32 only.
 #![cfg(target_arch = "wasm32")]
 
 pub use estatekit_core::{api, error, model};

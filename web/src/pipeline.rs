@@ -53,7 +53,7 @@ impl Retry {
             Retry::Never => Resend::NotIdempotent,
             Retry::Safe => Resend::Idempotent,
             #[cfg(feature = "auth")]
-            Retry::Grant(grant) => grant.resend(),
+            Retry::Grant(grant) => grant.spec().resend,
         }
     }
 
@@ -87,12 +87,11 @@ pub struct Exchange<'a> {
 }
 
 impl<'a> Exchange<'a> {
-    /// A client's operation: repeated when its request is safe to repeat.
+    /// A client's operation: repeated as its row of the table says.
     pub fn new(request: &'a HttpRequest, check: Check<'a>) -> Exchange<'a> {
-        let retry = if request.retry_safe {
-            Retry::Safe
-        } else {
-            Retry::Never
+        let retry = match request.spec.resend {
+            Resend::Idempotent => Retry::Safe,
+            _ => Retry::Never,
         };
         Exchange {
             request,
@@ -247,7 +246,7 @@ impl Pipeline {
         call: &Call<'_>,
         events: &Events,
     ) -> Result<JsValue, Failure> {
-        let operation = op.request.operation;
+        let operation = op.request.operation();
         let signal = call.signal.as_ref();
         let deadline = call.until.or_else(|| {
             (call.timeout_ms > 0 && !call.per_attempt)
@@ -375,7 +374,7 @@ impl Pipeline {
                             && failure.attempts > 0
                             && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout) =>
                     {
-                        Err(failure.outcome_unknown(crate::api::unknown_outcome(operation)))
+                        Err(failure.outcome_unknown(op.request.spec.unknown_outcome))
                     }
                     outcome => outcome,
                 };

@@ -6,7 +6,7 @@
 use super::events::Events;
 use super::js;
 use super::transport;
-use crate::api::retry::RateWindow;
+use crate::api::rate::RateWindow;
 use crate::error::Error;
 use std::cell::RefCell;
 use wasm_bindgen::JsValue;
@@ -93,7 +93,7 @@ impl Rate {
 #[cfg(feature = "server")]
 mod shared {
     use super::{js, Events, Stop};
-    use crate::api::retry::RateWindow;
+    use crate::api::rate::RateWindow;
     use crate::error::Error;
     use crate::transport::{self, Waited};
     use js_sys::Promise;

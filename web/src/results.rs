@@ -71,19 +71,10 @@ pub fn document_list(answer: &Answer) -> Result<JsValue, Failure> {
     Ok(array)
 }
 
-/// The checked document record of a 2xx `getDocument` answer.
+/// The checked document record of a 2xx `getDocument` or `uploadDocument` answer.
 pub fn document_record(answer: &Answer) -> Result<JsValue, Failure> {
-    record(documents::GET, answer)
-}
-
-/// The checked document record of a 2xx `uploadDocument` answer.
-pub fn uploaded_record(answer: &Answer) -> Result<JsValue, Failure> {
-    record(documents::UPLOAD, answer)
-}
-
-fn record(operation: &'static str, answer: &Answer) -> Result<JsValue, Failure> {
     let body = ok_json(answer)?;
-    documents::check_record(operation, answer.status, &answer.bytes())
+    documents::check_record(answer.operation, answer.status, &answer.bytes())
         .map_err(|e| answer.fail(e))?;
     Ok(body)
 }

@@ -473,7 +473,7 @@ fn bearer(token: &str) -> bool {
 /// Sends the request once and reads the whole answer. `origin` is the base URL's, the only
 /// one an answer may come from.
 pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<Answer, Failure> {
-    let operation = out.request.operation;
+    let operation = out.request.operation();
     #[cfg(feature = "auth")]
     let sent_at = js::now_ms();
     if out.signal.is_some_and(AbortSignal::aborted) {

@@ -4,7 +4,7 @@
 
 use super::url::QueryString;
 use super::{check_token, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
-use crate::error::{Error, Resend};
+use crate::error::Error;
 use crate::model::auth::{GrantType, TokenSet};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
@@ -55,11 +55,7 @@ impl Grant<'_> {
 
     /// The operation's name in error messages.
     pub fn operation(&self) -> &'static str {
-        match self {
-            Grant::Password { .. } => "password grant",
-            Grant::Refresh { .. } => "refresh grant",
-            Grant::AuthorizationCode { .. } => "authorization code grant",
-        }
+        self.kind().phrase()
     }
 
     /// The secrets this grant sends (hidden in whatever estatekit writes about it).
@@ -129,50 +125,28 @@ pub fn grant_request(
         } => {
             required("credentials.username", username)?;
             required("credentials.password", password)?;
-            body.grant_type = "password";
             body.username = Some(username.to_owned());
             body.password = Some(password.to_owned());
             body.scope = Some(scope.to_owned());
         }
         Grant::Refresh { refresh_token } => {
             required("refreshToken", refresh_token)?;
-            body.grant_type = "refresh_token";
             body.refresh_token = Some(refresh_token.to_owned());
         }
         Grant::AuthorizationCode { code, redirect_uri } => {
             required("code.code", code)?;
             required("code.redirectUri", redirect_uri)?;
-            body.grant_type = "authorization_code";
             body.code = Some(code.to_owned());
             body.redirect_uri = Some(redirect_uri.to_owned());
         }
     }
+    body.grant_type = grant.kind().name();
     Ok(HttpRequest {
-        operation: grant.operation(),
+        spec: grant.kind().spec(),
         method: HttpMethod::Post,
         url: base.join(TOKEN_PATH, &QueryString::default()),
         body: RequestBody::Json(JsonBody::Grant(body)),
-        retry_safe: false,
     })
-}
-
-impl GrantType {
-    /// How a failed grant may be sent again, at once, with the same input (core's `retryable`
-    /// rule then says after what):
-    /// - a refresh is idempotent: if the service had used (rotated) the refresh token before the
-    ///   answer was lost, the repeat is refused with `invalid_grant`, which the provider handles
-    ///   like any rejected refresh token: nothing is lost by trying;
-    /// - a password grant is not: after no answer or a 5xx other than 503 it may have issued a
-    ///   refresh token, and each one counts against the cap of 50 per client and user (a 51st
-    ///   deletes the oldest, possibly another process's);
-    /// - an authorization code is single-use: never.
-    pub fn resend(self) -> Resend {
-        match self {
-            GrantType::RefreshToken => Resend::Idempotent,
-            GrantType::Password => Resend::NotIdempotent,
-            GrantType::AuthorizationCode => Resend::Never,
-        }
-    }
 }
 
 /// Whether an error is the service refusing the grant itself (`invalid_grant`: a wrong
@@ -346,11 +320,7 @@ crate::objects_only!(TokenAnswer);
 
 /// What a grant is called in errors.
 fn operation(grant: GrantType) -> &'static str {
-    match grant {
-        GrantType::Password => "password grant",
-        GrantType::RefreshToken => "refresh grant",
-        GrantType::AuthorizationCode => "authorization code grant",
-    }
+    grant.phrase()
 }
 
 /// Checks a 2xx token answer's bytes (the check of every answer, [`super::check`]). `sent_at` is
@@ -413,7 +383,7 @@ mod tests {
         let request = grant_request(&base(), "cid", "sec", password).unwrap();
         assert_eq!(request.url, "https://acme.example.com/accounts/oauth/token");
         assert_eq!(request.method, HttpMethod::Post);
-        assert!(!request.retry_safe);
+        assert_eq!(request.spec.resend, crate::error::Resend::NotIdempotent);
         assert_eq!(
             body_of(&request),
             json!({"grant_type": "password", "client_id": "cid", "client_secret": "sec",
@@ -531,7 +501,7 @@ mod tests {
         use GrantType::*;
         let repeats = |grant: GrantType, status: Option<u16>| {
             let kind = status.map_or(Network, crate::error::ApiErrorKind::from_status);
-            retryable(kind, status, grant.resend(), status.is_some())
+            retryable(kind, status, grant.spec().resend, status.is_some())
         };
         assert!(repeats(RefreshToken, None));
         assert!(repeats(RefreshToken, Some(503)));

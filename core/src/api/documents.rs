@@ -7,17 +7,9 @@ use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBo
 use crate::error::Error;
 use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
 use crate::model::Unread;
+use estatekit_vocab::operations::Operation;
 
 const PATH: &str = "/api/file-storage/company/documents";
-
-/// Operation name of `uploadDocument`.
-pub const UPLOAD: &str = "upload document";
-/// Operation name of `listDocuments`.
-pub const LIST: &str = "list documents";
-/// Operation name of `getDocument`.
-pub const GET: &str = "get document";
-/// Operation name of `deleteDocument`.
-pub const DELETE: &str = "delete document";
 
 /// The text fields of an upload (the file part is the browser layer's).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -78,18 +70,11 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
         fields.push(("format", FormValue::Text(f.clone())));
     }
     Ok(HttpRequest {
-        operation: UPLOAD,
+        spec: Operation::UploadDocument.spec(),
         method: HttpMethod::Post,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::Form(fields),
-        retry_safe: false,
     })
-}
-
-/// The wire value of one of the model's enum values (`PRE-MOVE_IN`), as serde writes it.
-pub fn wire_name<T: serde::Serialize>(value: &T) -> String {
-    // Unit variants always serialize to their name; nothing else is passed here.
-    serde_plain::to_string(value).unwrap_or_default()
 }
 
 /// `GET /api/file-storage/company/documents/metadata?...` (`types` as repeated keys).
@@ -108,17 +93,16 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
         qs.push_opt(name, value.as_deref());
     }
     for t in q.types.iter().flatten() {
-        qs.push("types", &wire_name(t));
+        qs.push("types", t.as_str());
     }
     qs.push_opt("title", q.title.as_deref());
     qs.push_opt("skip", q.skip);
     qs.push_opt("take", q.take);
     Ok(HttpRequest {
-        operation: LIST,
+        spec: Operation::ListDocuments.spec(),
         method: HttpMethod::Get,
         url: base.join(&format!("{PATH}/metadata"), &qs),
         body: RequestBody::None,
-        retry_safe: true,
     })
 }
 
@@ -126,14 +110,13 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
 pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
     Ok(HttpRequest {
-        operation: GET,
+        spec: Operation::GetDocument.spec(),
         method: HttpMethod::Get,
         url: base.join(
             &format!("{PATH}/{}/metadata", encode_component(id)),
             &QueryString::default(),
         ),
         body: RequestBody::None,
-        retry_safe: true,
     })
 }
 
@@ -141,21 +124,21 @@ pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
 pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
     Ok(HttpRequest {
-        operation: DELETE,
+        spec: Operation::DeleteDocument.spec(),
         method: HttpMethod::Delete,
         url: base.join(
             &format!("{PATH}/{}", encode_component(id)),
             &QueryString::default(),
         ),
         body: RequestBody::None,
-        retry_safe: true,
     })
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key), its records'
 /// strings checked and never copied; returns how many records it holds.
 pub fn check_list(status: u16, key: &str, body: &[u8]) -> Result<usize, Error> {
-    check::<Checked<DocumentRecord<Unread>>>(LIST, status, key, body).map(|list| list.len)
+    check::<Checked<DocumentRecord<Unread>>>(Operation::ListDocuments.phrase(), status, key, body)
+        .map(|list| list.len)
 }
 
 /// Checks a record answer's bytes (`getDocument`, `uploadDocument`).
@@ -204,7 +187,7 @@ mod tests {
                 ..DocumentMetadata::default()
             }),
             name: Some("Protocol \"1\".pdf".into()),
-            format: Some(wire_name(&ImageFormat::Png)),
+            format: Some(ImageFormat::Png.as_str().to_owned()),
         };
         let r = upload_request(&base(), &input).unwrap();
         assert_eq!(r.method, HttpMethod::Post);
@@ -212,7 +195,7 @@ mod tests {
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents"
         );
-        assert!(!r.retry_safe);
+        assert_eq!(r.spec.resend, crate::error::Resend::NotIdempotent);
         assert_eq!(
             form(&r),
             vec![
@@ -290,7 +273,10 @@ mod tests {
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents/metadata?propertyId=p%201&types=CONTRACT&types=PRE-MOVE_IN&title=Lease%20%26%20co&skip=0&take=50"
         );
-        assert_eq!((r.method, r.retry_safe), (HttpMethod::Get, true));
+        assert_eq!(
+            (r.method, r.spec.resend),
+            (HttpMethod::Get, crate::error::Resend::Idempotent)
+        );
         let r = list_request(&base(), &ListDocumentsQuery::default()).unwrap();
         assert_eq!(
             r.url,
@@ -321,7 +307,10 @@ mod tests {
             r.url,
             "http://127.0.0.1:8787/api/file-storage/company/documents/a%252Fb"
         );
-        assert_eq!((r.method, r.retry_safe), (HttpMethod::Delete, true));
+        assert_eq!(
+            (r.method, r.spec.resend),
+            (HttpMethod::Delete, crate::error::Resend::Idempotent)
+        );
         assert!(get_request(&base(), "")
             .unwrap_err()
             .to_string()
@@ -338,10 +327,14 @@ mod tests {
         let rec = json!({"id":"d1","resourcePath":"acme/c/tenants/t/d1","title":"a.pdf","companyId":"c",
             "type":"BRAND_NEW_TYPE","tenantId":null,"unitId":null,"propertyId":"p","propertyGroupId":null,
             "size":12,"mimeType":"application/pdf","whatever":{"deep":[1,2]}});
-        assert_eq!(check_record(UPLOAD, 201, &bytes(&rec)), Ok(()));
+        assert_eq!(
+            check_record(Operation::UploadDocument.phrase(), 201, &bytes(&rec)),
+            Ok(())
+        );
         // The record's strings read as text by the same check: an unknown type is kept as sent.
         let r: DocumentRecord<crate::model::Text> =
-            super::super::check::check(UPLOAD, 201, "", &bytes(&rec)).unwrap();
+            super::super::check::check(Operation::UploadDocument.phrase(), 201, "", &bytes(&rec))
+                .unwrap();
         assert_eq!(r.document_type, Some("BRAND_NEW_TYPE".into()));
         let wrapped = json!({ "documents": [rec] });
         assert_eq!(check_list(200, "documents", &bytes(&wrapped)).unwrap(), 1);
@@ -351,7 +344,7 @@ mod tests {
             json!("text"),
             json!({"id":"d","propertyId":{}}),
         ] {
-            let e = check_record(GET, 200, &bytes(&bad)).unwrap_err();
+            let e = check_record(Operation::GetDocument.phrase(), 200, &bytes(&bad)).unwrap_err();
             assert_eq!(e.kind(), ApiErrorKind::Decode, "{bad}");
         }
         let wrapped = json!({ "items": [rec, {"id": 1}] });

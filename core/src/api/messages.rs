@@ -10,12 +10,10 @@ use crate::model::messages::{
     GraphPaging, GraphSorting, Message, MessageField, MessageFilter, MessagesOptions,
 };
 use crate::model::Unread;
+use estatekit_vocab::operations::Operation;
 use serde::{Deserialize, Serialize};
 
 const PATH: &str = "/api/reporting/graphql";
-
-/// Operation name of `messages`.
-pub const QUERY: &str = "messages query";
 
 /// The five `MessageAttachment` fields, all selected whenever `attachments` is.
 const ATTACHMENT_SELECTION: &str = "{ id name resourcePath type size }";
@@ -174,11 +172,10 @@ pub fn request(
         sort: options.sort.clone(),
     };
     Ok(HttpRequest {
-        operation: QUERY,
+        spec: Operation::ListMessages.spec(),
         method: HttpMethod::Post,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
-        retry_safe: true,
     })
 }
 
@@ -186,7 +183,7 @@ pub fn request(
 fn graphql(status: u16, messages: Option<Vec<String>>) -> Result<(), Error> {
     match messages {
         Some(messages) => Err(Error::Graphql {
-            operation: QUERY,
+            operation: Operation::ListMessages.phrase(),
             messages,
             status,
         }),
@@ -206,7 +203,7 @@ pub fn check_errors(status: u16, body: &[u8]) -> Result<(), Error> {
 /// (whatever `data` holds), else `data.messages` must be a list of `Message`s (or nulls), their
 /// strings checked and never copied; returns how many there are.
 pub fn check_answer(status: u16, body: &[u8]) -> Result<usize, Error> {
-    match check::<Answer<Unread>>(QUERY, status, "", body) {
+    match check::<Answer<Unread>>(Operation::ListMessages.phrase(), status, "", body) {
         Ok(mut answer) => {
             graphql(
                 status,
@@ -242,7 +239,7 @@ impl<S> Answer<S> {
     /// How many messages `data.messages` holds, or the `decode` error for a missing one.
     fn count(self, status: u16) -> Result<usize, Error> {
         let missing = |what: &str| Error::Decode {
-            operation: QUERY,
+            operation: Operation::ListMessages.phrase(),
             status,
             reason: format!("{what} is missing or null"),
         };
@@ -288,7 +285,7 @@ mod tests {
         let r = request(&base(), &by_candidate("c-1"), &MessagesOptions::default()).unwrap();
         assert_eq!(r.method, HttpMethod::Post);
         assert_eq!(r.url, "https://acme.example.com/api/reporting/graphql");
-        assert!(r.retry_safe);
+        assert_eq!(r.spec.resend, crate::error::Resend::Idempotent);
         assert_eq!(
             body_of(&r),
             json!({

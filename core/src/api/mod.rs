@@ -13,9 +13,8 @@ pub mod check;
 pub mod documents;
 pub mod messages;
 pub mod platform;
+pub mod rate;
 pub mod retry;
-#[cfg(test)]
-mod routes;
 pub mod status;
 pub mod url;
 pub mod webhooks;
@@ -23,6 +22,7 @@ pub mod webhooks;
 use crate::error::Error;
 use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
+use estatekit_vocab::operations::Spec;
 use serde::{Deserialize, Serialize};
 use tsify::Tsify;
 
@@ -90,34 +90,21 @@ pub enum RequestBody {
 /// token never passes through request descriptions, logs or tests).
 #[derive(Clone, Debug, PartialEq)]
 pub struct HttpRequest {
-    /// What the call does, for error messages (`list webhooks`).
-    pub operation: &'static str,
+    /// The operation's row of the table (vocab/src/operations.rs): its phrase in messages, how
+    /// it may be sent again, what to do when its outcome is unknown.
+    pub spec: &'static Spec,
     /// HTTP method.
     pub method: HttpMethod,
     /// Absolute URL with encoded path and query.
     pub url: String,
     /// Body.
     pub body: RequestBody,
-    /// Whether repeating the request is harmless (reads and deletes), so it may be retried.
-    pub retry_safe: bool,
 }
 
-/// What to do after a request that is not idempotent (`operation`: a registration, an upload)
-/// got no answer: it may have reached the service and acted, so it is not repeated blindly.
-pub fn unknown_outcome(operation: &str) -> &'static str {
-    match operation {
-        webhooks::REGISTER => {
-            "the webhook may have been registered: call ensureWebhook({ type, url }) to find it \
-             or register it without a duplicate (not retryable: a retry could register it twice)"
-        }
-        documents::UPLOAD => {
-            "the document may have been uploaded: list the documents before uploading it again \
-             (not retryable: a retry could upload it twice)"
-        }
-        _ => {
-            "the request may have reached the service and acted: check before sending it again \
-             (not retryable)"
-        }
+impl HttpRequest {
+    /// What the call does, for error messages (`list webhooks`).
+    pub fn operation(&self) -> &'static str {
+        self.spec.phrase
     }
 }
 

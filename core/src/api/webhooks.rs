@@ -6,32 +6,25 @@ use super::url::{check_http_url, check_id, encode_component, QueryString};
 use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
+use estatekit_vocab::operations::Operation;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 
 const PATH: &str = "/api/external-integrations/webhooks";
 
-/// Operation name of `listWebhooks`.
-pub const LIST: &str = "list webhooks";
-/// Operation name of `registerWebhook`.
-pub const REGISTER: &str = "register webhook";
-/// Operation name of `deleteWebhook`.
-pub const DELETE: &str = "delete webhook";
-
 /// `GET /api/external-integrations/webhooks`.
 pub fn list_request(base: &BaseUrl) -> HttpRequest {
     HttpRequest {
-        operation: LIST,
+        spec: Operation::ListWebhooks.spec(),
         method: HttpMethod::Get,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::None,
-        retry_safe: true,
     }
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key).
 pub fn check_list(status: u16, key: &str, body: &[u8]) -> Result<Vec<Webhook>, Error> {
-    check(LIST, status, key, body)
+    check(Operation::ListWebhooks.phrase(), status, key, body)
 }
 
 /// `POST /api/external-integrations/webhooks` with `{type, url}`.
@@ -41,11 +34,10 @@ pub fn register_request(
 ) -> Result<HttpRequest, Error> {
     check_http_url("input.url", &input.url)?;
     Ok(HttpRequest {
-        operation: REGISTER,
+        spec: Operation::RegisterWebhook.spec(),
         method: HttpMethod::Post,
         url: base.join(PATH, &QueryString::default()),
         body: RequestBody::Json(JsonBody::Webhook(input.clone())),
-        retry_safe: false,
     })
 }
 
@@ -81,10 +73,10 @@ crate::objects_only!(WithId);
 
 /// The id of the newest webhook in a decoded list with this type and URL, if any.
 pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option<String> {
-    let wanted = super::documents::wire_name(&input.event_type);
+    let wanted = input.event_type.as_str();
     list.iter()
         .rev()
-        .find(|w| w.event_type.is(&wanted) && w.url.is(&input.url))
+        .find(|w| w.event_type.is(wanted) && w.url.is(&input.url))
         .map(|w| w.id.to_rust())
 }
 
@@ -92,14 +84,13 @@ pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option
 pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("id", id)?;
     Ok(HttpRequest {
-        operation: DELETE,
+        spec: Operation::DeleteWebhook.spec(),
         method: HttpMethod::Delete,
         url: base.join(
             &format!("{PATH}/{}", encode_component(id)),
             &QueryString::default(),
         ),
         body: RequestBody::None,
-        retry_safe: true,
     })
 }
 
@@ -122,11 +113,10 @@ mod tests {
         assert_eq!(
             list_request(&base()),
             HttpRequest {
-                operation: "list webhooks",
+                spec: Operation::ListWebhooks.spec(),
                 method: HttpMethod::Get,
                 url: "https://acme.example.com/api/external-integrations/webhooks".into(),
                 body: RequestBody::None,
-                retry_safe: true,
             }
         );
     }
@@ -150,7 +140,7 @@ mod tests {
             serde_json::to_value(body).unwrap(),
             json!({"type": "UNIT_CREATED", "url": "https://hooks.example.com/a\"b"})
         );
-        assert!(!r.retry_safe);
+        assert_eq!(r.spec.resend, crate::error::Resend::NotIdempotent);
     }
 
     #[test]
@@ -248,7 +238,7 @@ mod tests {
             r.url,
             "https://acme.example.com/api/external-integrations/webhooks/..%2Fx%3Fy%23z"
         );
-        assert!(r.retry_safe);
+        assert_eq!(r.spec.resend, crate::error::Resend::Idempotent);
         assert!(delete_request(&base(), "").is_err());
     }
 }

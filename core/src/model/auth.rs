@@ -244,17 +244,8 @@ pub fn refresh_margin(refresh_before_ms: f64, lifetime_ms: Option<f64>) -> f64 {
     }
 }
 
-/// A grant of the token endpoint.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "snake_case")]
-pub enum GrantType {
-    /// Username and password.
-    Password,
-    /// A refresh token.
-    RefreshToken,
-    /// The code of the sign-in dialog.
-    AuthorizationCode,
-}
+/// A grant of the token endpoint: a row of the operation table (vocab/src/operations.rs).
+pub use estatekit_vocab::operations::GrantType;
 
 /// What the provider did with its store when the store failed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]

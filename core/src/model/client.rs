@@ -165,29 +165,9 @@ pub struct EnsureWebhookOptions {
     pub on_event: Option<Callback>,
 }
 
-/// The client method a call was made through (`ClientEvent.operation`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub enum Operation {
-    /// `listMessages`
-    ListMessages,
-    /// `uploadDocument`
-    UploadDocument,
-    /// `listDocuments`
-    ListDocuments,
-    /// `getDocument`
-    GetDocument,
-    /// `deleteDocument`
-    DeleteDocument,
-    /// `listWebhooks`
-    ListWebhooks,
-    /// `registerWebhook`
-    RegisterWebhook,
-    /// `ensureWebhook`
-    EnsureWebhook,
-    /// `deleteWebhook`
-    DeleteWebhook,
-}
+/// The client method a call was made through (`ClientEvent.operation`): the operation table's
+/// rows (vocab/src/operations.rs).
+pub use estatekit_vocab::operations::Operation;
 
 /// The service's rate-limit figures, when its `X-RateLimit-*` headers are readable.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
