@@ -58,7 +58,9 @@ export interface TokenProvider {
 
 /**
  * A token provider for one user of one OAuth client. Nothing is sent before the first
- * `getToken`; invalid options make every `getToken` reject with an `ApiError` (`invalid_input`).
+ * `getToken`. Throws an `ApiError` (`invalid_input`) at once for a missing or wrong `baseUrl`
+ * (https; plain http only for localhost, 127.0.0.0/8 and [::1]); other invalid options make
+ * every `getToken` reject with one.
  */
 export function createTokenProvider(options: TokenProviderOptions): TokenProvider;
 
@@ -89,8 +91,9 @@ export interface UserTokens {
 
 /**
  * Refreshes the token sets of users who signed in with their own account (an `authjsProvider` or
- * `betterAuthProvider` sign-in), without the rotation race. Nothing is sent before `fresh`;
- * invalid options make every `fresh` reject with an `ApiError` (`invalid_input`). Printed, it
+ * `betterAuthProvider` sign-in), without the rotation race. Nothing is sent before `fresh`.
+ * Throws an `ApiError` (`invalid_input`) at once for a missing or wrong `baseUrl`; other
+ * invalid options make every `fresh` reject with one. Printed, it
  * shows its base URL and client id, never a secret.
  */
 export function createUserTokens(options: UserTokensOptions): UserTokens;
@@ -176,7 +179,11 @@ export function staffProfile(profile: StaffUserInfo): StaffProfile;
 
 /** Options of {@link authjsProvider}. */
 export interface ProviderOptions {
-    /** The account's base URL, e.g. `https://acme.example.com`. */
+    /**
+     * The account's base URL, e.g. `https://acme.example.com`: https, plain http only for
+     * localhost, 127.0.0.0/8 and [::1] (the provider throws an `ApiError` of kind
+     * `invalid_input` at once otherwise, as every entry that takes a base URL does).
+     */
     baseUrl: string;
     /** The OAuth client's id. */
     clientId: string;

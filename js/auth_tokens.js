@@ -14,6 +14,7 @@ import {
 } from "./estatekit_wasm_node.js";
 import { apiError, isApiError } from "./api_error.js";
 import { checkedStore } from "./store.js";
+import { checkBaseUrl } from "./base_url.js";
 
 /** @typedef {import("./auth.js").TokenProvider} TokenProvider */
 /** @typedef {import("./auth.js").TokenProviderOptions} TokenProviderOptions */
@@ -61,9 +62,9 @@ const OBSERVE = Symbol.for("estatekit.tokens.observe");
 
 /**
  * The observers of one provider or user tokens, and their hook (`object[OBSERVE](observer)`,
- * which gives back the token endpoint's URL when `baseUrl` is valid). Nothing is asked or
- * made at a call while none observes.
- * @param {unknown} baseUrl the option as given
+ * which gives back the token endpoint's URL). Nothing is asked or made at a call while none
+ * observes.
+ * @param {string} baseUrl the base URL, checked (./base_url.js)
  */
 function observers(baseUrl) {
   /** @type {TokenObserver[]} */
@@ -72,7 +73,7 @@ function observers(baseUrl) {
     /** @param {TokenObserver} observer @returns {{ tokenUrl: string | undefined }} */
     hook(observer) {
       list.push(observer);
-      return { tokenUrl: tokenEndpoint(baseUrl) };
+      return { tokenUrl: `${baseUrl}/accounts/oauth/token` };
     },
     /**
      * What a call hands the module as `(tell, send)`, or none while none observes; called
@@ -101,21 +102,6 @@ function observers(baseUrl) {
 }
 
 /**
- * The token endpoint's URL for a base URL (as the module normalises it; no query, fragment or
- * credentials), or undefined when it is not a valid http(s) URL.
- * @param {unknown} baseUrl
- */
-function tokenEndpoint(baseUrl) {
-  try {
-    const url = new URL(/** @type {string} */ (baseUrl));
-    if (!/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash) return undefined;
-    return `${url.origin}${url.pathname.replace(/\/+$/, "")}/accounts/oauth/token`;
-  } catch {
-    return undefined;
-  }
-}
-
-/**
  * Loads the module (the main entry's `init` of this runtime); set by `entry`, which every entry
  * calls first.
  * @type {() => Promise<unknown>}
@@ -123,12 +109,20 @@ function tokenEndpoint(baseUrl) {
 let init;
 
 /**
- * A provider's description without its secrets.
+ * The base URL of `options`, checked where it is given (./base_url.js): throws an ApiError of
+ * kind invalid_input at once for a missing or wrong one.
  * @param {unknown} options
  */
-function describe(options) {
-  const { baseUrl, clientId } = /** @type {{ baseUrl?: unknown, clientId?: unknown }} */ (options ?? {});
-  return { baseUrl: String(baseUrl), clientId: String(clientId) };
+const baseUrlOf = (options) => checkBaseUrl(options);
+
+/**
+ * A provider's description without its secrets.
+ * @param {unknown} options
+ * @param {string} baseUrl
+ */
+function describe(options, baseUrl) {
+  const { clientId } = /** @type {{ clientId?: unknown }} */ (options ?? {});
+  return { baseUrl, clientId: String(clientId) };
 }
 
 /**
@@ -151,16 +145,17 @@ function withCheckedStore(options) {
  * @returns {TokenProvider}
  */
 function createTokenProvider(options) {
+  const base = baseUrlOf(options);
   // Read as they are now (like the Client's options); dropped once the provider is made.
   /** @type {TokenProviderOptions | undefined} */
   let given = withCheckedStore(options);
-  const about = describe(options);
+  const about = describe(options, base);
   /** @type {WasmTokenProvider | undefined} */
   let inner;
   /** @type {Promise<WasmTokenProvider> | undefined} */
   let making;
   let closed = false;
-  const watch = observers(/** @type {{ baseUrl?: unknown }} */ (options ?? {}).baseUrl);
+  const watch = observers(base);
 
   /** The wasm provider, made once the module is loaded; bad options reject every call alike. */
   const made = () =>
@@ -206,6 +201,7 @@ function createTokenProvider(options) {
  * @returns {Promise<TokenSet>}
  */
 async function passwordGrant(options, credentials) {
+  baseUrlOf(options); // refused before anything is loaded or sent
   await init();
   return wasmPasswordGrant(options, credentials);
 }
@@ -217,6 +213,7 @@ async function passwordGrant(options, credentials) {
  * @returns {Promise<TokenSet>}
  */
 async function refreshGrant(options, refreshToken) {
+  baseUrlOf(options); // refused before anything is loaded or sent
   await init();
   return wasmRefreshGrant(options, refreshToken);
 }
@@ -228,6 +225,7 @@ async function refreshGrant(options, refreshToken) {
  * @returns {Promise<TokenSet>}
  */
 async function authorizationCodeGrant(options, code) {
+  baseUrlOf(options); // refused before anything is loaded or sent
   await init();
   return wasmAuthorizationCodeGrant(options, code);
 }
@@ -238,10 +236,11 @@ async function authorizationCodeGrant(options, code) {
  * @returns {UserTokens}
  */
 function createUserTokens(options) {
+  const base = baseUrlOf(options);
   /** @type {UserTokensOptions | undefined} */
   let given = withCheckedStore(options);
-  const about = describe(options);
-  const watch = observers(/** @type {{ baseUrl?: unknown }} */ (options ?? {}).baseUrl);
+  const about = describe(options, base);
+  const watch = observers(base);
   /** @type {Promise<WasmUserTokens> | undefined} */
   let making;
   const made = () =>
@@ -366,24 +365,16 @@ export function tokenSetFrom(account) {
 const SCOPE = "offline_access *";
 
 /**
- * The service's OAuth endpoints for `options` (checked: an absolute http(s) base URL, a client
+ * The service's OAuth endpoints for `options` (checked: the base URL by ./base_url.js's rule, a client
  * id and secret), or an `invalid_input` ApiError naming the option.
  * @param {ProviderOptions} options
  */
 function endpoints(options) {
-  const { baseUrl, clientId, clientSecret } = /** @type {Partial<ProviderOptions>} */ (options ?? {});
-  /** @type {URL | undefined} */
-  let url;
-  try {
-    url = new URL(/** @type {string} */ (baseUrl));
-  } catch {}
-  if (typeof baseUrl !== "string" || !url || !/^https?:$/.test(url.protocol)) {
-    throw apiError("invalid_input", "invalid options.baseUrl: must be an absolute http(s) URL such as https://acme.example.com");
-  }
+  const base = baseUrlOf(options);
+  const { clientId, clientSecret } = /** @type {Partial<ProviderOptions>} */ (options ?? {});
   for (const [name, value] of /** @type {const} */ ([["clientId", clientId], ["clientSecret", clientSecret]])) {
     if (typeof value !== "string" || value === "") throw apiError("invalid_input", `invalid options.${name}: must be a non-empty string`);
   }
-  const base = `${url.origin}${url.pathname.replace(/\/+$/, "")}`;
   return {
     authorize: `${base}/accounts/dialog/authorize`,
     token: `${base}/accounts/oauth/token`,

@@ -16,6 +16,7 @@
 import { loadOnce } from "./loader.js";
 import { ApiError, apiError, isApiError } from "./api_error.js";
 import { DEFAULT_PAGE_SIZE, PagePromise } from "./paging.js";
+import { checkBaseUrl } from "./base_url.js";
 import { DOCUMENT_TYPES, EVENT_TYPES } from "./vocab.js";
 
 export { ApiError, isApiError, DEFAULT_PAGE_SIZE };
@@ -114,9 +115,9 @@ function initSync(module) {
 
 /**
  * Per client: the wasm client once built, its options until then, the error its options gave,
- * whether it was freed, the `baseUrl` option as given (for `baseUrl`, whatever else is wrong),
- * and the hooks around its `fetch` and `getToken` calls (estatekit/otel's, see `INSTRUMENT`).
- * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: unknown, hooks?: Hooks }} State
+ * whether it was freed, its base URL (checked and normalised at `new`, see ./base_url.js), and
+ * the hooks around its `fetch` and `getToken` calls (estatekit/otel's, see `INSTRUMENT`).
+ * @typedef {{ inner: WasmClient | undefined, options: ClientOptions | undefined, error?: unknown, freed: boolean, base: string, hooks?: Hooks }} State
  * @type {WeakMap<Client, State>}
  */
 const clients = new WeakMap();
@@ -162,23 +163,6 @@ const INSTRUMENT = Symbol.for("estatekit.instrument");
 /** @param {WasmClient} wasm */
 const hooked = (wasm) => /** @type {{ __instrument(send: Hooks["send"], ask: Hooks["ask"]): void }} */ (/** @type {unknown} */ (wasm));
 
-/**
- * The base URL as the module normalises it (scheme, host, port, path without trailing slash), read
- * before the module is loaded; the first call validates the options fully.
- * @param {unknown} value
- */
-function baseUrlOf(value) {
-  /** @type {URL | undefined} */
-  let url;
-  try {
-    url = new URL(/** @type {string} */ (value));
-  } catch {}
-  if (typeof value !== "string" || !url || !/^https?:$/.test(url.protocol) || !url.hostname) {
-    throw apiError("invalid_input", "invalid options.baseUrl: must be an absolute http(s) URL such as https://acme.example.com");
-  }
-  return `${url.protocol}//${url.hostname}${url.port && `:${url.port}`}${url.pathname.replace(/\/+$/, "")}`;
-}
-
 /** @param {string} what */
 function notUsable(what) {
   return apiError(
@@ -194,7 +178,7 @@ function notUsable(what) {
  */
 function innerNow(client) {
   const state = clients.get(client);
-  if (!state) throw new TypeError("estatekit: not a Client");
+  if (!state) throw apiError("invalid_input", "estatekit: not a Client");
   if (state.freed) throw apiError("freed", FREED);
   if (!state.inner && state.error === undefined && ready) build(state);
   if (state.error !== undefined) throw state.error; // ApiError invalid_input
@@ -280,16 +264,15 @@ function list(client, key, args, options, paging) {
 
 /**
  * A client for one account of the service. The WebAssembly client is built at once when the
- * module is initialised, else at the first method call, which initialises the module. Never
- * throws: invalid options make every call reject with an ApiError of kind invalid_input (and
- * `baseUrl` throw it when the base URL itself is invalid), whether the module was loaded before
- * `new` or not.
+ * module is initialised, else at the first method call, which initialises the module. Throws an
+ * ApiError of kind invalid_input at once for a missing or wrong base URL (./base_url.js, the
+ * module's rule); any other invalid option makes every call reject with one, whether the module
+ * was loaded before `new` or not (docs/errors.md, "Refused input").
  */
 class Client {
   /** @param {ClientOptions} options */
   constructor(options) {
-    /** @type {unknown} */
-    const base = options !== null && typeof options === "object" ? options.baseUrl : undefined;
+    const base = checkBaseUrl(options);
     /** @type {State} */
     const state = { inner: undefined, options, freed: false, base };
     clients.set(this, state);
@@ -301,13 +284,13 @@ class Client {
 
   /**
    * The base URL the client talks to (normalised, without trailing slash), readable at once;
-   * throws only when the base URL itself is invalid (or the client was freed).
+   * throws only when the client was freed.
    */
   get baseUrl() {
     const state = clients.get(this);
-    if (!state) throw new TypeError("estatekit: not a Client");
+    if (!state) throw apiError("invalid_input", "estatekit: not a Client");
     if (state.freed) throw apiError("freed", FREED);
-    return state.inner ? state.inner.baseUrl : baseUrlOf(state.base);
+    return state.inner ? state.inner.baseUrl : state.base;
   }
 
   /** Frees the WebAssembly memory of this client; it is unusable afterwards. */
@@ -362,7 +345,7 @@ class Client {
    */
   [INSTRUMENT](hooks) {
     const state = clients.get(this);
-    if (!state) throw new TypeError("estatekit: not a Client");
+    if (!state) throw apiError("invalid_input", "estatekit: not a Client");
     state.hooks = hooks;
     if (state.inner) hooked(state.inner).__instrument(hooks.send, hooks.ask);
   }

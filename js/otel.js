@@ -11,6 +11,7 @@
 // ./otel_webhooks.js (a webhook handler). Declarations: ./otel.d.ts.
 import { metrics, trace } from "@opentelemetry/api";
 import { telemetry } from "./otel_telemetry.js";
+import { apiError } from "./api_error.js";
 import { instrumentClient, isClient } from "./otel_client.js";
 import { instrumentTokens, isTokens } from "./otel_auth.js";
 import { instrumentHandler, instrumentProcessor, isHandler, isProcessor } from "./otel_webhooks.js";
@@ -56,7 +57,7 @@ function telemetryOf(options) {
  */
 export function instrument(target, options) {
   if (options != null && typeof options !== "object") {
-    throw new TypeError("estatekit/otel: instrument(target, options): options must be an object ({ tracerProvider?, meterProvider?, propagate? })");
+    throw apiError("invalid_input", "estatekit/otel: instrument(target, options): options must be an object ({ tracerProvider?, meterProvider?, propagate? })");
   }
   const reported = telemetryOf(options ?? {});
   if (isClient(target)) return instrumentClient(target, reported);
@@ -69,7 +70,7 @@ export function instrument(target, options) {
     const processor = /** @type {(job: import("./webhooks_receiver.js").WebhookJob, token?: string) => Promise<void>} */ (/** @type {unknown} */ (target));
     return /** @type {T} */ (/** @type {unknown} */ (instrumentProcessor(processor, reported)));
   }
-  throw new TypeError(
+  throw apiError("invalid_input",
     "estatekit/otel: instrument() takes a Client (estatekit), a token provider or user tokens (estatekit/auth), a webhook handler or a webhook processor (estatekit/webhooks)",
   );
 }

@@ -21,6 +21,7 @@ import { SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core";
 import { OPERATIONS } from "./otel_routes.js";
 import { active, serverAttributes, within } from "./otel_telemetry.js";
+import { apiError } from "./api_error.js";
 
 /** @typedef {import("@opentelemetry/api").Span} Span */
 /** @typedef {import("@opentelemetry/api").Context} Context */
@@ -191,7 +192,7 @@ export function instrumentClient(client, telemetry) {
   if (instrumented.has(client)) return client;
   if (!Object.isExtensible(client)) {
     // Its methods are wrapped as its own properties: refused before anything is changed.
-    throw new TypeError("estatekit/otel: this Client is frozen (or sealed): instrument it before freezing it");
+    throw apiError("invalid_input", "estatekit/otel: this Client is frozen (or sealed): instrument it before freezing it");
   }
   instrumented.add(client);
   const { tracer } = telemetry;

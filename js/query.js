@@ -5,7 +5,7 @@
 // `queryClient.fetchQuery`, ...) take as is. No import of TanStack, nor of the WebAssembly module:
 // the factories only call the methods of the `Client` they are given. Declarations: ./query.d.ts.
 
-import { isApiError } from "./api_error.js";
+import { apiError, isApiError } from "./api_error.js";
 import { DEFAULT_PAGE_SIZE, checkedCount } from "./paging.js";
 
 /** The first element of every key: `invalidateQueries({ queryKey: ["estatekit"] })` reaches all. */
@@ -29,7 +29,11 @@ function keyed(options) {
  * @param {{ readonly baseUrl: string }} client
  */
 export function estatekitKeys(client) {
-  const all = /** @type {const} */ ([ROOT, client.baseUrl]);
+  // Every factory reads its client here first: anything else is refused at once, as every entry
+  // refuses input (docs/errors.md, "Refused input").
+  const baseUrl = client !== null && typeof client === "object" ? client.baseUrl : undefined;
+  if (typeof baseUrl !== "string") throw apiError("invalid_input", "invalid client: must be a Client of estatekit");
+  const all = /** @type {const} */ ([ROOT, baseUrl]);
   return {
     all,
     messages: {

@@ -80,7 +80,7 @@ export function isStore(x: unknown): x is Store;
 /**
  * `store` with each method's answer checked against the {@link Store} contract (`get`: a string
  * or null/undefined; `claim`: an owner id string or null; `take`: a non-negative finite number):
- * a wrong answer rejects at once with a `TypeError` that names the method and what it resolved,
+ * a wrong answer rejects at once with an `ApiError` of kind `invalid_input` that names the method and what it resolved,
  * e.g. `store.claim resolved true; it must resolve an owner id (string) or null`. estatekit
  * checks every store it is given this way; use it to test a store you write.
  */

@@ -3,7 +3,9 @@
 // webhook receiver's dedupe marks, the client's rate budget), behind one small interface. Plain
 // JavaScript, no module: each method is one Map operation (memoryStore) or one Redis command
 // (redisStore), and the atomic parts are Redis's own (SET NX PX, two Lua scripts).
-// Its declarations are ./store.d.ts.
+// Its declarations are ./store.d.ts. Refused input (a wrong argument, a store's wrong answer) is
+// an ApiError of kind invalid_input (./api_error.js), as in every entry (docs/errors.md).
+import { apiError } from "./api_error.js";
 
 /** @typedef {import("./store.js").Store} Store */
 /** @typedef {import("./store.js").MemoryStoreOptions} MemoryStoreOptions */
@@ -49,7 +51,7 @@ const CHECKED = new WeakSet();
 
 /**
  * `store` with the answer of each method checked against the {@link Store} contract: a wrong one
- * rejects at once with a TypeError naming the method and what it resolved (e.g. "store.claim
+ * rejects at once with an ApiError of kind invalid_input naming the method and what it resolved (e.g. "store.claim
  * resolved true; it must resolve an owner id (string) or null"), instead of being taken for
  * something else. Every user of a store in estatekit (token providers, `fresh`, the webhook
  * receiver's dedupe, the client's rate budget) goes through it. Methods the store lacks stay
@@ -71,7 +73,7 @@ export function checkedStore(store) {
     checked[name] = async (...args) => {
       const value = await method.apply(store, args);
       if (rule && !rule[0](value)) {
-        throw new TypeError(`store.${name} resolved ${named(value)}; it must resolve ${rule[1]}`);
+        throw apiError("invalid_input", `store.${name} resolved ${named(value)}; it must resolve ${rule[1]}`);
       }
       return value;
     };
@@ -84,14 +86,14 @@ export function checkedStore(store) {
 const ownerId = () => globalThis.crypto.randomUUID();
 
 /**
- * A positive whole number of milliseconds, or a TypeError naming the argument.
+ * A positive whole number of milliseconds, or an ApiError (invalid_input) naming the argument.
  * @param {string} name
  * @param {unknown} ms
  * @returns {number}
  */
 function positiveMs(name, ms) {
   if (typeof ms !== "number" || !Number.isSafeInteger(ms) || ms < 1) {
-    throw new TypeError(`estatekit/store: \`${name}\` must be a positive whole number of milliseconds`);
+    throw apiError("invalid_input", `estatekit/store: \`${name}\` must be a positive whole number of milliseconds`);
   }
   return ms;
 }
@@ -101,7 +103,7 @@ function positiveMs(name, ms) {
  * @returns {string}
  */
 function checkKey(key) {
-  if (typeof key !== "string" || key === "") throw new TypeError("estatekit/store: `key` must be a non-empty string");
+  if (typeof key !== "string" || key === "") throw apiError("invalid_input", "estatekit/store: `key` must be a non-empty string");
   return key;
 }
 
@@ -139,7 +141,7 @@ export function memoryStore(options = {}) {
     },
     async set(key, value, ttlMs) {
       checkKey(key);
-      if (typeof value !== "string") throw new TypeError("estatekit/store: `value` must be a string");
+      if (typeof value !== "string") throw apiError("invalid_input", "estatekit/store: `value` must be a string");
       const expires = ttlMs === undefined ? Infinity : now() + positiveMs("ttlMs", ttlMs);
       values.set(key, { value, expires });
       sweep();
@@ -162,7 +164,7 @@ export function memoryStore(options = {}) {
     async take(key, limit, windowMs) {
       checkKey(key);
       positiveMs("windowMs", windowMs);
-      if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError("estatekit/store: `limit` must be a positive whole number");
+      if (!Number.isSafeInteger(limit) || limit < 1) throw apiError("invalid_input", "estatekit/store: `limit` must be a positive whole number");
       const t = now();
       let budget = budgets.get(key);
       if (!budget || budget.expires <= t) {
@@ -210,7 +212,7 @@ return t`;
  */
 export function redisStore(client, options = {}) {
   const { prefix = "estatekit:", timeoutMs = DEFAULT_REDIS_TIMEOUT_MS } = options;
-  if (typeof prefix !== "string") throw new TypeError("redisStore: `prefix` must be a string");
+  if (typeof prefix !== "string") throw apiError("invalid_input", "redisStore: `prefix` must be a string");
   positiveMs("timeoutMs", timeoutMs);
   /** @type {(args: string[], signal: AbortSignal) => Promise<unknown>} */
   let sendRaw;
@@ -230,7 +232,7 @@ export function redisStore(client, options = {}) {
     const nodeRedis = /** @type {NodeRedisClient} */ (client);
     sendRaw = (args, signal) => nodeRedis.sendCommand(args, { abortSignal: signal, signal });
   } else {
-    throw new TypeError("redisStore: give a node-redis client (createClient() of the `redis` package) or an ioredis client");
+    throw apiError("invalid_input", "redisStore: give a node-redis client (createClient() of the `redis` package) or an ioredis client");
   }
   /**
    * One command, bounded: rejects once `timeoutMs` passed without an answer (a command not sent
@@ -259,7 +261,7 @@ export function redisStore(client, options = {}) {
       return value == null ? null : String(value);
     },
     async set(key, value, ttlMs) {
-      if (typeof value !== "string") throw new TypeError("estatekit/store: `value` must be a string");
+      if (typeof value !== "string") throw apiError("invalid_input", "estatekit/store: `value` must be a string");
       const args = ["SET", k(key), value];
       if (ttlMs !== undefined) args.push("PX", String(positiveMs("ttlMs", ttlMs)));
       await send(args);
@@ -273,11 +275,11 @@ export function redisStore(client, options = {}) {
       return reply == null ? null : owner;
     },
     async release(key, owner) {
-      if (typeof owner !== "string") throw new TypeError("estatekit/store: `owner` must be the string claim() gave");
+      if (typeof owner !== "string") throw apiError("invalid_input", "estatekit/store: `owner` must be the string claim() gave");
       await send(["EVAL", RELEASE, "1", k(key), owner]);
     },
     async take(key, limit, windowMs) {
-      if (!Number.isSafeInteger(limit) || limit < 1) throw new TypeError("estatekit/store: `limit` must be a positive whole number");
+      if (!Number.isSafeInteger(limit) || limit < 1) throw apiError("invalid_input", "estatekit/store: `limit` must be a positive whole number");
       const reply = await send(["EVAL", TAKE, "1", k(key), String(limit), String(positiveMs("windowMs", windowMs))]);
       const wait = int(reply);
       if (!Number.isFinite(wait) || wait < 0) throw new Error(`estatekit/store: unexpected reply to the take script (${typeof reply})`);

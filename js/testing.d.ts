@@ -99,7 +99,7 @@ export declare class TestService {
      * fault closes, rejects with a `TypeError`, as an unreachable host does.
      */
     readonly fetch: (input: RequestInfo | URL, init?: RequestInit) => Promise<Response>;
-    /** Adds documents, messages and webhooks to an account (all or none: a bad entry throws). */
+    /** Adds documents, messages and webhooks to an account (all or none: a bad entry rejects with an `ApiError` of kind `invalid_input`). */
     seed(data: SeedRequest): Promise<Seeded>;
     /**
      * Back to the seeded state: documents, webhooks, faults, records, rate windows and the grant
@@ -136,7 +136,7 @@ export declare class TestService {
     /**
      * Deletes every refresh token of a user (any client), as the service's 50-token cap or a
      * sign-out elsewhere would: the next refresh with one gets 403 `invalid_grant`. Resolves with
-     * how many were deleted; an unknown user name throws a `TypeError`.
+     * how many were deleted; an unknown user name rejects with an `ApiError` of kind `invalid_input`.
      */
     revokeRefreshTokens(username: string): Promise<number>;
     /** Frees the service; its `fetch` rejects afterwards. */
@@ -146,7 +146,7 @@ export declare class TestService {
 
 /**
  * Starts an emulator in this process, with its own state. Unknown option keys and wrong values
- * throw a `TypeError` naming the option. If the emulator's WebAssembly module cannot be loaded,
+ * reject with an `ApiError` of kind `invalid_input` naming the option. If the emulator's WebAssembly module cannot be loaded,
  * rejects with an `Error` named `ApiError` of kind `network`, whose message gives the URL tried,
  * what came back and the fix (as the main entry's calls do).
  */

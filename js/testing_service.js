@@ -10,6 +10,7 @@
 // Its declarations are ./testing.d.ts; the record types come from Rust (tsify) in the glue's.
 import wasmInit, { TestService as WasmService } from "./estatekit_testing_wasm.js";
 import { loadOnce } from "./loader.js";
+import { apiError } from "./api_error.js";
 
 /** @typedef {import("./testing.js").TestServiceOptions} TestServiceOptions */
 /** @typedef {import("./testing.js").Fault} Fault */
@@ -37,7 +38,16 @@ let load;
  */
 async function createTestService(options) {
   await load();
-  return new TestService(new WasmService(options));
+  /** @type {WasmService} */
+  let inner;
+  try {
+    inner = new WasmService(options);
+  } catch (e) {
+    // The module refuses its options with a TypeError naming the option: the same words, as
+    // refused input is in every entry (docs/errors.md, "Refused input").
+    throw e instanceof TypeError ? apiError("invalid_input", e.message) : e;
+  }
+  return new TestService(inner);
 }
 
 /** One in-process emulator: see ./testing.d.ts. */
@@ -93,7 +103,7 @@ class TestService {
   }
 
   #live() {
-    if (!this.#inner) throw new TypeError("estatekit/testing: this service is closed");
+    if (!this.#inner) throw apiError("invalid_input", "estatekit/testing: this service is closed");
     return this.#inner;
   }
 
@@ -111,7 +121,7 @@ class TestService {
     const v = await r.json();
     if (!r.ok) {
       const message = `estatekit/testing: ${v?.message ?? `status ${r.status}`}`;
-      throw r.status === 400 ? new TypeError(message) : new Error(message);
+      throw r.status === 400 ? apiError("invalid_input", message) : new Error(message);
     }
     return v;
   }
@@ -178,7 +188,7 @@ class TestService {
   async settled(options = {}) {
     const { timeoutMs } = options;
     if (timeoutMs !== undefined && (!Number.isSafeInteger(timeoutMs) || timeoutMs < 0)) {
-      throw new TypeError(`estatekit/testing: settled: timeoutMs must be a whole number from 0, got ${String(timeoutMs)}`);
+      throw apiError("invalid_input", `estatekit/testing: settled: timeoutMs must be a whole number from 0, got ${String(timeoutMs)}`);
     }
     const query = timeoutMs === undefined ? "" : `?timeoutMs=${timeoutMs}`;
     const { deliveries } = await this.#admin("GET", `/_emulator/settled${query}`);

@@ -20,6 +20,7 @@ import { WebhookEventError, isInvalidEvent } from "./webhook_event_error.js";
 
 export { WebhookEventError, isInvalidEvent };
 import { checkedStore } from "./store.js";
+import { apiError } from "./api_error.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
 /** @typedef {import("./webhooks.js").WebhookHandlerOptions} WebhookHandlerOptions */
@@ -291,7 +292,7 @@ function noteEvent(told, event) {
  */
 function positive(name, value, fallback) {
   if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 1) throw new TypeError(`createWebhookHandler: \`${name}\` must be a positive whole number`);
+  if (!Number.isSafeInteger(value) || value < 1) throw apiError("invalid_input", `createWebhookHandler: \`${name}\` must be a positive whole number`);
   return value;
 }
 
@@ -305,19 +306,19 @@ function createWebhookHandler(options) {
   const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = /** @type {Partial<WebhookHandlerOptions> & { queue?: unknown }} */ (options ?? {});
   if (queue !== undefined) {
     if (on !== undefined || onUnknown !== undefined) {
-      throw new TypeError(
+      throw apiError("invalid_input", 
         "createWebhookHandler: `on` and `queue` are two modes, one at a time: `on` runs the handlers before the delivery is answered, " +
           "`queue` adds a job and answers at once (run the handlers in a BullMQ Worker with webhookProcessor({ on }))",
       );
     }
     if (dedupe !== undefined) {
-      throw new TypeError("createWebhookHandler: `dedupe` is not used with `queue`: a job's id is the delivery's uuid, so a redelivery is the same job");
+      throw apiError("invalid_input", "createWebhookHandler: `dedupe` is not used with `queue`: a job's id is the delivery's uuid, so a redelivery is the same job");
     }
     if (queue === null || typeof queue !== "object" || typeof (/** @type {{ add?: unknown }} */ (queue)).add !== "function") {
-      throw new TypeError("createWebhookHandler: `queue` must have BullMQ's `add(name, data, opts)` (a BullMQ Queue)");
+      throw apiError("invalid_input", "createWebhookHandler: `queue` must have BullMQ's `add(name, data, opts)` (a BullMQ Queue)");
     }
-  } else if (on === null || typeof on !== "object") throw new TypeError("createWebhookHandler: `on` must be an object of handlers");
-  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError("createWebhookHandler: `maxBytes` must be a positive integer");
+  } else if (on === null || typeof on !== "object") throw apiError("invalid_input", "createWebhookHandler: `on` must be an object of handlers");
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw apiError("invalid_input", "createWebhookHandler: `maxBytes` must be a positive integer");
   const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
   const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs, STORE_TIMEOUT_MS);
@@ -654,8 +655,8 @@ function createWebhookHandler(options) {
  */
 export function webhookProcessor(options) {
   const { on, onUnknown } = options ?? {};
-  if (on === null || typeof on !== "object") throw new TypeError("webhookProcessor: `on` must be an object of handlers");
-  if (onUnknown !== undefined && typeof onUnknown !== "function") throw new TypeError("webhookProcessor: `onUnknown` must be a function");
+  if (on === null || typeof on !== "object") throw apiError("invalid_input", "webhookProcessor: `on` must be an object of handlers");
+  if (onUnknown !== undefined && typeof onUnknown !== "function") throw apiError("invalid_input", "webhookProcessor: `onUnknown` must be a function");
   /** @param {WebhookJob} job @param {string | undefined} _token @param {((processed: Processed) => void) | undefined} observer */
   const run = async (job, _token, observer) => {
     const attempt = (Number.isSafeInteger(job?.attemptsMade) ? /** @type {number} */ (job.attemptsMade) : 0) + 1;
@@ -666,7 +667,7 @@ export function webhookProcessor(options) {
       if (typeof data.traceparent === "string") told.traceparent = data.traceparent;
       const event = /** @type {WebhookEvent} */ (data.event);
       if (event === null || typeof event !== "object" || typeof event.uuid !== "string") {
-        throw new TypeError("webhookProcessor: the job's data is not a delivery added by createWebhookHandler({ queue })");
+        throw apiError("invalid_input", "webhookProcessor: the job's data is not a delivery added by createWebhookHandler({ queue })");
       }
       noteEvent(/** @type {Delivery} */ (/** @type {unknown} */ (told)), event);
       const handler = event.operation === null ? onUnknown : on[event.operation];

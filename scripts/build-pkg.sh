@@ -71,7 +71,7 @@ else
 fi
 # The closed lists' JavaScript constants, generated from their one definition (vocab/src/lib.rs).
 cargo run -q -p estatekit-vocab --bin vocab-js > "$out/vocab.js"
-cp js/paging.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 cp js/README.md "$out/README.md"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM

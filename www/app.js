@@ -102,9 +102,8 @@ async function connect() {
     // Every call's events go to the Network tab. In the page, requests go to the service's fetch.
     const options = { baseUrl, token, onEvent: (event) => ctx.onEvent(event) };
     if (service.fetch) options.fetch = service.fetch;
+    // `new Client` throws an invalid base URL's error at once.
     client = new Client(options);
-    // `new Client` never throws; its `baseUrl` gives an invalid base URL's error at once.
-    void client.baseUrl;
   } catch (error) {
     // Invalid options (kind invalid_input): shown next to the form, nothing was sent.
     connectButton.disabled = false;

@@ -362,7 +362,6 @@ test("bad options reject every getToken alike, naming the field, never a value",
     [{ ...OPTIONS, clientSecret: undefined, username: "u", password: SECRETS.password }, "invalid options.clientSecret: is required"],
     [{ ...OPTIONS, username: "u" }, "invalid options.password: is required with username"],
     [{ ...OPTIONS }, "invalid options: give username and password, or a refreshToken, or a store that holds a token set"],
-    [{ ...OPTIONS, baseUrl: "http://acme.example.com", refreshToken: "r" }, "invalid options.baseUrl: must use https"],
     [{ ...OPTIONS, password: 12345678, username: "u" }, "invalid options.password: must be a string"],
     [{ ...OPTIONS, refreshToken: "r", store: { get() {} } }, "invalid options.store: must be a Store"],
     [{ ...OPTIONS, refreshToken: "r", refreshBefore: 5 }, "invalid options.refreshBefore: is not a known option"],
@@ -378,6 +377,11 @@ test("bad options reject every getToken alike, naming the field, never a value",
   }
   const e = await failure(passwordGrant({ ...OPTIONS, fetch: endpoint().fetch }, { username: "u" }));
   assert.equal(e.message, "invalid credentials.password: is required");
+  // A wrong base URL is refused where it is given (tests/node/base_url.test.mjs for every entry).
+  assert.throws(
+    () => createTokenProvider({ ...OPTIONS, baseUrl: "http://acme.example.com", refreshToken: "r" }),
+    (e) => e.kind === "invalid_input" && e.message.startsWith("invalid options.baseUrl: must use https"),
+  );
 });
 
 test("a closed provider rejects; printing a provider shows no secret", async () => {

@@ -225,12 +225,12 @@ test("instrument() returns the same client, its methods own non-enumerable prope
   assert.equal(c.listWebhooks, own.value, "instrumented once");
   assert.ok(c instanceof Client);
   assert.equal(JSON.parse(readFileSync(new URL("package.json", pkg), "utf8")).version, VERSION);
-  assert.throws(() => instrument({}), TypeError);
+  assert.throws(() => instrument({}), { name: "ApiError", kind: "invalid_input" });
   const frozen = Object.freeze(new Client({ baseUrl: emulator.baseUrl, token: TOKEN }));
   assert.throws(() => instrument(frozen), /frozen \(or sealed\): instrument it before freezing it/);
   assert.throws(() => instrument(frozen), /frozen/, "refused again: nothing was marked");
   assert.ok(Array.isArray(await frozen.listWebhooks()), "the frozen client still works, uninstrumented");
-  assert.throws(() => instrument(c, "yes"), TypeError);
+  assert.throws(() => instrument(c, "yes"), { name: "ApiError", kind: "invalid_input" });
   // Arguments the call refuses are refused in the same words, instrumented or not.
   const refusal = async (client, call) => call(client).then(() => "resolved", (e) => `${e.kind}: ${e.message}`);
   const untouched = new Client({ baseUrl: emulator.baseUrl, token: TOKEN });

@@ -62,8 +62,8 @@ test.describe("memoryStore", () => {
     assert.equal(await store.take("r", 2, 1000), 600);
     now = 1000;
     assert.equal(await store.take("r", 2, 1000), 0, "a new window");
-    await assert.rejects(store.take("r", 0, 1000), TypeError);
-    await assert.rejects(store.claim("", 10), TypeError);
+    await assert.rejects(store.take("r", 0, 1000), { name: "ApiError", kind: "invalid_input" });
+    await assert.rejects(store.claim("", 10), { name: "ApiError", kind: "invalid_input" });
   });
 
   test.it("redisStore refuses what is not a node-redis or ioredis client", () => {

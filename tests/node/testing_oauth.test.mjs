@@ -48,7 +48,7 @@ test("oauthClients[].redirectUris: registered URIs only, compared exactly; other
   assert.equal(back.searchParams.get("state"), "s 1");
 });
 
-test("a bad redirectUris entry throws a TypeError naming it", async () => {
+test("a bad redirectUris entry is refused (ApiError invalid_input) naming it", async () => {
   for (const [redirectUris, message] of [
     [["/relative"], /options\.oauthClients\[0\]\.redirectUris\[0\]: a redirect URI must be/],
     [["https://a.test/cb", "https://a.test/cb#frag"], /options\.oauthClients\[0\]\.redirectUris\[1\]/],
@@ -56,11 +56,11 @@ test("a bad redirectUris entry throws a TypeError naming it", async () => {
     [[1], /options\.oauthClients\[0\]\.redirectUris: expected an array of strings/],
     [null, /options\.oauthClients\[0\]\.redirectUris: expected an array of strings/],
   ]) {
-    await assert.rejects(createTestService({ oauthClients: [{ clientId: "c", clientSecret: "s", redirectUris }] }), (e) => e instanceof TypeError && message.test(e.message));
+    await assert.rejects(createTestService({ oauthClients: [{ clientId: "c", clientSecret: "s", redirectUris }] }), (e) => e.name === "ApiError" && e.kind === "invalid_input" && message.test(e.message));
   }
   await assert.rejects(
     createTestService({ oauthClients: [{ clientId: "c", clientSecret: "s", redirectUri: "https://a.test/cb" }] }),
-    (e) => e instanceof TypeError && /unknown key `redirectUri`/.test(e.message),
+    (e) => e.name === "ApiError" && e.kind === "invalid_input" && /unknown key `redirectUri`/.test(e.message),
   );
 });
 

@@ -405,7 +405,7 @@ test("a store whose claim resolves true: every user of the store says so at once
 
   await t.test("checkedStore names the method and what it returned", async () => {
     const { store } = trueClaimStore();
-    await assert.rejects(checkedStore(store).claim("k", 10), { name: "TypeError", message: CLAIM_TRUE });
+    await assert.rejects(checkedStore(store).claim("k", 10), { name: "ApiError", kind: "invalid_input", message: CLAIM_TRUE });
     const odd = checkedStore({ get: async () => 42, take: async () => "soon", set: async () => "ok" });
     await assert.rejects(odd.get("k"), { message: "store.get resolved 42; it must resolve a string, or null (or undefined) when absent" });
     await assert.rejects(odd.take("k", 1, 1), { message: "store.take resolved a string; it must resolve a non-negative finite number of milliseconds" });

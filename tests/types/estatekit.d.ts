@@ -143,14 +143,14 @@ export interface PagePromise<T> extends PromiseLike<T[]>, AsyncIterable<T> {
  */
 export declare class Client {
     /**
-     * Creates a client; nothing is sent until a method is called. Never throws: invalid options
-     * make every call reject with an `ApiError` (kind `invalid_input`), and `baseUrl` throw it
-     * when the base URL itself is invalid, whether the module was loaded before or not.
+     * Creates a client; nothing is sent until a method is called. Throws an `ApiError` (kind
+     * `invalid_input`) at once for a missing or wrong `baseUrl` (https; plain http only for
+     * localhost, 127.0.0.0/8 and [::1]); any other invalid option makes every call reject with
+     * one, whether the module was loaded before or not.
      */
     constructor(options: ClientOptions);
     /**
-     * The base URL the client talks to (normalised, without trailing slash). Readable at once;
-     * throws the options' `ApiError` (`invalid_input`) when it is not an absolute http(s) URL.
+     * The base URL the client talks to (normalised, without trailing slash). Readable at once.
      */
     readonly baseUrl: string;
     /**

@@ -17,6 +17,11 @@ const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
 /// A validated service base URL: absolute http(s), https unless the host is loopback, no
 /// credentials, query or fragment; normalised by the URL standard and kept without trailing
 /// slash.
+///
+/// The package's entries apply the same rule, in the same words, where the option is given
+/// (`new Client`, the token provider, the sign-in providers: synchronously, before this module
+/// is loaded): js/base_url.js, whose comment says why it is a copy, and
+/// tests/node/base_url.test.mjs holds the two equal. Change both together.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BaseUrl {
     text: String,

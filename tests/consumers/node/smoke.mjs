@@ -10,7 +10,8 @@ assert.ok(EVENT_TYPES.includes("UNIT_CREATED") && DOCUMENT_TYPES.includes("PRE-M
 assert.equal(isApiError(new Error("plain")), false);
 assert.equal(isApiError(Object.assign(new Error("x"), { name: "ApiError", kind: "network" })), true);
 
-const url = process.env.ESTATEKIT_EMULATOR_URL;
+// Unset or empty: no emulator (new Client refuses an empty base URL at once).
+const url = process.env.ESTATEKIT_EMULATOR_URL || undefined;
 const client = new Client({ baseUrl: url ?? "https://acme.example.com", token: "dev-token" });
 console.log("node smoke: imported estatekit, constructed a Client before initialisation");
 
