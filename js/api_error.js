@@ -88,7 +88,7 @@ function make() {
      */
     static fromJSON(json) {
       if (json === null || typeof json !== "object" || typeof (/** @type {{ kind?: unknown }} */ (json).kind) !== "string") {
-        throw new TypeError("ApiError.fromJSON: not an ApiError's JSON (an object with a string `kind`)");
+        throw new ApiError({ kind: "invalid_input", message: "invalid json: ApiError.fromJSON takes an ApiError's JSON (an object with a string `kind`)" });
       }
       return new ApiError(/** @type {Record<string, unknown>} */ (json));
     }

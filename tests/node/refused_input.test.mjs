@@ -31,6 +31,7 @@ function assertRefused(e, field, where) {
 /** [entry, what is called, the field the refusal names, the call]: each throws at once. */
 const THROWN = [
   ["estatekit", "new Client", "options.baseUrl", () => new Client({ baseUrl: "http://acme.example.com", token: "t" })],
+  ["estatekit", "ApiError.fromJSON", "json", () => ApiError.fromJSON({ message: "no kind" })],
   ["estatekit/auth", "createTokenProvider", "options.baseUrl", () => auth.createTokenProvider({ ...OAUTH, baseUrl: "ftp://x", refreshToken: "r" })],
   ["estatekit/auth", "authjsProvider", "options.clientSecret", () => auth.authjsProvider({ ...OAUTH, clientSecret: "" })],
   ["estatekit/auth", "tokenSetFrom", "account", () => auth.tokenSetFrom(null)],
