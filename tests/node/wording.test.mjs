@@ -41,7 +41,8 @@ const webhook = { type: "UNIT_CREATED", url: "https://hooks.example.com/a" };
 const INPUTS = {
   ClientOptions: [options, (v) => new Client(v).listWebhooks()],
   RetryOptions: [{}, (v) => new Client({ ...options, retry: v }).listWebhooks()],
-  RateLimitOptions: [{ perMinute: 60 }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
+  // With a store, so that `key` is read too (the client reads `store` and `key` itself).
+  RateLimitOptions: [{ perMinute: 60, store: { take: async () => 0 } }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
   MessageFilter: [filter, (v) => client.listMessages(v)],
   MessagesOptions: [{}, (v) => client.listMessages(filter, v)],
   GraphPaging: [{}, (v) => client.listMessages(filter, { paging: v })],

@@ -7,7 +7,10 @@ export interface RateStore {
     take(key: string, limit: number, windowMs: number): Promise<number>;
 }
 
+/** Client-side rate limit. */
 export interface RateLimitOptions {
+    /** Requests allowed per minute (the service allows 300). */
+    perMinute: number;
     /**
      * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
      * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
@@ -27,7 +30,17 @@ export interface WebhookClaimStore {
     release(key: string, owner: string): Promise<void>;
 }
 
+/** The options of `ensureWebhook`: a call's options, and `store` (servers). */
 export interface EnsureWebhookOptions {
+    /** Aborts the call; it then rejects with kind `aborted`. */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this call in milliseconds (0 = none), waits for the store's claim included; it
+     * then rejects with kind `timeout`.
+     */
+    timeoutMs?: number;
+    /** Told about this call's events, besides the client's `onEvent`. */
+    onEvent?: (event: ClientEvent) => void;
     /**
      * A store shared by every process that may call `ensureWebhook` for the same webhook
      * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`
@@ -116,7 +129,16 @@ export type ApiError =
 | GraphqlApiError
 | UnansweredApiError;
 
-/** What `ApiError#toJSON` gives: plain data, `cause` as its text. */
+/** One cause of an `ApiError` as `toJSON` gives it: an error's `name`, `message`, `code` and its own `cause` (anything else: its text as `message`). */
+export interface ApiErrorCauseJSON {
+    name?: string;
+    message: string;
+    /** A platform's code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_CONNECT_TIMEOUT`. */
+    code?: string | number;
+    cause?: ApiErrorCauseJSON;
+}
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of causes. */
 export interface ApiErrorJSON {
     name: "ApiError";
     message: string;
@@ -129,7 +151,7 @@ export interface ApiErrorJSON {
     retryable: boolean;
     details?: unknown;
     data?: unknown;
-    cause?: string;
+    cause?: ApiErrorCauseJSON;
 }
 
 
@@ -257,8 +279,9 @@ export interface Webhook {
 
 /**
  * A stored document's metadata, as the service returns it. Only `id` is required; the
- * documented fields are checked for type, and every other field the service sends is kept in
- * the object the caller receives.
+ * documented fields are checked for type (`candidateId`, `mimeType`, `createdAt` and
+ * `updatedAt`, which the interface leaves open, are declared, not checked), and every other
+ * field the service sends is kept in the object the caller receives.
  */
 export interface DocumentRecord {
     /**
@@ -298,9 +321,25 @@ export interface DocumentRecord {
      */
     propertyGroupId?: string | null;
     /**
+     * Linked candidate.
+     */
+    candidateId?: string | null;
+    /**
      * Size in bytes.
      */
     size?: number | null;
+    /**
+     * The file's media type (e.g. `application/pdf`; after a `format` conversion, the new one).
+     */
+    mimeType?: string | null;
+    /**
+     * When it was uploaded (ISO 8601).
+     */
+    createdAt?: string | null;
+    /**
+     * When its record last changed (ISO 8601).
+     */
+    updatedAt?: string | null;
 }
 
 /**
@@ -336,16 +375,6 @@ export interface UploadProgress {
      * Bytes in all.
      */
     total: number;
-}
-
-/**
- * Client-side rate limit.
- */
-export interface RateLimitOptions {
-    /**
-     * Requests allowed per minute (the service allows 300).
-     */
-    perMinute: number;
 }
 
 /**
@@ -467,7 +496,7 @@ export interface DocumentMetadata {
 }
 
 /**
- * Options of `messages`.
+ * Options of `listMessages`: the fields to select, and the call's options.
  */
 export interface MessagesOptions {
     /**
@@ -633,25 +662,6 @@ export interface CallOptions {
     signal?: AbortSignal;
     /**
      * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
-     */
-    timeoutMs?: number;
-    /**
-     * Told about this call's events, besides the client's `onEvent`.
-     */
-    onEvent?: (event: ClientEvent) => void;
-}
-
-/**
- * The options of `ensureWebhook`: a call's options, and `store` (servers).
- */
-export interface EnsureWebhookOptions {
-    /**
-     * Aborts the call; it then rejects with kind `aborted`.
-     */
-    signal?: AbortSignal;
-    /**
-     * Timeout of this call in milliseconds (0 = none), waits for the store's claim included; it
-     * then rejects with kind `timeout`.
      */
     timeoutMs?: number;
     /**

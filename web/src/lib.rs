@@ -96,7 +96,16 @@ export type ApiError =
     | GraphqlApiError
     | UnansweredApiError;
 
-/** What `ApiError#toJSON` gives: plain data, `cause` as its text. */
+/** One cause of an `ApiError` as `toJSON` gives it: an error's `name`, `message`, `code` and its own `cause` (anything else: its text as `message`). */
+export interface ApiErrorCauseJSON {
+    name?: string;
+    message: string;
+    /** A platform's code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_CONNECT_TIMEOUT`. */
+    code?: string | number;
+    cause?: ApiErrorCauseJSON;
+}
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of causes. */
 export interface ApiErrorJSON {
     name: "ApiError";
     message: string;
@@ -109,12 +118,14 @@ export interface ApiErrorJSON {
     retryable: boolean;
     details?: unknown;
     data?: unknown;
-    cause?: string;
+    cause?: ApiErrorCauseJSON;
 }
 "#;
 
-/// The shared rate budget: `RateStore`, the two fields of `RateLimitOptions` that the client
-/// reads itself (merged into tsify's interface of that name), and the `store` event's unions.
+/// The shared rate budget: `RateStore`, `RateLimitOptions` (serde reads `perMinute`, the client
+/// the other two itself: `model::client::RateLimitOptions`), `EnsureWebhookOptions` (a call's
+/// options, read as `CallOptions`, and `store`, read by the client), and the `store` event's
+/// unions. Each declared once, here.
 #[wasm_bindgen(typescript_custom_section)]
 const RATE_STORE: &str = r#"
 /** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
@@ -123,7 +134,10 @@ export interface RateStore {
     take(key: string, limit: number, windowMs: number): Promise<number>;
 }
 
+/** Client-side rate limit. */
 export interface RateLimitOptions {
+    /** Requests allowed per minute (the service allows 300). */
+    perMinute: number;
     /**
      * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
      * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
@@ -143,7 +157,17 @@ export interface WebhookClaimStore {
     release(key: string, owner: string): Promise<void>;
 }
 
+/** The options of `ensureWebhook`: a call's options, and `store` (servers). */
 export interface EnsureWebhookOptions {
+    /** Aborts the call; it then rejects with kind `aborted`. */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this call in milliseconds (0 = none), waits for the store's claim included; it
+     * then rejects with kind `timeout`.
+     */
+    timeoutMs?: number;
+    /** Told about this call's events, besides the client's `onEvent`. */
+    onEvent?: (event: ClientEvent) => void;
     /**
      * A store shared by every process that may call `ensureWebhook` for the same webhook
      * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`

@@ -78,10 +78,11 @@ pub struct RetryOptions {
 }
 
 // `store` and `key` are read by the client itself (web::rate), not by serde: a field serde reads
-// costs the browser module about 150 bytes. They are declared to TypeScript in web::RATE_STORE
-// (merged into this interface) and allowed by RATE_LIMIT_KEYS.
+// costs the browser module about 150 bytes. So the TypeScript interface of this name, all three
+// fields, is declared once, in web::RATE_STORE (no tsify derive here), and RATE_LIMIT_KEYS
+// allows the two.
 /// Client-side rate limit.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitOptions {
     /// Requests allowed per minute (the service allows 300).
@@ -145,25 +146,6 @@ pub struct CallOptions {
 }
 
 impl Input for CallOptions {}
-
-// `store` is read by the client itself (web::client, the server build), not by serde: the other
-// options are read as `CallOptions`, from a copy without it. It is declared to TypeScript in
-// web::RATE_STORE (merged into this interface). This type only declares the options.
-/// The options of `ensureWebhook`: a call's options, and `store` (servers).
-#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct EnsureWebhookOptions {
-    /// Aborts the call; it then rejects with kind `aborted`.
-    #[tsify(optional, type = "AbortSignal")]
-    pub signal: Option<Signal>,
-    /// Timeout of this call in milliseconds (0 = none), waits for the store's claim included; it
-    /// then rejects with kind `timeout`.
-    #[tsify(optional)]
-    pub timeout_ms: Option<u32>,
-    /// Told about this call's events, besides the client's `onEvent`.
-    #[tsify(optional, type = "(event: ClientEvent) => void")]
-    pub on_event: Option<Callback>,
-}
 
 /// The client method a call was made through (`ClientEvent.operation`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]

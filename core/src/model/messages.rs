@@ -117,7 +117,7 @@ pub struct GraphSorting {
     pub direction: Option<SortDirection>,
 }
 
-/// Options of `messages`.
+/// Options of `listMessages`: the fields to select, and the call's options.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
 #[serde(rename_all = "camelCase")]
 pub struct MessagesOptions {
