@@ -10,6 +10,7 @@
 // - `--static [PREFIX=]DIR`: files for GET/HEAD requests no route answers (as natively);
 // - the native start-up line on stdout; per-request log lines on stderr unless --quiet;
 //   SIGINT/SIGTERM stop it with status 0.
+import { execFileSync } from "node:child_process";
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -493,6 +494,25 @@ async function main(args) {
   }
 }
 
+/** The parent of process `pid` (`ps`; undefined where there is none, e.g. on Windows). */
+function grandparent(pid) {
+  try {
+    return Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process `pid` has ended (a signal 0 finds no such process). */
+function ended(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return /** @type {{ code?: unknown }} */ (e).code === "ESRCH";
+  }
+}
+
 let running;
 try {
   running = await main(process.argv.slice(2));
@@ -515,12 +535,13 @@ if (running) {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
-  // `npx estatekit-emulator` runs this file in a child of npx, which a signal to npx's PID alone
-  // may not reach: when the parent ends, this process is given to another (its parent id
-  // changes), and it stops as on SIGTERM. Checked each second; the timer keeps nothing alive.
+  // `npx estatekit-emulator` runs this file under a shell that npx starts, and a signal to npx's
+  // PID alone reaches neither: when npx (the grandparent) or the shell (the parent) ends, this
+  // process stops as on SIGTERM. Checked each second; the timer keeps nothing alive.
   const parent = process.ppid;
+  const watched = [parent, grandparent(parent)].filter((pid) => Number.isSafeInteger(pid) && pid > 1);
   setInterval(() => {
-    if (process.ppid !== parent) stop();
+    if (process.ppid !== parent || watched.some(ended)) stop();
   }, 1000).unref();
   process.stdout.write(`${running.line}\n`);
   if (running.hint) process.stderr.write(`${running.hint}\n`);
