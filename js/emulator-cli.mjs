@@ -197,24 +197,24 @@ function parse(args) {
 
 /**
  * The line printed on stderr after the start-up line (unless --quiet), as natively
- * (emulator/src/config.rs, `start_hint`): the default credentials in use, the seeded data, where
- * to read more. A client or user given on the command line is not repeated.
+ * (emulator/src/config.rs, `start_hint`): the default client and user in use (never a secret: the
+ * log holds none), the seeded data, where to read more. A client or user given is not named.
  */
 function startHint(options) {
   const parts = [];
   const clients = options.oauthClients ?? [DEFAULT_CLIENT];
   if (clients.some((c) => c.clientId === DEFAULT_CLIENT.clientId && c.clientSecret === DEFAULT_CLIENT.clientSecret)) {
-    parts.push(`OAuth client ${DEFAULT_CLIENT.clientId}:${DEFAULT_CLIENT.clientSecret}`);
+    parts.push(`OAuth client ${DEFAULT_CLIENT.clientId}`);
   }
   const users = options.users ?? [DEFAULT_USER];
   if (users.some((u) => u.username === DEFAULT_USER.username && u.password === DEFAULT_USER.password)) {
-    parts.push(`user ${DEFAULT_USER.username}:${DEFAULT_USER.password}`);
+    parts.push(`user ${DEFAULT_USER.username}`);
   }
   let seeded = "messages of cand-1 to cand-5";
   if (options.seedMessages) seeded += ` and ${options.seedMessages} of cand-bulk`;
   if (options.seedDocuments) seeded += `, ${options.seedDocuments} documents on propertyId prop-bulk`;
   parts.push(seeded);
-  return `${NAME}: ${parts.join("; ")}; admin routes under /_emulator/ (emit, settled, faults, reset, accounts, seed, requests): see --help, or EMULATOR.md in the estatekit package`;
+  return `${NAME}: ${parts.join("; ")}; admin routes under /_emulator/ (emit, settled, faults, reset, accounts, seed, requests); the default secret and password, and the rest: --help, or EMULATOR.md in the estatekit package`;
 }
 
 /** An error of createTestService in the flags' words (`options.users[0]` → `--user #1`). */

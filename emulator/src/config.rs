@@ -465,9 +465,10 @@ impl Config {
             .unwrap_or_else(|| DEFAULT_TOKEN.to_string())
     }
 
-    /// The line printed on stderr after the start-up line (unless `--quiet`): the default
-    /// credentials in use, the seeded data and where to read more. A client or user given on
-    /// the command line is not repeated (its secret stays off the screen).
+    /// The line printed on stderr after the start-up line (unless `--quiet`): the default client
+    /// and user in use (never a secret or password: the log holds none; `--help` says the
+    /// defaults), the seeded data and where to read more. A client or user given on the command
+    /// line is not named.
     pub fn start_hint(&self) -> String {
         let mut parts = Vec::new();
         if self
@@ -475,16 +476,14 @@ impl Config {
             .iter()
             .any(|c| c.id == DEFAULT_CLIENT_ID && c.secret == DEFAULT_CLIENT_SECRET)
         {
-            parts.push(format!(
-                "OAuth client {DEFAULT_CLIENT_ID}:{DEFAULT_CLIENT_SECRET}"
-            ));
+            parts.push(format!("OAuth client {DEFAULT_CLIENT_ID}"));
         }
         if self
             .users
             .iter()
             .any(|u| u.username == DEFAULT_USERNAME && u.password == DEFAULT_PASSWORD)
         {
-            parts.push(format!("user {DEFAULT_USERNAME}:{DEFAULT_PASSWORD}"));
+            parts.push(format!("user {DEFAULT_USERNAME}"));
         }
         let mut seeded = String::from("messages of cand-1 to cand-5");
         if self.seed_messages > 0 {
@@ -498,7 +497,7 @@ impl Config {
         }
         parts.push(seeded);
         format!(
-            "estatekit-emulator: {}; admin routes under /_emulator/ (emit, settled, faults, reset, accounts, seed, requests): see --help, or EMULATOR.md in the estatekit package",
+            "estatekit-emulator: {}; admin routes under /_emulator/ (emit, settled, faults, reset, accounts, seed, requests); the default secret and password, and the rest: --help, or EMULATOR.md in the estatekit package",
             parts.join("; ")
         )
     }

@@ -87,9 +87,14 @@ fn parses_the_oauth_and_window_flags() {
     );
     // The line after the start-up line names the defaults in use and where to read more.
     let hint = d.start_hint();
+    assert!(
+        !hint.contains("dev-secret") && !hint.contains("dev-password"),
+        "no secret in the log: {hint}"
+    );
     for part in [
-        "dev-client:dev-secret",
-        "admin@acme.test:dev-password",
+        "OAuth client dev-client",
+        "user admin@acme.test",
+        "--help",
         "3 documents on propertyId prop-bulk",
         "cand-1",
         "/_emulator/",

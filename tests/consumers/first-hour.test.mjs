@@ -99,9 +99,12 @@ test.describe("the first hour with only the package", () => {
     const emulator = await startEmulator();
     try {
       console.log(`$ npx estatekit-emulator --port ${emulator.port}\n${emulator.line}\n${emulator.hint}`);
-      for (const part of ["dev-client:dev-secret", "admin@acme.test:dev-password", "3 documents on propertyId prop-bulk", "EMULATOR.md"]) {
+      for (const part of ["OAuth client dev-client", "user admin@acme.test", "3 documents on propertyId prop-bulk", "--help", "EMULATOR.md"]) {
         assert.ok(emulator.hint.includes(part), `${part}: ${emulator.hint}`);
       }
+      assert.doesNotMatch(emulator.hint, /dev-secret|dev-password/, "no secret in the log");
+      const help = execFileSync(npx, ["estatekit-emulator", "--help"], { cwd: project, env, encoding: "utf8" });
+      for (const part of ["dev-client:dev-secret", "admin@acme.test:dev-password", "prop-bulk", "/_emulator/emit", "EMULATOR.md"]) assert.ok(help.includes(part), part);
       const shells = blocks(doc, "sh");
       const listing = shells.find((b) => b.includes("documents/metadata?propertyId=prop-bulk"));
       const delivery = shells.find((b) => b.includes("/emit"));
@@ -178,7 +181,7 @@ import { Client } from "estatekit";
 const baseUrl = process.env.ESTATEKIT_URL;
 const user = { username: "admin@acme.test", password: "dev-password" };
 const wrongSecret = await passwordGrant({ baseUrl, clientId: "dev-client", clientSecret: "wrong-secret" }, user).catch((e) => e);
-const wrongPassword = await passwordGrant({ baseUrl, clientId: "dev-client", clientSecret: "client" }, { ...user, password: "wrong" }).catch((e) => e);
+const wrongPassword = await passwordGrant({ baseUrl, clientId: "dev-client", clientSecret: "client" }, { ...user, password: "not-the-password" }).catch((e) => e);
 const shortSecret = await passwordGrant({ baseUrl, clientId: "no-such-client", clientSecret: "client" }, user).catch((e) => e);
 const refused = await new Client({ baseUrl: "http://127.0.0.1:${closed}", token: "dev-token", retry: { limit: 0 } }).listWebhooks().catch((e) => e);
 console.log(JSON.stringify({ wrongSecret: wrongSecret.message, wrongPassword: wrongPassword.message, shortSecret: [shortSecret.message, shortSecret.details], refused: refused.message, refusedJSON: refused }));
