@@ -42,6 +42,27 @@ function isApiError(value) {
   return e.name === "ApiError" && typeof e.kind === "string" && Object.prototype.toString.call(value) === "[object Error]";
 }
 
+/** How many causes deep `toJSON` follows a chain (a cycle or a long chain stops there). */
+const CAUSE_DEPTH = 5;
+
+/**
+ * A cause as plain data: `{ name, message, code, cause }` of an error (each when there, at most
+ * CAUSE_DEPTH deep), the text of anything else.
+ * @param {unknown} cause
+ * @param {number} depth
+ * @returns {Record<string, unknown>}
+ */
+function causeJSON(cause, depth) {
+  if (cause === null || typeof cause !== "object") return { message: String(cause) };
+  const { name, message, code, cause: next } = /** @type {Record<string, unknown>} */ (cause);
+  return {
+    ...(typeof name === "string" && { name }),
+    message: typeof message === "string" ? message : String(cause),
+    ...((typeof code === "string" || typeof code === "number") && { code }),
+    ...(next !== undefined && depth < CAUSE_DEPTH - 1 && { cause: causeJSON(next, depth + 1) }),
+  };
+}
+
 /** The `ApiError` class (made once per realm, see `ApiError` below). */
 function make() {
   /** Every failure of estatekit: a real `Error` (with a stack), discriminated by `kind`. */
@@ -70,20 +91,22 @@ function make() {
 
     /**
      * The error as plain data (what `JSON.stringify` writes): `name`, `message` and every field,
-     * `cause` as its text. `ApiError.fromJSON` makes an `ApiError` of it again.
+     * `cause` as the chain of causes (`name`, `message`, `code`, its own `cause`), so that a log
+     * line holds the platform's reason (`ECONNREFUSED`). `ApiError.fromJSON` makes an `ApiError`
+     * of it again.
      */
     toJSON() {
       const self = /** @type {Record<string, unknown>} */ (/** @type {unknown} */ (this));
       /** @type {Record<string, unknown>} */
       const json = { name: "ApiError", message: this.message };
       for (const key of FIELDS) if (self[key] !== undefined) json[key] = self[key];
-      if (this.cause !== undefined) json.cause = String(this.cause);
+      if (this.cause !== undefined) json.cause = causeJSON(this.cause, 0);
       return json;
     }
 
     /**
      * An `ApiError` again from what `toJSON` gave (after `JSON.parse`, a server action or
-     * `postMessage`); `cause` is kept as the text it was sent as.
+     * `postMessage`); `cause` is kept as the data it was sent as.
      * @param {unknown} json
      */
     static fromJSON(json) {

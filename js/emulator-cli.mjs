@@ -10,6 +10,7 @@
 // - `--static [PREFIX=]DIR`: files for GET/HEAD requests no route answers (as natively);
 // - the native start-up line on stdout; per-request log lines on stderr unless --quiet;
 //   SIGINT/SIGTERM stop it with status 0.
+import { execFileSync } from "node:child_process";
 import http from "node:http";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -30,8 +31,21 @@ const USAGE = `usage: ${NAME} [--host 127.0.0.1] [--port 8787] [--token T]... [-
   [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
   [--sign-in-page] [--code-ttl-ms 60000]
 
+Defaults: token dev-token (readonly-token is accepted too, refused on webhook routes); OAuth
+client dev-client:dev-secret; user admin@acme.test:dev-password (the password grant; its tokens
+reach dev-token's account). Seeded: the messages of candidates cand-1 to cand-5, and 3 documents
+on propertyId prop-bulk (--seed-documents 0: none). Event uuids are random unless --seed is given.
+Admin routes, without a token: POST /_emulator/emit {"type":"UNIT_CREATED"} (a webhook
+delivery), GET /_emulator/settled, POST|GET|DELETE /_emulator/faults, POST /_emulator/reset,
+POST /_emulator/accounts, POST /_emulator/seed, GET /_emulator/requests, GET /_emulator/info.
+All of it is in EMULATOR.md, in the estatekit package.
+
 The emulator of estatekit/testing (WebAssembly, in this Node process) on a loopback port: the
-native server's flags and behaviour, without Rust. Every flag of the native server is here.`;
+native server's flags and behaviour, without Rust. Every flag of the native server is here.
+It stops on SIGINT or SIGTERM, and when the process that started it (npx) ends.`;
+
+/** The documents of each account when no `--seed-documents` is given (as natively). */
+const DEFAULT_SEED_DOCUMENTS = 3;
 
 /** A whole number from `min` to `max` (the value of `flag`). */
 function whole(flag, min, max) {
@@ -78,6 +92,9 @@ function redirectUri(v) {
 
 /** The native server's default client, which `--oauth-redirect-uri` may name without `--oauth-client`. */
 const DEFAULT_CLIENT = { clientId: "dev-client", clientSecret: "dev-secret" };
+
+/** The native server's default user of the password grant. */
+const DEFAULT_USER = { username: "admin@acme.test", password: "dev-password" };
 
 /** `--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]` (the password cannot hold `:`). */
 function user(v) {
@@ -172,9 +189,32 @@ function parse(args) {
       if (!client.redirectUris.includes(uri)) client.redirectUris.push(uri);
     }
   }
+  options.seedDocuments ??= DEFAULT_SEED_DOCUMENTS;
   // The request body limit of the service (its `maxUploadMb`, 100 MiB by default).
   local.maxBody = (options.maxUploadMb ?? 100) * 1024 * 1024;
   return { local, options };
+}
+
+/**
+ * The line printed on stderr after the start-up line (unless --quiet), as natively
+ * (emulator/src/config.rs, `start_hint`): the default client and user in use (never a secret: the
+ * log holds none), the seeded data, where to read more. A client or user given is not named.
+ */
+function startHint(options) {
+  const parts = [];
+  const clients = options.oauthClients ?? [DEFAULT_CLIENT];
+  if (clients.some((c) => c.clientId === DEFAULT_CLIENT.clientId && c.clientSecret === DEFAULT_CLIENT.clientSecret)) {
+    parts.push(`OAuth client ${DEFAULT_CLIENT.clientId}`);
+  }
+  const users = options.users ?? [DEFAULT_USER];
+  if (users.some((u) => u.username === DEFAULT_USER.username && u.password === DEFAULT_USER.password)) {
+    parts.push(`user ${DEFAULT_USER.username}`);
+  }
+  let seeded = "messages of cand-1 to cand-5";
+  if (options.seedMessages) seeded += ` and ${options.seedMessages} of cand-bulk`;
+  if (options.seedDocuments) seeded += `, ${options.seedDocuments} documents on propertyId prop-bulk`;
+  parts.push(seeded);
+  return `${NAME}: ${parts.join("; ")}; admin routes under /_emulator/ (emit, settled, faults, reset, accounts, seed, requests); the default secret and password, and the rest: --help, or EMULATOR.md in the estatekit package`;
 }
 
 /** An error of createTestService in the flags' words (`options.users[0]` → `--user #1`). */
@@ -442,6 +482,7 @@ async function main(args) {
     const line = `${NAME} listening on ${base} tokens=${tokens}${second ? ` second-origin=${second}` : ""} subdomain=${service.subdomain}`;
     return {
       line,
+      hint: local.quiet ? undefined : startHint(options),
       close() {
         close();
         service.close();
@@ -450,6 +491,25 @@ async function main(args) {
   } catch (e) {
     close();
     throw e;
+  }
+}
+
+/** The parent of process `pid` (`ps`; undefined where there is none, e.g. on Windows). */
+function grandparent(pid) {
+  try {
+    return Number(execFileSync("ps", ["-o", "ppid=", "-p", String(pid)], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim());
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether process `pid` has ended (a signal 0 finds no such process). */
+function ended(pid) {
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return /** @type {{ code?: unknown }} */ (e).code === "ESRCH";
   }
 }
 
@@ -475,5 +535,14 @@ if (running) {
   };
   process.on("SIGINT", stop);
   process.on("SIGTERM", stop);
+  // `npx estatekit-emulator` runs this file under a shell that npx starts, and a signal to npx's
+  // PID alone reaches neither: when npx (the grandparent) or the shell (the parent) ends, this
+  // process stops as on SIGTERM. Checked each second; the timer keeps nothing alive.
+  const parent = process.ppid;
+  const watched = [parent, grandparent(parent)].filter((pid) => Number.isSafeInteger(pid) && pid > 1);
+  setInterval(() => {
+    if (process.ppid !== parent || watched.some(ended)) stop();
+  }, 1000).unref();
   process.stdout.write(`${running.line}\n`);
+  if (running.hint) process.stderr.write(`${running.hint}\n`);
 }

@@ -123,19 +123,14 @@ export interface ListMessagesOptions<F extends readonly MessageField[] = readonl
     extends PageOptions, SelectingMessagesOptions<F, U> {}
 
 /**
- * What a list call returns. Awaited, the one request with the query as given (sent on the first
+ * What a list call returns: a `Promise` (a subclass: accepted wherever a `Promise` of the items
+ * is expected) that is also async-iterable. Awaited, the one request with the query as given (sent on the first
  * `then`, shared by later ones). Iterated (`for await`), every item of every page, `pageSize` a
  * request from the query's `skip` until a short page or `limit`; each iteration pages afresh
  * and shares nothing with the awaited request. Nothing is sent before one of the two.
  * Concurrent `next()` calls are queued; a failed page rejects that `next()` and ends the iteration.
  */
-export interface PagePromise<T> extends PromiseLike<T[]>, AsyncIterable<T> {
-    then<R1 = T[], R2 = never>(
-        onfulfilled?: ((value: T[]) => R1 | PromiseLike<R1>) | null,
-        onrejected?: ((reason: unknown) => R2 | PromiseLike<R2>) | null,
-    ): Promise<R1 | R2>;
-    catch<R = never>(onrejected?: ((reason: unknown) => R | PromiseLike<R>) | null): Promise<T[] | R>;
-    finally(onfinally?: (() => void) | null): Promise<T[]>;
+export interface PagePromise<T> extends Promise<T[]>, AsyncIterable<T> {
     [Symbol.asyncIterator](): AsyncIterator<T, void, undefined>;
 }
 

@@ -431,7 +431,7 @@ export function instrumentClient(client, telemetry) {
           const result = method.apply(this, call);
           // A list call's PagePromise sends nothing before it is awaited or iterated: it is
           // returned as it is (its pages' calls have their spans).
-          if (!(result instanceof Promise)) {
+          if (!(result instanceof Promise) || Symbol.asyncIterator in result) {
             first.started = undefined;
             return result;
           }

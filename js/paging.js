@@ -46,12 +46,16 @@ async function* pages(fetchPage, skip, pageSize, limit) {
 }
 
 /**
- * What a list call returns: awaited (`then`), the one request as given, sent once on the first
- * `then` and shared by every later one; iterated (`for await`), every item of every page, each
- * iteration paging afresh from the query's `skip`. Nothing is sent before one of the two.
+ * What a list call returns: a `Promise` (a subclass, as openai-node's `APIPromise`: accepted
+ * wherever a `Promise` is expected, `instanceof Promise`), awaited (`then`), the one request as
+ * given, sent once on the first `then` and shared by every later one; iterated (`for await`),
+ * every item of every page, each iteration paging afresh from the query's `skip`. Nothing is sent
+ * before one of the two. The promise the base class holds is never used: `then`, `catch` and
+ * `finally` are the request's, and derived promises are plain `Promise`s.
  * @template T
+ * @extends {Promise<T[]>}
  */
-export class PagePromise {
+export class PagePromise extends Promise {
   /** @type {() => Promise<T[]>} */
   #once;
   /** @type {Promise<T[]> | undefined} */
@@ -67,6 +71,7 @@ export class PagePromise {
    *   or the call whose rejection says why), asked when an iteration starts.
    */
   constructor(once, fetchPage, paging) {
+    super((resolve) => resolve(/** @type {T[]} */ ([])));
     this.#once = once;
     this.#iterate = () => {
       // A refusal: an ApiError, or the promise of the refused call (its rejection).
@@ -81,6 +86,11 @@ export class PagePromise {
         return refusing(e);
       }
     };
+  }
+
+  /** Promises made from one (by `Promise.prototype` methods) are plain `Promise`s. */
+  static get [Symbol.species]() {
+    return Promise;
   }
 
   /** The one request's answer (sent on the first call). */
@@ -121,9 +131,6 @@ export class PagePromise {
     return this.#iterate();
   }
 
-  get [Symbol.toStringTag]() {
-    return "PagePromise";
-  }
 }
 
 /**

@@ -73,6 +73,8 @@ fi
 cargo run -q -p estatekit-vocab --bin vocab-js > "$out/vocab.js"
 cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 cp js/README.md "$out/README.md"
+# The emulator's documentation (`npx estatekit-emulator`), linked from the README.
+cp js/EMULATOR.md "$out/EMULATOR.md"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token

@@ -13,12 +13,14 @@ export const emulatorBin = () =>
   process.env.ESTATEKIT_EMULATOR_BIN ?? `${root}target/debug/estatekit-emulator`;
 
 /**
- * Starts the emulator with `--port 0 --quiet` plus `args`, from the repository root, and waits
+ * Starts the emulator with `--port 0 --quiet --seed-documents 0` plus `args`, from the repository root, and waits
  * for its `listening on <url>` line. Returns `{ url, child, stop() }`; `stop()` ends it.
  */
 export async function startEmulator(args = [], { bin = emulatorBin(), timeoutMs = 60_000 } = {}) {
   if (!existsSync(bin)) throw new Error(`${bin} is missing: run \`make emulator\` first`);
-  const child = spawn(bin, ["--port", "0", "--quiet", ...args], {
+  // No seeded documents unless `args` asks (`--seed-documents N`, the later flag wins): the
+  // tests count their own.
+  const child = spawn(bin, ["--port", "0", "--quiet", "--seed-documents", "0", ...args], {
     cwd: root,
     stdio: ["ignore", "pipe", "pipe"],
   });

@@ -51,7 +51,10 @@ export const BUDGET = 100_000;
  * ApiError class, requestId, cause, caller_error, the list calls' PagePromise, ensureWebhook's
  * store claim (+4,270 bytes), less 2,600 for estatekit-core at opt-level "s" instead of 3.
  * Then 148,800, the one cap of the turn of issues 54-58 (147,217 bytes at its start): the error
- * model's one `retryable` rule, each failure marked with its operation's class (+589).
+ * model's one `retryable` rule, each failure marked with its operation's class (+589); the
+ * operation table's rows (+142); redaction of a secret only where it stands alone, a network
+ * failure's reason from its cause chain, toJSON's chain of causes, the DocumentRecord fields
+ * declared (about +1,300 bytes; a refused grant's words are in the server module only).
  */
 export const GUARD = 148_800;
 export const WASM = "estatekit_wasm_bg.wasm";

@@ -13,7 +13,8 @@ while [ $# -gt 0 ] && [ "$1" != "--" ]; do flags+=("$1"); shift; done
 
 bin=${ESTATEKIT_EMULATOR_BIN:-target/debug/estatekit-emulator}
 log=$(mktemp -t estatekit-emulator.XXXXXX)
-"$bin" --port 0 --quiet "${flags[@]}" >"$log" 2>&1 &
+# No seeded documents unless a flag asks (the tests count their own).
+"$bin" --port 0 --quiet --seed-documents 0 "${flags[@]}" >"$log" 2>&1 &
 pid=$!
 trap 'kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; rm -f "$log"' EXIT
 

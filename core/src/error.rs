@@ -193,7 +193,12 @@ pub enum Error {
         reason: String,
     },
     /// The service answered with a non-2xx status.
-    #[error("{operation} failed: {}{}", status_text(*.status), service_detail(.code, .message))]
+    #[error(
+        "{operation} failed: {}{}{}",
+        status_text(operation, *.status, .code),
+        service_detail(.code, .message),
+        grant_advice(operation, .code)
+    )]
     Status {
         /// What the call was doing, e.g. `list webhooks`.
         operation: &'static str,
@@ -274,13 +279,73 @@ pub enum Error {
     },
 }
 
-fn status_text(status: u16) -> String {
+/// Whether `operation` is a grant at the token endpoint (`password grant`, `refresh grant`,
+/// `authorization code grant`): no access token was sent, credentials were.
+#[cfg(any(test, feature = "auth"))]
+fn is_grant(operation: &str) -> bool {
+    operation.ends_with(" grant")
+}
+
+fn status_text(operation: &str, status: u16, code: &Option<String>) -> String {
+    grant_text(operation, status, code).unwrap_or_else(|| call_status_text(status))
+}
+
+/// A refused grant's words, saying which credential was refused (only the server build, with
+/// `estatekit/auth`, makes grants: the browser module does without these texts).
+#[cfg(not(any(test, feature = "auth")))]
+fn grant_text(_: &str, _: u16, _: &Option<String>) -> Option<String> {
+    None
+}
+
+/// A refused grant's words, saying which credential was refused.
+#[cfg(any(test, feature = "auth"))]
+fn grant_text(operation: &str, status: u16, code: &Option<String>) -> Option<String> {
+    if is_grant(operation) && (400..500).contains(&status) && status != 429 {
+        let refused = match code.as_deref() {
+            Some("invalid_client") => "the client id or secret was refused",
+            Some("invalid_grant") if operation.starts_with("password") => {
+                "the user name or password was refused"
+            }
+            Some("invalid_grant") if operation.starts_with("refresh") => {
+                "the refresh token was refused"
+            }
+            Some("invalid_grant") => "the code or its redirect URI was refused",
+            _ => "the grant was refused",
+        };
+        return Some(format!("{refused} (HTTP {status})"));
+    }
+    None
+}
+
+fn call_status_text(status: u16) -> String {
     match status {
         401 => "the token was rejected (HTTP 401 unauthorized)".into(),
         403 => "the token is not allowed to do this (HTTP 403 forbidden)".into(),
         404 => "not found (HTTP 404)".into(),
         429 => "too many requests (HTTP 429 rate limited)".into(),
         _ => format!("the service answered HTTP {status}"),
+    }
+}
+
+/// What to do about a refused grant (none in the browser module, which makes no grants).
+#[cfg(not(any(test, feature = "auth")))]
+fn grant_advice(_: &str, _: &Option<String>) -> &'static str {
+    ""
+}
+
+/// What to do about a refused grant, after the service's words: which setting to check.
+#[cfg(any(test, feature = "auth"))]
+fn grant_advice(operation: &str, code: &Option<String>) -> &'static str {
+    if !is_grant(operation) {
+        return "";
+    }
+    match code.as_deref() {
+        Some("invalid_client") => ": check clientId and clientSecret",
+        Some("invalid_grant") if operation.starts_with("password") => {
+            ": check username and password"
+        }
+        Some("invalid_grant") if operation.starts_with("authorization") => ": sign in again",
+        _ => "",
     }
 }
 
@@ -404,26 +469,74 @@ pub fn limit(s: &str, max: usize) -> String {
 /// What replaces the token in what estatekit writes about a call.
 pub const REDACTED: &str = "[redacted]";
 
-/// `text` with every occurrence of `token` replaced by [`REDACTED`], and so is the start of the
-/// token where a text was cut short within it ([`limit`] ends a cut with `…`).
+/// Whether `c` continues a word: an ASCII letter or digit, `_`, or a character beyond ASCII
+/// other than Latin-1's punctuation (U+00A0 to U+00BF: a no-break space, `«`, `»`, ...), general
+/// punctuation (U+2000 to U+206F: spaces, dashes, quotes, `…`) and the ideographic space (what a
+/// secret standing as a token of a text is not next to). No Unicode table: it would cost the
+/// browser module kilobytes.
+fn is_word(c: char) -> bool {
+    c.is_ascii_alphanumeric()
+        || c == '_'
+        || !c.is_ascii() && !matches!(c, '\u{a0}'..='\u{bf}' | '\u{2000}'..='\u{206f}' | '\u{3000}')
+}
+
+/// Whether `token` stands alone at `at..at + token.len()` of `text`: no word character glued to
+/// it on a side where the token itself begins or ends with one. So `client` is hidden in
+/// `client: x` and `"client"`, never inside `invalid_client`.
+fn stands_alone(text: &str, at: usize, token: &str) -> bool {
+    let before = text.get(..at).and_then(|t| t.chars().next_back());
+    let after = text.get(at + token.len()..).and_then(|t| t.chars().next());
+    let glued = |edge: Option<char>, next: Option<char>| {
+        edge.is_some_and(is_word) && next.is_some_and(is_word)
+    };
+    !glued(token.chars().next(), before) && !glued(token.chars().next_back(), after)
+}
+
+/// The length from which a secret is hidden wherever it occurs, also inside a longer word: no
+/// word a service writes is a secret this long by chance (a JWT, an issued refresh token).
+pub const ALWAYS_HIDDEN_LENGTH: usize = 16;
+
+/// `text` with every occurrence of `token` that stands as a token of its own (not inside
+/// another word: [`stands_alone`]; every occurrence from [`ALWAYS_HIDDEN_LENGTH`] characters on)
+/// replaced by [`REDACTED`], and so is the start of the token where a text was cut short within
+/// it ([`limit`] ends a cut with `…`). A short secret that is also a word the service writes
+/// (`client`, `token`) leaves those words as written.
 pub fn redact(text: String, token: &str) -> String {
-    if token.is_empty() {
+    if token.is_empty() || !text.contains(token) && !text.contains('…') {
         return text;
     }
-    let mut text = if text.contains(token) {
-        text.replace(token, REDACTED)
-    } else {
-        text
-    };
+    // A secret this long is no word of a text: every occurrence is hidden, glued to others or not.
+    let anywhere = token.len() >= ALWAYS_HIDDEN_LENGTH;
+    let mut text = hide_alone(text, token, token.len(), anywhere);
     // A start of the token right before a cut's `…`, the longest first.
     for start in (1..token.len()).rev().filter_map(|k| token.get(..k)) {
         let mut cut = start.to_owned();
         cut.push('…');
         if text.contains(cut.as_str()) {
-            text = text.replace(cut.as_str(), "[redacted]…");
+            text = hide_alone(text, &cut, start.len(), anywhere);
         }
     }
     text
+}
+
+/// `text` with the first `hidden` bytes of each occurrence of `needle` replaced by
+/// [`REDACTED`], where those bytes stand alone ([`stands_alone`]) or, `anywhere`, everywhere.
+fn hide_alone(text: String, needle: &str, hidden: usize, anywhere: bool) -> String {
+    let secret = needle.get(..hidden).unwrap_or(needle);
+    let mut out = String::new();
+    let mut rest = 0;
+    for (at, _) in text.match_indices(needle) {
+        if anywhere || stands_alone(&text, at, secret) {
+            out.push_str(text.get(rest..at).unwrap_or(""));
+            out.push_str(REDACTED);
+            rest = at + hidden;
+        }
+    }
+    if rest == 0 {
+        return text;
+    }
+    out.push_str(text.get(rest..).unwrap_or(""));
+    out
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
@@ -650,11 +763,20 @@ export type ApiError =
     | GraphqlApiError
     | UnansweredApiError;
 
-/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of texts. */
+/** One cause of an `ApiError` as `toJSON` gives it: an error's `name`, `message`, `code` and its own `cause` (anything else: its text as `message`). */
+export interface ApiErrorCauseJSON {{
+    name?: string;
+    message: string;
+    /** A platform's code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_CONNECT_TIMEOUT`. */
+    code?: string | number;
+    cause?: ApiErrorCauseJSON;
+}}
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of causes. */
 export interface ApiErrorJSON {{
     name: \"ApiError\";
     message: string;
-{json}    cause?: string;
+{json}    cause?: ApiErrorCauseJSON;
 }}
 
 /** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */
@@ -869,10 +991,11 @@ mod tests {
             reason: "invalid type at `t`".into(),
         }
         .redacted("t");
-        // The operation's own words are not the answer's: only the reason is searched.
+        // The operation's own words are not the answer's: only the reason is searched, and a
+        // secret is hidden where it stands alone, not inside a word.
         assert_eq!(
             decode.to_string(),
-            "get document failed: unexpected response from the service (HTTP 200): invalid [redacted]ype a[redacted] `[redacted]`"
+            "get document failed: unexpected response from the service (HTTP 200): invalid type at `[redacted]`"
         );
         let graphql = Error::Graphql {
             operation: "messages",
@@ -893,6 +1016,119 @@ mod tests {
         assert_eq!(
             redact("\"x eyJ…\" and eyJ".into(), token),
             "\"x [redacted]…\" and eyJ"
+        );
+    }
+
+    #[test]
+    fn a_refused_grant_names_the_credential_and_what_to_check() {
+        let grant = |operation, status, code: &str| Error::Status {
+            operation,
+            status,
+            code: Some(code.into()),
+            message: Some("refused".into()),
+            retry_after_ms: None,
+        };
+        assert_eq!(
+            grant("password grant", 401, "invalid_client").to_string(),
+            "password grant failed: the client id or secret was refused (HTTP 401) [invalid_client: refused]: check clientId and clientSecret"
+        );
+        assert_eq!(
+            grant("password grant", 403, "invalid_grant").to_string(),
+            "password grant failed: the user name or password was refused (HTTP 403) [invalid_grant: refused]: check username and password"
+        );
+        assert_eq!(
+            grant("refresh grant", 400, "invalid_grant").to_string(),
+            "refresh grant failed: the refresh token was refused (HTTP 400) [invalid_grant: refused]"
+        );
+        assert_eq!(
+            grant("authorization code grant", 400, "invalid_grant").to_string(),
+            "authorization code grant failed: the code or its redirect URI was refused (HTTP 400) [invalid_grant: refused]: sign in again"
+        );
+        assert_eq!(
+            grant("refresh grant", 400, "invalid_scope").to_string(),
+            "refresh grant failed: the grant was refused (HTTP 400) [invalid_scope: refused]"
+        );
+        // Not a refusal of the credentials: the status's own words; no token is mentioned.
+        assert_eq!(
+            grant("password grant", 503, "server_error").to_string(),
+            "password grant failed: the service answered HTTP 503 [server_error: refused]"
+        );
+        // Calls with a token keep their words.
+        assert!(grant("list webhooks", 401, "invalid_client")
+            .to_string()
+            .starts_with("list webhooks failed: the token was rejected (HTTP 401 unauthorized)"));
+    }
+
+    #[test]
+    fn redaction_never_garbles_a_word_that_holds_the_secret() {
+        // The secret `client` (a word the service writes too): hidden where it stands alone only.
+        let text = "invalid_client: client authentication failed for client; clients: `client`";
+        assert_eq!(
+            redact(text.into(), "client"),
+            "invalid_client: [redacted] authentication failed for [redacted]; clients: `[redacted]`"
+        );
+        // Short secrets: one letter, one digit, two letters.
+        assert_eq!(
+            redact("a b a-c ab a".into(), "a"),
+            "[redacted] b [redacted]-c ab [redacted]"
+        );
+        assert_eq!(
+            redact("1 12 x1 (1)".into(), "1"),
+            "[redacted] 12 x1 ([redacted])"
+        );
+        assert_eq!(
+            redact("token tokens to".into(), "to"),
+            "token tokens [redacted]"
+        );
+        // Next to punctuation, quotes, `=`, `:` and the ends of the text: hidden.
+        for (text, expected) in [
+            ("s3cr3t", "[redacted]"),
+            ("\"s3cr3t\"", "\"[redacted]\""),
+            ("key=s3cr3t&x=1", "key=[redacted]&x=1"),
+            ("Bearer s3cr3t.", "Bearer [redacted]."),
+            ("s3cr3t-s3cr3t", "[redacted]-[redacted]"),
+            ("ends:s3cr3t", "ends:[redacted]"),
+        ] {
+            assert_eq!(redact(text.into(), "s3cr3t"), expected, "{text}");
+        }
+        // Inside a longer word: kept as written.
+        for text in ["xs3cr3t", "s3cr3tx", "_s3cr3t_", "s3cr3t9"] {
+            assert_eq!(redact(text.into(), "s3cr3t"), text, "{text}");
+        }
+        // From 16 characters on, hidden also inside a word (no word is such a secret by chance).
+        let long = "abcdefghijklmnop";
+        assert_eq!(
+            redact(format!("x{long}y {long}"), long),
+            "x[redacted]y [redacted]"
+        );
+        assert_eq!(redact("xxabcdefgh…".into(), long), "xx[redacted]…");
+        // A secret that begins or ends with punctuation has no word to be glued to there.
+        assert_eq!(redact("x.tok.y".into(), ".tok."), "x[redacted]y");
+        // Non-ASCII neighbours are letters too, but for punctuation and spaces.
+        assert_eq!(
+            redact("ék é k «k» “k”".into(), "k"),
+            "ék é [redacted] «[redacted]» “[redacted]”"
+        );
+        // The start of the secret before a cut's `…`: hidden when it stands alone only.
+        assert_eq!(
+            redact("a cli… x_cli…".into(), "client"),
+            "a [redacted]… x_cli…"
+        );
+        // The error of a grant, with the client secret `client`: the service's code unchanged.
+        let error = Error::Status {
+            operation: "password grant",
+            status: 401,
+            code: Some("invalid_client".into()),
+            message: Some("client authentication failed".into()),
+            retry_after_ms: None,
+        }
+        .redacted("client");
+        assert_eq!(error.code(), Some("invalid_client"));
+        assert!(
+            error
+                .to_string()
+                .contains("[invalid_client: [redacted] authentication failed]"),
+            "{error}"
         );
     }
 }

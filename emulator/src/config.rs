@@ -22,9 +22,15 @@ pub struct Config {
     pub tokens: Vec<String>,
     /// Seed of the deterministic data generator.
     pub seed: u64,
+    /// Seed of the webhook events' uuids: `Some` when a seed was asked for (`--seed`,
+    /// `createTestService({ seed })`), for reproducible tests; `None` draws one at random per
+    /// process, so that a persistent dedupe store never takes a new run's event for an old one.
+    pub event_seed: Option<u64>,
     /// Extra messages for `cand-bulk`.
     pub seed_messages: usize,
-    /// Extra documents per account.
+    /// Documents per account: [`DEFAULT_SEED_DOCUMENTS`] when the command line gives no
+    /// `--seed-documents` (a newcomer lists something at once), none in `Config::default()`
+    /// (`createTestService`, tests).
     pub seed_documents: usize,
     /// Requests per rate-limit window (a minute by default) per account (0 = off).
     pub rate_limit: u32,
@@ -248,6 +254,10 @@ pub fn is_valid_token(token: &str) -> bool {
             .any(|c| c.is_whitespace() || c.is_control() || c == ',')
 }
 
+/// The documents of each account when the command line gives no `--seed-documents`: three PDFs
+/// on the property `prop-bulk` (`bulk-1.pdf` ...).
+pub const DEFAULT_SEED_DOCUMENTS: usize = 3;
+
 /// The token used when no `--token` is given.
 pub const DEFAULT_TOKEN: &str = "dev-token";
 
@@ -258,6 +268,7 @@ impl Default for Config {
             port: 8787,
             tokens: vec![DEFAULT_TOKEN.into()],
             seed: 42,
+            event_seed: None,
             seed_messages: 0,
             seed_documents: 0,
             rate_limit: 300,
@@ -285,7 +296,16 @@ pub const USAGE: &str =
   [--rate-limit-window-ms 60000] [--oauth-client ID:SECRET]...
   [--oauth-redirect-uri CLIENT_ID=URI]...
   [--user EMAIL:PASSWORD[:ACCOUNT_TOKEN]]... [--access-token-ttl 3600] [--rotate-refresh-tokens]
-  [--sign-in-page] [--code-ttl-ms 60000]";
+  [--sign-in-page] [--code-ttl-ms 60000]
+
+Defaults: token dev-token (readonly-token is accepted too, refused on webhook routes); OAuth
+client dev-client:dev-secret; user admin@acme.test:dev-password (the password grant; its tokens
+reach dev-token's account). Seeded: the messages of candidates cand-1 to cand-5, and 3 documents
+on propertyId prop-bulk (--seed-documents 0: none). Event uuids are random unless --seed is given.
+Admin routes, without a token: POST /_emulator/emit {\"type\":\"UNIT_CREATED\"} (a webhook
+delivery), GET /_emulator/settled, POST|GET|DELETE /_emulator/faults, POST /_emulator/reset,
+POST /_emulator/accounts, POST /_emulator/seed, GET /_emulator/requests, GET /_emulator/info.
+All of it is in EMULATOR.md, in the estatekit package.";
 
 fn num<T: std::str::FromStr>(flag: &str, v: Option<String>) -> Result<T, String> {
     let v = v.ok_or_else(|| format!("{flag} needs a value"))?;
@@ -322,6 +342,7 @@ impl Config {
             tokens: Vec::new(),
             oauth_clients: Vec::new(),
             users: Vec::new(),
+            seed_documents: DEFAULT_SEED_DOCUMENTS,
             ..Config::default()
         };
         let mut redirect_uris: Vec<(String, String)> = Vec::new();
@@ -345,7 +366,10 @@ impl Config {
                         c.tokens.push(t);
                     }
                 }
-                "--seed" => c.seed = num(&flag, value())?,
+                "--seed" => {
+                    c.seed = num(&flag, value())?;
+                    c.event_seed = Some(c.seed);
+                }
                 "--seed-messages" => c.seed_messages = num(&flag, value())?,
                 "--seed-documents" => c.seed_documents = num(&flag, value())?,
                 "--rate-limit" => c.rate_limit = num(&flag, value())?,
@@ -439,6 +463,43 @@ impl Config {
             .clone()
             .or_else(|| self.tokens.first().cloned())
             .unwrap_or_else(|| DEFAULT_TOKEN.to_string())
+    }
+
+    /// The line printed on stderr after the start-up line (unless `--quiet`): the default client
+    /// and user in use (never a secret or password: the log holds none; `--help` says the
+    /// defaults), the seeded data and where to read more. A client or user given on the command
+    /// line is not named.
+    pub fn start_hint(&self) -> String {
+        let mut parts = Vec::new();
+        if self
+            .oauth_clients
+            .iter()
+            .any(|c| c.id == DEFAULT_CLIENT_ID && c.secret == DEFAULT_CLIENT_SECRET)
+        {
+            parts.push(format!("OAuth client {DEFAULT_CLIENT_ID}"));
+        }
+        if self
+            .users
+            .iter()
+            .any(|u| u.username == DEFAULT_USERNAME && u.password == DEFAULT_PASSWORD)
+        {
+            parts.push(format!("user {DEFAULT_USERNAME}"));
+        }
+        let mut seeded = String::from("messages of cand-1 to cand-5");
+        if self.seed_messages > 0 {
+            seeded.push_str(&format!(" and {} of cand-bulk", self.seed_messages));
+        }
+        if self.seed_documents > 0 {
+            seeded.push_str(&format!(
+                ", {} documents on propertyId prop-bulk",
+                self.seed_documents
+            ));
+        }
+        parts.push(seeded);
+        format!(
+            "estatekit-emulator: {}; admin routes under /_emulator/ (emit, settled, faults, reset, accounts, seed, requests); the default secret and password, and the rest: --help, or EMULATOR.md in the estatekit package",
+            parts.join("; ")
+        )
     }
 
     /// Body size limit in bytes.

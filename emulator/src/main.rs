@@ -48,6 +48,7 @@ async fn main() {
             std::process::exit(2);
         }
     };
+    let hint = (!config.quiet).then(|| config.start_hint());
     let shutdown = shutdown_signal();
     let running = match start(config).await {
         Ok(r) => r,
@@ -60,6 +61,9 @@ async fn main() {
     let _ = writeln!(out, "{}", running.startup_line());
     let _ = out.flush();
     drop(out);
+    if let Some(hint) = hint {
+        eprintln!("{hint}");
+    }
     shutdown.await;
     running.abort();
     eprintln!("estatekit-emulator: shutting down");

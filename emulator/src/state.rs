@@ -279,6 +279,19 @@ pub struct Inner {
     pub oauth: Mutex<TokenStore>,
 }
 
+/// The seed of the events' uuids: the one asked for, else 64 random bits from the host (the
+/// clock's, should its generator fail), so that two runs never emit the same uuids.
+fn event_seed(config: &Config, host: &dyn Host) -> u64 {
+    if let Some(seed) = config.event_seed {
+        return seed ^ 0xe7e7;
+    }
+    let mut bytes = [0u8; 8];
+    match host.random(&mut bytes) {
+        Ok(()) => u64::from_le_bytes(bytes),
+        Err(_) => host.unix_ms().unsigned_abs() ^ host.monotonic_ms().rotate_left(32),
+    }
+}
+
 /// Cheap cloneable handle to the state.
 #[derive(Clone)]
 pub struct AppState(pub Arc<Inner>);
@@ -316,7 +329,7 @@ impl AppState {
         let base = format!("http://{}:{}", config.host, config.port);
         AppState(Arc::new(Inner {
             default_rate_limit: Mutex::new(config.rate_limit),
-            event_rng: Mutex::new(SplitMix64::new(config.seed ^ 0xe7e7)),
+            event_rng: Mutex::new(SplitMix64::new(event_seed(&config, host.as_ref()))),
             config,
             messages,
             accounts: Mutex::new(accounts),

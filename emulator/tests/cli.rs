@@ -42,6 +42,7 @@ fn parses_every_flag() {
     assert_eq!(c.port, 0);
     assert_eq!(c.tokens, ["a", "b"]);
     assert_eq!((c.seed, c.seed_messages, c.seed_documents), (9, 100, 7));
+    assert_eq!(c.event_seed, Some(9), "--seed also seeds the events' uuids");
     assert_eq!(c.rate_limit, 0);
     assert_eq!(c.max_body_bytes(), 2 * 1024 * 1024);
     assert_eq!(c.statics[0].prefix, "/");
@@ -75,6 +76,45 @@ fn parses_every_flag() {
 #[test]
 fn parses_the_oauth_and_window_flags() {
     let d = args(&[]).expect("ok").expect("config");
+    // Seeded for a newcomer (3 documents), event uuids random (no seed asked for).
+    assert_eq!((d.seed_documents, d.event_seed), (3, None));
+    assert_eq!(
+        args(&["--seed-documents", "0"])
+            .expect("ok")
+            .expect("config")
+            .seed_documents,
+        0
+    );
+    // The line after the start-up line names the defaults in use and where to read more.
+    let hint = d.start_hint();
+    assert!(
+        !hint.contains("dev-secret") && !hint.contains("dev-password"),
+        "no secret in the log: {hint}"
+    );
+    for part in [
+        "OAuth client dev-client",
+        "user admin@acme.test",
+        "--help",
+        "3 documents on propertyId prop-bulk",
+        "cand-1",
+        "/_emulator/",
+        "EMULATOR.md",
+    ] {
+        assert!(hint.contains(part), "{part}: {hint}");
+    }
+    let own = args(&[
+        "--oauth-client",
+        "app:own-secret",
+        "--user",
+        "a@b.test:own-pw",
+    ])
+    .expect("ok")
+    .expect("config")
+    .start_hint();
+    assert!(
+        !own.contains("own-secret") && !own.contains("own-pw") && !own.contains("dev-secret"),
+        "{own}"
+    );
     assert_eq!(d.oauth_clients.len(), 1);
     assert_eq!(
         (

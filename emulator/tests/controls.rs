@@ -169,3 +169,38 @@ async fn two_hundred_emits_in_a_row() {
         started.elapsed().as_millis()
     );
 }
+
+/// The uuids of the first `n` events a fresh emulator emits.
+async fn first_uuids(s: &Server, n: usize) -> Vec<String> {
+    let mut out = Vec::new();
+    for _ in 0..n {
+        let r = post_json(
+            &client(),
+            &format!("{}/_emulator/emit", s.base_url),
+            json!({"type": "UNIT_CREATED"}),
+        )
+        .await;
+        assert_eq!(r.status().as_u16(), 200);
+        let v: Value = r.json().await.expect("json");
+        out.push(v["uuid"].as_str().expect("uuid").to_string());
+    }
+    out
+}
+
+#[tokio::test]
+async fn event_uuids_differ_between_runs_unless_seeded() {
+    // Two runs without a seed: no uuid of one is a uuid of the other (a persistent dedupe store
+    // would drop the second run's events as duplicates).
+    let one = first_uuids(&server().await, 3).await;
+    let two = first_uuids(&server().await, 3).await;
+    assert!(one.iter().all(|u| !two.contains(u)), "{one:?} / {two:?}");
+    // With `--seed`, the same uuids again (reproducible tests).
+    let seeded = |seed| {
+        move |c: &mut estatekit_emulator::Config| (c.seed, c.event_seed) = (seed, Some(seed))
+    };
+    let a = first_uuids(&server_with(seeded(7)).await, 3).await;
+    let b = first_uuids(&server_with(seeded(7)).await, 3).await;
+    let other = first_uuids(&server_with(seeded(8)).await, 3).await;
+    assert_eq!(a, b);
+    assert_ne!(a, other);
+}

@@ -267,9 +267,9 @@ async fn introspection_has_documented_types() {
 
 #[tokio::test]
 async fn deterministic_seed_and_bulk_messages() {
-    let a = server_with(|c| c.seed = 7).await;
-    let b = server_with(|c| c.seed = 7).await;
-    let d = server_with(|c| c.seed = 8).await;
+    let a = server_with(|c| (c.seed, c.event_seed) = (7, Some(7))).await;
+    let b = server_with(|c| (c.seed, c.event_seed) = (7, Some(7))).await;
+    let d = server_with(|c| (c.seed, c.event_seed) = (8, Some(8))).await;
     let c = client();
     let vars = json!({"input": {"filter": {"candidateId": "cand-2"}}});
     let va = gql(&c, &a.base_url, TOKEN, Q, vars.clone()).await;

@@ -43,7 +43,8 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional, type = "readonly string[]")]
     pub tokens: Option<Vec<String>>,
-    /// Seed of the deterministic data (default 42).
+    /// Seed of the deterministic data (default 42). Given, it also seeds the webhook events'
+    /// uuids (reproducible tests); without it they are random, different on every run.
     #[serde(default)]
     #[tsify(optional)]
     pub seed: Option<u32>,
@@ -373,6 +374,7 @@ fn config_of(options: &TestServiceOptions) -> Result<Configured, String> {
     }
     if let Some(v) = options.seed {
         config.seed = u64::from(v);
+        config.event_seed = Some(config.seed);
     }
     if let Some(v) = options.seed_messages {
         config.seed_messages = v as usize;

@@ -37,6 +37,8 @@ const SHIPPED = [
   // The browser entry's module, embedded too: imported lazily when its .wasm file gives none.
   "estatekit_wasm_fallback.js",
   "package.json",
+  // The emulator's documentation (`npx estatekit-emulator`), linked from the README.
+  "EMULATOR.md",
   // The ApiError and WebhookEventError classes: wasm-bindgen's copies of js/api_error.js and
   // js/webhook_event_error.js beside the glues (their bindings import them), and the wrapper's
   // re-exports of those same files.
@@ -79,12 +81,23 @@ test.it("contains only the shipped files (no tests, sources or internal declarat
   for (const f of SHIPPED) assert.ok(files.includes(f), `${f} is packed`);
 });
 
-test.it("its README links only to files the package ships, and installs from the tarball", () => {
+test.it("its README and EMULATOR.md link only to files the package ships or public URLs, and it installs from the tarball", () => {
   const files = tar("-tzf").trim().split("\n").map((f) => f.replace(/^package\//, ""));
   const readme = readFileSync(`${pkgDir}/README.md`, "utf8");
   assert.equal(readme, readFileSync(`${root}/js/README.md`, "utf8"), "the package's own README (js/README.md)");
-  const links = [...readme.matchAll(/\]\(([^)#\s]+)[^)]*\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/i.test(l));
-  for (const link of links) assert.ok(files.includes(link.replace(/^\.\//, "")), `README.md links to ${link}, which the package does not ship`);
+  assert.equal(readFileSync(`${pkgDir}/EMULATOR.md`, "utf8"), readFileSync(`${root}/js/EMULATOR.md`, "utf8"));
+  assert.match(readme, /\]\(\.\/EMULATOR\.md\)/, "the README links to the emulator's documentation");
+  for (const doc of ["README.md", "EMULATOR.md"]) {
+    const text = readFileSync(`${pkgDir}/${doc}`, "utf8").replace(/```[\s\S]*?```/g, "");
+    const links = [...text.matchAll(/\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]);
+    assert.ok(links.length > 0, doc);
+    for (const link of links) {
+      if (/^https:\/\//.test(link)) continue; // a public URL
+      assert.doesNotMatch(link, /^[a-z]+:/i, `${doc} links to ${link}: neither a shipped file nor a public https URL`);
+      const file = link.replace(/#.*$/, "").replace(/^\.\//, "");
+      assert.ok(file === "" || files.includes(file), `${doc} links to ${link}, which the package does not ship`);
+    }
+  }
   assert.doesNotMatch(readme, /npm install estatekit\b(?!-)/, "estatekit is not on the registry: install the tarball");
   assert.match(readme, /npm install \.\/estatekit-[\d.]+\.tgz/);
 });

@@ -58,6 +58,48 @@ test.describe("ApiError in Node", () => {
     assert.ok(e.cause instanceof TypeError, String(e.cause));
     // undici's own cause: the system error, whole.
     assert.ok(e.cause.cause, "undici's cause is kept");
+    // The message carries the platform's reason, found down the cause chain.
+    assert.equal(e.message, `list webhooks failed: network error reaching 127.0.0.1:${port} (fetch failed: connect ECONNREFUSED 127.0.0.1:${port})`);
+    console.log(`refused connection: ${e.message}`);
+    // toJSON keeps the chain of causes (name, message, code): a log line is enough for a ticket.
+    const json = JSON.parse(JSON.stringify(e));
+    console.log(`its toJSON(): ${JSON.stringify(e)}`);
+    assert.equal(json.cause.name, "TypeError");
+    assert.equal(json.cause.message, "fetch failed");
+    assert.equal(json.cause.cause.code, "ECONNREFUSED");
+    assert.match(json.cause.cause.message, /ECONNREFUSED/);
+    const back = ApiError.fromJSON(json);
+    assert.deepEqual(back.cause, json.cause);
+  });
+
+  test.it("a failure's reason: the deepest cause's message (else its code), whatever the depth; toJSON follows five causes", async () => {
+    const chain = (...links) => links.reduceRight((cause, [name, message, code]) => Object.assign(new Error(message, cause ? { cause } : undefined), { name, ...(code ? { code } : {}) }), undefined);
+    const cases = [
+      [chain(["TypeError", "fetch failed"], ["Error", "getaddrinfo ENOTFOUND nowhere.test", "ENOTFOUND"]), "fetch failed: getaddrinfo ENOTFOUND nowhere.test"],
+      [chain(["TypeError", "fetch failed"], ["Error", "", "ECONNRESET"]), "fetch failed: ECONNRESET"],
+      [chain(["TypeError", "fetch failed"], ["Error", "certificate has expired", "CERT_HAS_EXPIRED"]), "fetch failed: certificate has expired"],
+      [chain(["TypeError", "fetch failed"], ["Error", "outer"], ["Error", "connect ECONNREFUSED ::1:1", "ECONNREFUSED"]), "fetch failed: connect ECONNREFUSED ::1:1"],
+      [new TypeError("Failed to fetch"), "Failed to fetch"],
+    ];
+    for (const [thrown, reason] of cases) {
+      const client = new Client({ baseUrl: BASE, token: TOKEN, retry: { limit: 0 }, fetch: () => Promise.reject(thrown) });
+      const e = await client.listWebhooks().catch((error) => error);
+      assert.equal(e.kind, "network");
+      assert.equal(e.message, `list webhooks failed: network error reaching ${new URL(BASE).host} (${reason})`);
+    }
+    const deep = chain(...Array.from({ length: 8 }, (_, i) => ["Error", `level ${i}`, `E${i}`]));
+    const json = new ApiError({ kind: "network", message: "x", cause: deep }).toJSON();
+    let depth = 0;
+    for (let c = json.cause; c; c = c.cause) {
+      assert.deepEqual([c.name, c.message, c.code], ["Error", `level ${depth}`, `E${depth}`]);
+      depth += 1;
+    }
+    assert.equal(depth, 5);
+    // A cycle stops at the depth too; a thrown string is its text.
+    const cyclic = new Error("a");
+    cyclic.cause = cyclic;
+    assert.doesNotThrow(() => JSON.stringify(new ApiError({ kind: "network", cause: cyclic })));
+    assert.deepEqual(new ApiError({ kind: "aborted", cause: "stop" }).toJSON().cause, { message: "stop" });
   });
 
   test.it("a caller's fetch that throws a RangeError: one attempt, caller_error, the RangeError as cause", async () => {

@@ -147,6 +147,29 @@ client.listDocuments({ propertyId: "p", types: ["CONTRACT", "MOVE_OUT"], title: 
 client.listDocuments({ types: ["INVOICE"] });
 // @ts-expect-error timeoutMs is a number
 client.listDocuments({}, { timeoutMs: "5" });
+// A PagePromise is a Promise: accepted wherever one is expected, and still async-iterable.
+const asPromise: Promise<DocumentRecord[]> = client.listDocuments({ propertyId: "p" });
+async function pageOf(): Promise<DocumentRecord[]> {
+  return client.listDocuments({ propertyId: "p" });
+}
+const both: Promise<[DocumentRecord[], (SelectedMessage | null)[]]> = Promise.all([
+  client.listDocuments(),
+  client.listMessages({ candidateId: "c" }),
+]);
+const iterable: AsyncIterable<DocumentRecord> = client.listDocuments();
+void [asPromise, pageOf, both, iterable];
+// The records' fields the service sends, declared (optional).
+async function recordFields(): Promise<void> {
+  const [doc] = await client.listDocuments();
+  const fields: [string | null | undefined, string | null | undefined, string | null | undefined, string | null | undefined] = [
+    doc.createdAt,
+    doc.updatedAt,
+    doc.mimeType,
+    doc.candidateId,
+  ];
+  void fields;
+}
+void recordFields;
 
 expect<Equal<Params<"getDocument">, [documentId: string, options?: CallOptions | null]>>();
 expect<Equal<Result<"getDocument">, DocumentRecord>>();

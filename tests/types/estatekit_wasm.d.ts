@@ -180,8 +180,9 @@ export interface Webhook {
 
 /**
  * A stored document's metadata, as the service returns it. Only `id` is required; the
- * documented fields are checked for type, and every other field the service sends is kept in
- * the object the caller receives.
+ * documented fields are checked for type (`candidateId`, `mimeType`, `createdAt` and
+ * `updatedAt`, which the interface leaves open, are declared, not checked), and every other
+ * field the service sends is kept in the object the caller receives.
  */
 export interface DocumentRecord {
     /**
@@ -221,9 +222,25 @@ export interface DocumentRecord {
      */
     propertyGroupId?: string | null;
     /**
+     * Linked candidate.
+     */
+    candidateId?: string | null;
+    /**
      * Size in bytes.
      */
     size?: number | null;
+    /**
+     * The file's media type (e.g. `application/pdf`; after a `format` conversion, the new one).
+     */
+    mimeType?: string | null;
+    /**
+     * When it was uploaded (ISO 8601).
+     */
+    createdAt?: string | null;
+    /**
+     * When its record last changed (ISO 8601).
+     */
+    updatedAt?: string | null;
 }
 
 /**

@@ -114,7 +114,7 @@ impl Inner {
         self.pipeline.run(&operation, call, events).await
     }
 
-    /// The request and settings of a `messages` call.
+    /// The request and settings of a `listMessages` call.
     fn prepare_messages(
         &self,
         filter: JsValue,

@@ -62,7 +62,8 @@ pub fn utf8_text(buffer: &JsValue) -> Option<js_sys::JsString> {
 
 /// A parsed JSON document that goes into an error (an error body, GraphQL `errors` or partial
 /// `data`) with `token` hidden in every string and key: its JSON text, with the token as it is
-/// written inside a JSON string (a `"` or `\` in it escaped) replaced, parsed again. Where that
+/// written inside a JSON string (a `"` or `\` in it escaped) replaced where it stands alone (not
+/// inside another word), parsed again. Where that
 /// replacement broke the text's syntax (a token such as `1` or `true`), the redacted text itself
 /// is what the error carries.
 pub fn redact_value(value: JsValue, token: &str) -> JsValue {
@@ -78,7 +79,14 @@ pub fn redact_value(value: JsValue, token: &str) -> JsValue {
     if !text.includes(needle, 0) {
         return value;
     }
-    let hidden = text.replace_all(needle, crate::error::REDACTED);
+    // Where it stands alone only (`crate::error::redact`): `client` inside `invalid_client` is
+    // the service's word, kept as sent.
+    let original = String::from(text);
+    let hidden = crate::error::redact(original.clone(), needle);
+    if hidden == original {
+        return value;
+    }
+    let hidden = js_sys::JsString::from(hidden);
     parse_json(&hidden).unwrap_or_else(|_| hidden.into())
 }
 

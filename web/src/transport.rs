@@ -133,9 +133,37 @@ impl Drop for AbortGuard {
     }
 }
 
-/// A request that got no answer because of `err` (what was thrown or rejected).
+/// A request that got no answer because of `err` (what was thrown or rejected): its message,
+/// and the platform's reason when a `cause` under it gives one.
 fn failed(err: JsValue) -> NoAnswer {
-    NoAnswer::Failed(describe(&err), err)
+    let reason = match platform_reason(&err) {
+        Some(why) => limit(&format!("{}: {why}", describe(&err)), 300),
+        None => describe(&err),
+    };
+    NoAnswer::Failed(reason, err)
+}
+
+/// The platform's reason for a failed request, found down `err`'s `cause` chain (at most four
+/// deep): the deepest cause's `message`, or its `code` when it has no message. Node's fetch rejects with `TypeError: fetch
+/// failed` whose cause says `connect ECONNREFUSED 127.0.0.1:59999` (code `ECONNREFUSED`), or
+/// `getaddrinfo ENOTFOUND ...`, or a TLS error's code; a browser's `TypeError` has no cause.
+fn platform_reason(err: &JsValue) -> Option<String> {
+    let mut found = None;
+    let mut at = js::get(err, "cause");
+    for _ in 0..4 {
+        if js::is_nullish(&at) {
+            break;
+        }
+        // Its message (Node's name the code: `connect ECONNREFUSED ...`), else its code.
+        found = js::get(&at, "message")
+            .as_string()
+            .or_else(|| at.as_string())
+            .filter(|m| !m.is_empty())
+            .or_else(|| js::get(&at, "code").as_string())
+            .or(found);
+        at = js::get(&at, "cause");
+    }
+    found
 }
 
 /// A failure with nothing thrown underneath.

@@ -125,9 +125,15 @@ pub struct ListDocumentsQuery {
 
 impl Input for ListDocumentsQuery {}
 
+/// A field of an answer that is declared to TypeScript but not checked (any value passes, as
+/// for a field not declared): the interface leaves it open, and a check would cost the browser
+/// module bytes for nothing the client reads.
+pub type Unchecked = serde::de::IgnoredAny;
+
 /// A stored document's metadata, as the service returns it. Only `id` is required; the
-/// documented fields are checked for type, and every other field the service sends is kept in
-/// the object the caller receives.
+/// documented fields are checked for type (`candidateId`, `mimeType`, `createdAt` and
+/// `updatedAt`, which the interface leaves open, are declared, not checked), and every other
+/// field the service sends is kept in the object the caller receives.
 // `S` is how its strings are read (`Unread` where the client only checks them); its
 // `type_params = ""` keep it out of the TypeScript declaration, which has strings.
 #[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
@@ -173,9 +179,25 @@ pub struct DocumentRecord<S = Text> {
     #[serde(default)]
     #[tsify(optional, type = "string | null", type_params = "")]
     pub property_group_id: Option<S>,
+    /// Linked candidate.
+    #[serde(default)]
+    #[tsify(optional, type = "string | null", type_params = "")]
+    pub candidate_id: Option<Unchecked>,
     /// Size in bytes.
     #[serde(default)]
     pub size: Option<f64>,
+    /// The file's media type (e.g. `application/pdf`; after a `format` conversion, the new one).
+    #[serde(default)]
+    #[tsify(optional, type = "string | null", type_params = "")]
+    pub mime_type: Option<Unchecked>,
+    /// When it was uploaded (ISO 8601).
+    #[serde(default)]
+    #[tsify(optional, type = "string | null", type_params = "")]
+    pub created_at: Option<Unchecked>,
+    /// When its record last changed (ISO 8601).
+    #[serde(default)]
+    #[tsify(optional, type = "string | null", type_params = "")]
+    pub updated_at: Option<Unchecked>,
 }
 
 objects_only!(DocumentRecord<S>);

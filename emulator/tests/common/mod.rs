@@ -74,9 +74,20 @@ pub fn args_of(c: &Config) -> Vec<String> {
         c.access_token_ttl_ms.is_multiple_of(1000),
         "--access-token-ttl is in seconds: give a multiple of 1000 ms"
     );
+    // `--seed` also seeds the events' uuids: given only when the configuration asks for that.
+    match c.event_seed {
+        Some(seed) => {
+            assert_eq!(seed, c.seed, "--seed sets both seeds");
+            args.extend(["--seed".into(), c.seed.to_string()]);
+        }
+        None => assert_eq!(
+            c.seed,
+            Config::default().seed,
+            "--seed sets both seeds: set event_seed too"
+        ),
+    }
     for (flag, v) in [
         ("--port", u64::from(c.port)),
-        ("--seed", c.seed),
         ("--seed-messages", c.seed_messages as u64),
         ("--seed-documents", c.seed_documents as u64),
         ("--rate-limit", u64::from(c.rate_limit)),
