@@ -136,7 +136,7 @@ export interface SignInAccount {
  * grant; read later, a shorter lifetime: a smaller margin, never an earlier refresh). Throws an `ApiError` (`invalid_input`) when the account has no
  * access token.
  */
-export function tokenSetFrom(account: SignInAccount): TokenSet;
+export function toTokenSet(account: SignInAccount): TokenSet;
 
 /** The signed-in user, from `GET {baseUrl}/accounts/api/userinfo`. */
 export interface StaffUserInfo {
@@ -175,7 +175,7 @@ export interface StaffProfile {
  * Maps the service's user info to a sign-in library's user (what the providers' `profile` does).
  * Throws an `ApiError` of kind `invalid_input` when the user info has no `id`.
  */
-export function staffProfile(profile: StaffUserInfo): StaffProfile;
+export function toStaffProfile(profile: StaffUserInfo): StaffProfile;
 
 /** Options of {@link authjsProvider}. */
 export interface ProviderOptions {

@@ -306,7 +306,7 @@ function seconds(account, field) {
  * @param {SignInAccount} account
  * @returns {TokenSet}
  */
-export function tokenSetFrom(account) {
+export function toTokenSet(account) {
   if (account === null || typeof account !== "object") {
     throw apiError("invalid_input", "invalid account: must be the account object of the sign-in callback");
   }
@@ -389,7 +389,7 @@ function endpoints(options) {
  * @param {StaffUserInfo} profile
  * @returns {StaffProfile}
  */
-export function staffProfile(profile) {
+export function toStaffProfile(profile) {
   const p = profile ?? /** @type {StaffUserInfo} */ ({});
   if ((typeof p.id !== "string" || p.id === "") && (typeof p.id !== "number" || !Number.isFinite(p.id))) {
     // A profile without its id would sign a user in as "undefined": refused, as the type says.
@@ -422,7 +422,7 @@ export function authjsProvider(options) {
     clientSecret: e.clientSecret,
     client: { token_endpoint_auth_method: "client_secret_basic" },
     checks: ["pkce", "state"],
-    profile: (profile) => staffProfile(profile),
+    profile: (profile) => toStaffProfile(profile),
   };
 }
 
@@ -453,7 +453,7 @@ export function betterAuthProvider(options) {
       /** @type {StaffProfile} */
       let user;
       try {
-        user = staffProfile(/** @type {StaffUserInfo} */ (await response.json()));
+        user = toStaffProfile(/** @type {StaffUserInfo} */ (await response.json()));
       } catch {
         return null; // no user (no id): Better Auth refuses the sign-in
       }

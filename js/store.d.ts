@@ -20,13 +20,13 @@ export interface Store {
   /** Releases a claim, only if `owner` still holds it (compare-and-delete, a Lua script on Redis). */
   release(key: string, owner: string): Promise<void>;
   /**
-   * Takes one from a budget of `limit` per `windowMs` under `key`, atomically: resolves 0 when
+   * Takes one from a budget of `perWindow` per `windowMs` under `key`, atomically: resolves 0 when
    * taken, else the milliseconds until the window has room.
    */
-  take(key: string, limit: number, windowMs: number): Promise<number>;
+  take(key: string, perWindow: number, windowMs: number): Promise<number>;
 }
 
-/** Options of {@link memoryStore}. */
+/** Options of {@link createMemoryStore}. */
 export interface MemoryStoreOptions {
   /** The clock, in milliseconds (default `Date.now`): for tests. */
   now?: () => number;
@@ -34,11 +34,11 @@ export interface MemoryStoreOptions {
 
 /**
  * A store in this process's memory, with expiry honoured: the default everywhere. It shares
- * nothing between processes; use {@link redisStore} for that.
+ * nothing between processes; use {@link createRedisStore} for that.
  */
-export function memoryStore(options?: MemoryStoreOptions): Store;
+export function createMemoryStore(options?: MemoryStoreOptions): Store;
 
-/** A node-redis v4/v5 client (`createClient()` of the `redis` package), as {@link redisStore} uses it. */
+/** A node-redis v4/v5 client (`createClient()` of the `redis` package), as {@link createRedisStore} uses it. */
 export interface NodeRedisClient {
   /**
    * Sends one raw command, e.g. `["SET", "k", "v", "NX", "PX", "1000"]`; the signal (v5's
@@ -47,13 +47,13 @@ export interface NodeRedisClient {
   sendCommand(args: string[], options?: { abortSignal?: AbortSignal; signal?: AbortSignal }): Promise<unknown>;
 }
 
-/** An ioredis client (`new Redis(...)`), as {@link redisStore} uses it. */
+/** An ioredis client (`new Redis(...)`), as {@link createRedisStore} uses it. */
 export interface IoRedisClient {
   /** Sends one raw command, e.g. `call("SET", "k", "v", "NX", "PX", "1000")`. */
   call(command: string, ...args: string[]): Promise<unknown>;
 }
 
-/** Options of {@link redisStore}. */
+/** Options of {@link createRedisStore}. */
 export interface RedisStoreOptions {
   /** Put in front of every key (default `"estatekit:"`). */
   prefix?: string;
@@ -72,7 +72,7 @@ export interface RedisStoreOptions {
  * compare-and-delete or a fixed-window take); keys get `prefix` in front. estatekit depends on
  * neither client: pass the one your app has.
  */
-export function redisStore(client: NodeRedisClient | IoRedisClient, options?: RedisStoreOptions): Store;
+export function createRedisStore(client: NodeRedisClient | IoRedisClient, options?: RedisStoreOptions): Store;
 
 /** Whether `x` has every method of a {@link Store}. */
 export function isStore(x: unknown): x is Store;

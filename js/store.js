@@ -1,8 +1,8 @@
 /* @ts-self-types="./store.d.ts" */
 // estatekit/store: what several processes of one app share (a token provider's token set, the
 // webhook receiver's dedupe marks, the client's rate budget), behind one small interface. Plain
-// JavaScript, no module: each method is one Map operation (memoryStore) or one Redis command
-// (redisStore), and the atomic parts are Redis's own (SET NX PX, two Lua scripts).
+// JavaScript, no module: each method is one Map operation (createMemoryStore) or one Redis command
+// (createRedisStore), and the atomic parts are Redis's own (SET NX PX, two Lua scripts).
 // Its declarations are ./store.d.ts. Refused input (a wrong argument, a store's wrong answer) is
 // an ApiError of kind invalid_input (./api_error.js), as in every entry (docs/errors.md).
 import { apiError } from "./api_error.js";
@@ -112,7 +112,7 @@ function checkKey(key) {
  * @param {MemoryStoreOptions} [options]
  * @returns {Store}
  */
-export function memoryStore(options = {}) {
+export function createMemoryStore(options = {}) {
   const now = options.now ?? Date.now;
   /** @type {Map<string, { value: string, expires: number }>} */
   const values = new Map();
@@ -161,10 +161,10 @@ export function memoryStore(options = {}) {
     async release(key, owner) {
       if (live(checkKey(key))?.value === owner) values.delete(key);
     },
-    async take(key, limit, windowMs) {
+    async take(key, perWindow, windowMs) {
       checkKey(key);
       positiveMs("windowMs", windowMs);
-      if (!Number.isSafeInteger(limit) || limit < 1) throw apiError("invalid_input", "estatekit/store: `limit` must be a positive whole number");
+      if (!Number.isSafeInteger(perWindow) || perWindow < 1) throw apiError("invalid_input", "estatekit/store: `perWindow` must be a positive whole number");
       const t = now();
       let budget = budgets.get(key);
       if (!budget || budget.expires <= t) {
@@ -172,7 +172,7 @@ export function memoryStore(options = {}) {
         budgets.set(key, budget);
         sweep();
       }
-      if (budget.count < limit) {
+      if (budget.count < perWindow) {
         budget.count += 1;
         return 0;
       }
@@ -182,7 +182,7 @@ export function memoryStore(options = {}) {
 }
 
 /**
- * How long a redisStore call waits for Redis by default: longer than every bound estatekit's own
+ * How long a createRedisStore call waits for Redis by default: longer than every bound estatekit's own
  * users of a store put on a call (1-2 s), so that they decide first; still an end.
  */
 const DEFAULT_REDIS_TIMEOUT_MS = 5_000;
@@ -210,9 +210,9 @@ return t`;
  * @param {RedisStoreOptions} [options]
  * @returns {Store}
  */
-export function redisStore(client, options = {}) {
+export function createRedisStore(client, options = {}) {
   const { prefix = "estatekit:", timeoutMs = DEFAULT_REDIS_TIMEOUT_MS } = options;
-  if (typeof prefix !== "string") throw apiError("invalid_input", "redisStore: `prefix` must be a string");
+  if (typeof prefix !== "string") throw apiError("invalid_input", "createRedisStore: `prefix` must be a string");
   positiveMs("timeoutMs", timeoutMs);
   /** @type {(args: string[], signal: AbortSignal) => Promise<unknown>} */
   let sendRaw;
@@ -232,7 +232,7 @@ export function redisStore(client, options = {}) {
     const nodeRedis = /** @type {NodeRedisClient} */ (client);
     sendRaw = (args, signal) => nodeRedis.sendCommand(args, { abortSignal: signal, signal });
   } else {
-    throw apiError("invalid_input", "redisStore: give a node-redis client (createClient() of the `redis` package) or an ioredis client");
+    throw apiError("invalid_input", "createRedisStore: give a node-redis client (createClient() of the `redis` package) or an ioredis client");
   }
   /**
    * One command, bounded: rejects once `timeoutMs` passed without an answer (a command not sent
@@ -241,7 +241,7 @@ export function redisStore(client, options = {}) {
    */
   const send = (args) => {
     const signal = AbortSignal.timeout(timeoutMs);
-    const slow = () => new Error(`estatekit/store: Redis did not answer ${args[0]} within ${timeoutMs} ms (redisStore's timeoutMs)`);
+    const slow = () => new Error(`estatekit/store: Redis did not answer ${args[0]} within ${timeoutMs} ms (createRedisStore's timeoutMs)`);
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const late = new Promise((_, reject) => {
@@ -278,9 +278,9 @@ export function redisStore(client, options = {}) {
       if (typeof owner !== "string") throw apiError("invalid_input", "estatekit/store: `owner` must be the string claim() gave");
       await send(["EVAL", RELEASE, "1", k(key), owner]);
     },
-    async take(key, limit, windowMs) {
-      if (!Number.isSafeInteger(limit) || limit < 1) throw apiError("invalid_input", "estatekit/store: `limit` must be a positive whole number");
-      const reply = await send(["EVAL", TAKE, "1", k(key), String(limit), String(positiveMs("windowMs", windowMs))]);
+    async take(key, perWindow, windowMs) {
+      if (!Number.isSafeInteger(perWindow) || perWindow < 1) throw apiError("invalid_input", "estatekit/store: `perWindow` must be a positive whole number");
+      const reply = await send(["EVAL", TAKE, "1", k(key), String(perWindow), String(positiveMs("windowMs", windowMs))]);
       const wait = int(reply);
       if (!Number.isFinite(wait) || wait < 0) throw new Error(`estatekit/store: unexpected reply to the take script (${typeof reply})`);
       return wait;

@@ -128,7 +128,7 @@ export declare class TestService {
      */
     settled(options?: { timeoutMs?: number }): Promise<DeliveryRecord[]>;
     /** Sets the requests-per-minute limit (0: off) of one token, or the default of all. */
-    setRateLimit(limit: number, options?: { token?: string }): Promise<void>;
+    setRateLimit(perMinute: number, options?: { token?: string }): Promise<void>;
     /** Adds an account with its own seeded data. */
     addAccount(token: string): Promise<Account>;
     /** The token endpoint's grant counts and live refresh tokens per user. */

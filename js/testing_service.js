@@ -196,12 +196,12 @@ class TestService {
   }
 
   /**
-   * @param {number} limit
+   * @param {number} perMinute
    * @param {{ token?: string }} [options]
    * @returns {Promise<void>}
    */
-  async setRateLimit(limit, options = {}) {
-    await this.#admin("POST", "/_emulator/config", { ...options, rateLimit: limit });
+  async setRateLimit(perMinute, options = {}) {
+    await this.#admin("POST", "/_emulator/config", { ...options, rateLimit: perMinute });
   }
 
   /**

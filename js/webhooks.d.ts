@@ -97,7 +97,7 @@ export interface WebhookHandlerOptions {
   /**
    * Answer a repeated delivery (same `uuid`) 200 without calling the handler again:
    * - `true`: an in-memory set of the last 10,000 uuids (one process);
-   * - a {@link Store} (estatekit/store's `redisStore(...)`, shared by every process): a uuid's
+   * - a {@link Store} (estatekit/store's `createRedisStore(...)`, shared by every process): a uuid's
    *   handler completes (resolves) once across all of them; one that throws is run again by the
    *   retry, so its side effects must be idempotent. A copy that arrives while another process
    *   handles that uuid is answered 503 with `Retry-After`, so the sender comes back; once handled,
@@ -123,8 +123,11 @@ export interface WebhookHandlerOptions {
   doneTtlMs?: number;
   /** With a shared `dedupe` store: the longest wait for each store call, in milliseconds (default 2000). */
   storeTimeoutMs?: number;
-  /** The `Retry-After` (seconds) of a 503 answered because of a shared `dedupe` store (default 5). */
-  retryAfterSeconds?: number;
+  /**
+   * How long a 503 answered because of a shared `dedupe` store asks the sender to wait, in
+   * milliseconds (default 5000); its `Retry-After` header is in whole seconds, rounded up.
+   */
+  retryAfterMs?: number;
   /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */
   maxBytes?: number;
   /**

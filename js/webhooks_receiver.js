@@ -123,7 +123,7 @@ const answer = (status, body, headers) =>
 const DEDUPE_SIZE = 10_000;
 
 /** @returns {DedupeStore} */
-function memoryStore() {
+function createMemoryStore() {
   /** @type {Set<string>} */
   const seen = new Set();
   return {
@@ -139,7 +139,7 @@ function memoryStore() {
 const CLAIM_TTL_MS = 5 * 60_000;
 const DONE_TTL_MS = 7 * 24 * 3600_000;
 const STORE_TIMEOUT_MS = 2_000;
-const RETRY_AFTER_SECONDS = 5;
+const RETRY_AFTER_MS = 5000;
 
 /** What a bounded store call gives when the store took longer than its timeout. */
 const SLOW = Symbol("slow");
@@ -322,12 +322,15 @@ function createWebhookHandler(options) {
   const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
   const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs, STORE_TIMEOUT_MS);
-  const retryAfter = String(positive("retryAfterSeconds", options.retryAfterSeconds, RETRY_AFTER_SECONDS));
+  // Renamed in 0.3.0 (durations are milliseconds): refused rather than ignored.
+  if ("retryAfterSeconds" in options) throw new TypeError("createWebhookHandler: `retryAfterSeconds` is now `retryAfterMs`, in milliseconds");
+  // `Retry-After` is whole seconds: the milliseconds given, rounded up.
+  const retryAfter = String(Math.ceil(positive("retryAfterMs", options.retryAfterMs, RETRY_AFTER_MS) / 1000));
   /** A shared store (estatekit/store's `Store`): claims across processes. */
   // Its answers are checked (./store.js): a claim resolving `true` is an error, not an owner.
   const shared = typeof dedupe === "object" && dedupe !== null && "claim" in dedupe && typeof dedupe.claim === "function" ? checkedStore(dedupe) : undefined;
   /** @type {DedupeStore | undefined} */
-  const store = shared ? undefined : dedupe === true ? memoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
+  const store = shared ? undefined : dedupe === true ? createMemoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
   /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
   const handlers = on ?? {};
   const report =

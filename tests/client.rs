@@ -196,7 +196,7 @@ fn is_api_error_is_a_precise_guard() {
 
 #[wasm_bindgen_test]
 async fn network_failure_then_recovery() {
-    let c = client_with(r#"{"baseUrl":"http://127.0.0.1:9","token":"t","retry":{"limit":0}}"#);
+    let c = client_with(r#"{"baseUrl":"http://127.0.0.1:9","token":"t","retry":{"maxRetries":0}}"#);
     let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "network", None).await;
     // The message names the host; `cause` is what the browser's fetch rejected with.
     assert!(

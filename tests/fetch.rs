@@ -202,7 +202,7 @@ fn a_fetch_option_that_is_not_a_function_is_invalid_input() {
 async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     let token = new_account().await;
     let recorder = Recorder::new();
-    let c = recorder.client(&token, r#","retry":{"limit":0}"#);
+    let c = recorder.client(&token, r#","retry":{"maxRetries":0}"#);
 
     recorder.plan(&["reject"]);
     let e = err_kind(c.list_webhooks(NONE), "network", None).await;
@@ -242,7 +242,7 @@ async fn a_failing_fetch_is_a_network_error_and_the_client_keeps_working() {
     );
 
     // A rejection is retried like the global fetch's (safe requests only).
-    let retrying = recorder.client(&token, r#","retry":{"limit":1,"baseDelayMs":1}"#);
+    let retrying = recorder.client(&token, r#","retry":{"maxRetries":1,"baseDelayMs":1}"#);
     recorder.plan(&["reject"]);
     ok(retrying.list_webhooks(NONE)).await;
     let seen = recorder.seen();
@@ -320,7 +320,7 @@ async fn an_upload_with_progress_and_fetch_reports_once_at_the_end() {
 async fn aborts_and_timeouts_mid_request_with_a_fetch_option() {
     let token = new_account().await;
     let recorder = Recorder::new();
-    let c = recorder.client(&token, r#","retry":{"limit":0}"#);
+    let c = recorder.client(&token, r#","retry":{"maxRetries":0}"#);
 
     // Through the global fetch, which the request's signal aborts.
     fault_on("GET", WEBHOOKS, &token, r#","delayMs":3000,"times":2"#).await;
@@ -372,7 +372,7 @@ async fn a_fetch_option_that_throws_a_program_error_is_a_bug_not_a_network_failu
     let token = new_account().await;
     let recorder = Recorder::new();
     // Retries allowed: a program error is still tried once only.
-    let c = recorder.client(&token, r#","retry":{"limit":3,"baseDelayMs":1}"#);
+    let c = recorder.client(&token, r#","retry":{"maxRetries":3,"baseDelayMs":1}"#);
     for (plan, name) in [("range", "RangeError"), ("reference", "ReferenceError")] {
         let before = recorder.seen().len();
         recorder.plan(&[plan]);

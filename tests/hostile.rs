@@ -75,7 +75,7 @@ async fn run(c: &Client, call: Call) -> Result<JsValue, JsValue> {
 async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
     let token = new_account().await;
     let options = format!(
-        r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"limit":0}}}}"#,
+        r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"maxRetries":0}}}}"#,
         emulator()
     );
     let c = client_with(&options);
@@ -563,7 +563,7 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
 }
 
 /// A GET whose connection closes twice with no answer (then the service answers): the engines
-/// differ, below the library (`retry.limit` is 0, so estatekit itself sends once).
+/// differ, below the library (`retry.maxRetries` is 0, so estatekit itself sends once).
 /// - Chromium resends a request once when a connection closes without any reply, and then
 ///   rejects the fetch ("Failed to fetch"): the user gets an `ApiError` of kind `network`, and
 ///   the service saw 2 GETs.
@@ -585,7 +585,7 @@ async fn hostile_answers_give_the_right_error_and_the_client_recovers() {
 async fn get_dropped_twice_network_in_chromium_list_in_firefox_either_in_webkit() {
     let token = new_account().await;
     let c = client_with(&format!(
-        r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"limit":0}}}}"#,
+        r#"{{"baseUrl":"{}","token":"{token}","timeoutMs":1500,"retry":{{"maxRetries":0}}}}"#,
         emulator()
     ));
     let id = ok(c.register_webhook(

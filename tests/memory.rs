@@ -61,7 +61,7 @@ const MAX_ROUNDS: u32 = 500;
 async fn calls_keep_memory_flat_over_a_measured_plateau() {
     let token = new_account().await;
     let c = client_with(&format!(
-        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"limit":1,"baseDelayMs":1,"maxDelayMs":1}}}}"#,
+        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"maxRetries":1,"baseDelayMs":1,"maxDelayMs":1}}}}"#,
         emulator()
     ));
     // Every list-documents call meets two 503s (one retry), exercising the backoff wait.
@@ -204,7 +204,7 @@ async fn a_hundred_large_answers_leave_memory_within_twice_the_body() {
     ready().await;
     let token = new_account().await;
     let c = client_with(&format!(
-        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"limit":0}}}}"#,
+        r#"{{"baseUrl":"{}","token":"{token}","retry":{{"maxRetries":0}}}}"#,
         emulator()
     ));
     let body_bytes = large_list_fault(&token, 100).await;

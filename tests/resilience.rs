@@ -53,7 +53,7 @@ async fn safe_requests_are_retried_then_succeed() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":5}"#,
+        r#","retry":{"maxRetries":3,"baseDelayMs":1,"maxDelayMs":5}"#,
     );
     fault_on("GET", WEBHOOKS, &token, r#","status":503,"times":2"#).await;
     ok(c.list_webhooks(opt(JsValue::UNDEFINED))).await;
@@ -110,7 +110,7 @@ async fn gives_up_after_the_limit_and_reports_attempts() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
+        r#","retry":{"maxRetries":2,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
     fault_on("GET", WEBHOOKS, &token, r#","status":500,"times":10"#).await;
     let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "http", Some(500)).await;
@@ -148,7 +148,7 @@ async fn writes_are_resent_only_when_the_service_did_not_act() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","retry":{"limit":3,"baseDelayMs":1,"maxDelayMs":2}"#,
+        r#","retry":{"maxRetries":3,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
     let webhook = || {
         ts(json(
@@ -200,7 +200,7 @@ async fn retry_after_and_rate_limit_reset_are_honoured_and_capped() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","retry":{"limit":1,"baseDelayMs":1,"maxDelayMs":1500}"#,
+        r#","retry":{"maxRetries":1,"baseDelayMs":1,"maxDelayMs":1500}"#,
     );
     let faults = [
         r#""status":429,"headers":{"Retry-After":"1"}"#,
@@ -245,7 +245,7 @@ async fn the_timeout_bounds_the_whole_call() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","timeoutMs":500,"retry":{"limit":5,"maxDelayMs":5000}"#,
+        r#","timeoutMs":500,"retry":{"maxRetries":5,"maxDelayMs":5000}"#,
     );
     fault_on(
         "GET",
@@ -276,7 +276,7 @@ async fn network_failures_are_retried() {
     let (c, events) = recording_client(
         "http://127.0.0.1:9",
         "t",
-        r#","retry":{"limit":2,"baseDelayMs":1,"maxDelayMs":2}"#,
+        r#","retry":{"maxRetries":2,"baseDelayMs":1,"maxDelayMs":2}"#,
     );
     let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "network", None).await;
     assert_eq!(get(&e, "attempts").as_f64(), Some(3.0));
@@ -294,7 +294,7 @@ async fn abort_during_backoff_is_immediate_and_final() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","retry":{"limit":1,"maxDelayMs":60000}"#,
+        r#","retry":{"maxRetries":1,"maxDelayMs":60000}"#,
     );
     fault_on(
         "GET",
@@ -360,7 +360,7 @@ async fn timeouts_are_not_retried() {
     let (c, events) = recording_client(
         emulator(),
         &token,
-        r#","timeoutMs":150,"retry":{"limit":3,"baseDelayMs":1}"#,
+        r#","timeoutMs":150,"retry":{"maxRetries":3,"baseDelayMs":1}"#,
     );
     fault_on("GET", WEBHOOKS, &token, r#","delayMs":2000"#).await;
     let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "timeout", None).await;
@@ -454,7 +454,7 @@ async fn client_side_rate_limit_queues_requests() {
 #[wasm_bindgen_test]
 async fn invalid_resilience_options_are_rejected() {
     for (extra, field) in [
-        (r#","retry":{"limit":-1}"#, "options.retry.limit"),
+        (r#","retry":{"maxRetries":-1}"#, "options.retry.maxRetries"),
         (r#","retry":{"tries":3}"#, "options.retry.tries"),
         (
             r#","rateLimit":{"perMinute":0}"#,

@@ -1,7 +1,7 @@
 // Staff signed in with next-auth 4 in the Next.js consumer (tests/consumers/next/: lib/signin.ts,
 // app/me, app/api/me, app/api/auth/[...nextauth]), run by next.test.mjs on its first build (no
 // build of its own): two servers of that build behind a round-robin proxy written here, sharing a real
-// Redis (estatekit/store's redisStore on node-redis), against the native emulator with
+// Redis (estatekit/store's createRedisStore on node-redis), against the native emulator with
 // `--sign-in-page`, 5-second access tokens and rotating refresh tokens. Headless Chromium signs
 // in through the emulator's form; a server component and a route handler call the service with
 // the user's token, and so does a client page whose Client gets it from /api/me/token. Then, for about four expiries, rounds of 20 concurrent requests of that

@@ -131,7 +131,7 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./auth"], entries("auth"));
   assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
-  // No dependency: redisStore adapts the app's own client (duck typing). estatekit/otel's
+  // No dependency: createRedisStore adapts the app's own client (duck typing). estatekit/otel's
   // OpenTelemetry API packages are optional peers: nothing installs them for an app that does not
   // use that entry, and nothing else imports them.
   for (const key of ["dependencies", "optionalDependencies"]) assert.equal(manifest[key], undefined, key);

@@ -649,21 +649,21 @@ test.describe("estatekit/store: three Node processes sharing a real Redis", () =
     assertLocked(assert, dir, { redis: "dependencies", ioredis: "dependencies" });
   });
 
-  test.it("both clients, as their packages declare them, type-check as redisStore's client (tsc --strict)", { skip: REPEAT > 0 && ONLY_OUTAGES }, () => {
+  test.it("both clients, as their packages declare them, type-check as createRedisStore's client (tsc --strict)", { skip: REPEAT > 0 && ONLY_OUTAGES }, () => {
     execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], { stdio: "inherit" });
   });
 
   for (const kind of ["redis", "ioredis"]) {
     const name = kind === "redis" ? "node-redis" : "ioredis";
-    test.it(`redisStore on ${name}: claim, release by the owner only, expiry, delete, take`, { skip: REPEAT > 0 && ONLY_OUTAGES }, async () => {
+    test.it(`createRedisStore on ${name}: claim, release by the owner only, expiry, delete, take`, { skip: REPEAT > 0 && ONLY_OUTAGES }, async () => {
       const redis = await startRedis();
       const require = createRequire(`${dir}/package.json`);
       let client;
       try {
         if (kind === "ioredis") client = new (require("ioredis").Redis)({ host: "127.0.0.1", port: redis.port });
         else client = await require("redis").createClient({ socket: { host: "127.0.0.1", port: redis.port } }).connect();
-        const { redisStore, isStore } = await import(`${dir}/node_modules/estatekit/store.js`);
-        const store = redisStore(client, { prefix: "app1:" });
+        const { createRedisStore, isStore } = await import(`${dir}/node_modules/estatekit/store.js`);
+        const store = createRedisStore(client, { prefix: "app1:" });
         assert.ok(isStore(store));
         const owner = await store.claim("c", 5_000);
         assert.equal(typeof owner, "string");

@@ -75,7 +75,7 @@ test.describe("sign-in libraries against the emulator", () => {
     assert.equal(result.callbackLocation, "/done", "signed in, sent on to the callbackURL (not to an error page)");
     assert.deepEqual(result.user, { email: "admin@acme.test", name: "Admin Acme" });
     assert.equal(result.accounts, 1);
-    assert.ok(result.expiresInS > 3000 && result.expiresInS <= 3600, `${result.expiresInS} s (tokenSetFrom read Better Auth's expiry)`);
+    assert.ok(result.expiresInS > 3000 && result.expiresInS <= 3600, `${result.expiresInS} s (toTokenSet read Better Auth's expiry)`);
     assert.deepEqual(result.ids, [hookId]);
     assert.equal(oauth.grants.authorization_code, 1);
     assert.equal(oauth.rejected.authorization_code, 0);

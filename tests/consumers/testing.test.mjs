@@ -138,7 +138,7 @@ test.describe("tokens (/accounts/oauth/token)", () => {
     assert.equal(set.expires_in, 0.3, "the lifetime exactly, in seconds");
     assert.equal(set.access_token.split(".").length, 3);
     await clientOf(service).registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.test/a" });
-    const issued = clientOf(service, { token: set.access_token, retry: { limit: 0 } });
+    const issued = clientOf(service, { token: set.access_token, retry: { maxRetries: 0 } });
     assert.equal((await issued.listWebhooks()).length, 1, "the same data as dev-token");
     await new Promise((done) => setTimeout(done, 400));
     const e = await rejection(issued.listWebhooks());
@@ -196,7 +196,7 @@ test.describe("service.fetch", () => {
     assert.deepEqual(await service.requests(), []);
     assert.deepEqual(await clientOf(service).listWebhooks(), []);
     // A client pointed elsewhere gets a network error, and nothing reaches the service.
-    const elsewhere = new Client({ baseUrl: "https://other.test", token: service.token, fetch: service.fetch, retry: { limit: 0 } });
+    const elsewhere = new Client({ baseUrl: "https://other.test", token: service.token, fetch: service.fetch, retry: { maxRetries: 0 } });
     const e = await rejection(elsewhere.listWebhooks());
     assert.equal(isApiError(e), true);
     assert.equal(e.kind, "network");
@@ -259,7 +259,7 @@ test.describe("service.fetch", () => {
 
   test.it("close() makes fetch and every helper reject; close() twice is harmless", async () => {
     const service = await createTestService();
-    const client = clientOf(service, { retry: { limit: 0 } });
+    const client = clientOf(service, { retry: { maxRetries: 0 } });
     await client.listWebhooks();
     service.close();
     service.close();
@@ -288,7 +288,7 @@ test.describe("service.fetch", () => {
 test.describe("state", () => {
   test.it("two services have separate state", async () => {
     const [a, b] = await Promise.all([createTestService(), createTestService()]);
-    const [ca, cb] = [clientOf(a), clientOf(b, { retry: { limit: 0 } })];
+    const [ca, cb] = [clientOf(a), clientOf(b, { retry: { maxRetries: 0 } })];
     const id = await ca.registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.test/a" });
     await b.addFaults({ path: WEBHOOKS, status: 500, times: 5 });
     assert.deepEqual((await ca.listWebhooks()).map((w) => w.id), [id]);
@@ -347,7 +347,7 @@ test.describe("state", () => {
 
   test.it("faults: added, listed, used up, cleared", async () => {
     const service = await createTestService();
-    const client = clientOf(service, { retry: { limit: 0 } });
+    const client = clientOf(service, { retry: { maxRetries: 0 } });
     await service.addFaults([
       { method: "GET", path: WEBHOOKS, status: 503, times: 2 },
       { path: "/api/file-storage/*", status: 404, body: '{"message":"gone"}', contentType: "application/json" },
@@ -371,7 +371,7 @@ test.describe("state", () => {
   test.it("a fault's headers (a plain object) reach the client: Retry-After on a 429", async () => {
     const service = await createTestService();
     await service.addFaults({ path: "/api/reporting/graphql", status: 429, headers: { "retry-after": "30" } });
-    const e = await rejection(clientOf(service, { retry: { limit: 0 } }).listMessages({ candidateId: "cand-1" }));
+    const e = await rejection(clientOf(service, { retry: { maxRetries: 0 } }).listMessages({ candidateId: "cand-1" }));
     assert.equal(e.kind, "rate_limited");
     assert.equal(e.retryAfterMs, 30_000);
     service.close();
@@ -380,7 +380,7 @@ test.describe("state", () => {
   test.it("a drop fault rejects fetch with a TypeError: a network error for the client", async () => {
     const service = await createTestService();
     await service.addFaults({ path: WEBHOOKS, drop: true });
-    const e = await rejection(clientOf(service, { retry: { limit: 0 } }).listWebhooks());
+    const e = await rejection(clientOf(service, { retry: { maxRetries: 0 } }).listWebhooks());
     assert.equal(e.kind, "network");
     service.close();
   });
@@ -409,7 +409,7 @@ test.describe("state", () => {
   test.it("setRateLimit and addAccount", async () => {
     const service = await createTestService();
     await service.setRateLimit(2);
-    const client = clientOf(service, { retry: { limit: 0 } });
+    const client = clientOf(service, { retry: { maxRetries: 0 } });
     await client.listWebhooks();
     await client.listWebhooks();
     const e = await rejection(client.listWebhooks());

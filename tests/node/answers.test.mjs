@@ -150,7 +150,7 @@ for (const token of TOKENS) {
             ? { status: 200, body: `not json ${token}` }
             : { status: 403, body: { code: token, message: `token ${token} refused`, [token]: [token] }, headers: { "x-request-id": `r-${token}` } },
       );
-      const client = new Client({ baseUrl: BASE, token, fetch: s.fetch, retry: { limit: 0 }, onEvent: (e) => events.push(e) });
+      const client = new Client({ baseUrl: BASE, token, fetch: s.fetch, retry: { maxRetries: 0 }, onEvent: (e) => events.push(e) });
       const failures = [];
       for (const call of [() => client.listWebhooks(), () => client.listMessages({ candidateId: "c" }), () => client.getDocument("d")]) {
         await assert.rejects(call(), (e) => {

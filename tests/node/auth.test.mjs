@@ -59,7 +59,7 @@ function endpoint({ expiresIn = 3600, answer } = {}) {
   return { fetch, requests, issued, grants: (type) => requests.filter((r) => r.body.grant_type === type).length };
 }
 
-/** A store in memory, as `estatekit/store`'s memoryStore behaves (claims expire). */
+/** A store in memory, as `estatekit/store`'s createMemoryStore behaves (claims expire). */
 function testStore() {
   const values = new Map();
   const live = (key) => {

@@ -1,12 +1,12 @@
 // ensureWebhook(input, { store }) in one Node process, against pkg/ (`make test-node`): clients
-// on one memoryStore stand for processes sharing a store, and a fake service (`fetch`) answers
+// on one createMemoryStore stand for processes sharing a store, and a fake service (`fetch`) answers
 // the list and the registration after a short delay, so that their calls overlap. The same with
 // 4 real processes and a real Redis: tests/consumers/ensure-webhook.test.mjs.
 import test from "node:test";
 import assert from "node:assert/strict";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
-const { memoryStore } = await import(`${pkg}store.js`);
+const { createMemoryStore } = await import(`${pkg}store.js`);
 const { Client, isApiError } = await import(`${pkg}estatekit.node.js`);
 
 const BASE = "https://acme.example.com";
@@ -39,7 +39,7 @@ const client = (fetch, options = {}) => new Client({ baseUrl: BASE, token: TOKEN
 test.describe("ensureWebhook with a store", () => {
   test.it("four clients sharing a store register one webhook, and all get its id", async () => {
     const svc = service();
-    const store = memoryStore();
+    const store = createMemoryStore();
     for (let round = 0; round < 5; round++) {
       const input = { type: "UNIT_CREATED", url: `https://hooks.example.com/units/${round}` };
       const ids = await Promise.all([0, 1, 2, 3].map(() => client(svc.fetch).ensureWebhook(input, { store })));
@@ -59,7 +59,7 @@ test.describe("ensureWebhook with a store", () => {
   test.it("claims a key of the origin, the type and the url (never the token), for longer than the call's timeout, and releases it", async () => {
     const svc = service(0);
     const calls = [];
-    const inner = memoryStore();
+    const inner = createMemoryStore();
     const store = {
       claim: async (key, ttlMs) => (calls.push(["claim", key, ttlMs]), inner.claim(key, ttlMs)),
       release: async (key, owner) => (calls.push(["release", key, typeof owner]), inner.release(key, owner)),
@@ -147,7 +147,7 @@ test.describe("ensureWebhook with a store", () => {
 
   test.it("takes the claim once its holder releases it, then finds the holder's webhook", async () => {
     const svc = service(0);
-    const store = memoryStore();
+    const store = createMemoryStore();
     const owner = await store.claim(KEY, 60_000);
     const waiting = client(svc.fetch).ensureWebhook(INPUT, { store });
     await sleep(100);
@@ -160,7 +160,7 @@ test.describe("ensureWebhook with a store", () => {
 
   test.it("refuses a store without claim and release, and still refuses unknown options", async () => {
     const svc = service(0);
-    for (const [options, field] of [[{ store: { claim: async () => null } }, /options\.store/], [{ stor: memoryStore() }, /options\.stor\b/]]) {
+    for (const [options, field] of [[{ store: { claim: async () => null } }, /options\.store/], [{ stor: createMemoryStore() }, /options\.stor\b/]]) {
       const error = await client(svc.fetch).ensureWebhook(INPUT, options).catch((e) => e);
       assert.ok(isApiError(error), String(error));
       assert.equal(error.kind, "invalid_input");

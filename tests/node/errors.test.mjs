@@ -49,7 +49,7 @@ test.describe("ApiError in Node", () => {
 
   test.it("a network failure names the host and keeps the TypeError of fetch as its cause", async () => {
     const port = await closedPort();
-    const client = new Client({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retry: { limit: 0 } });
+    const client = new Client({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retry: { maxRetries: 0 } });
     const e = await client.listWebhooks().catch((error) => error);
     assert.equal(e.kind, "network");
     assert.equal(e.retryable, true);
@@ -108,7 +108,7 @@ test.describe("ApiError in Node", () => {
     const client = new Client({
       baseUrl: BASE,
       token: TOKEN,
-      retry: { limit: 3, baseDelayMs: 1 },
+      retry: { maxRetries: 3, baseDelayMs: 1 },
       fetch: () => {
         calls += 1;
         throw bug;
@@ -126,7 +126,7 @@ test.describe("ApiError in Node", () => {
     const proxy = new Client({
       baseUrl: BASE,
       token: TOKEN,
-      retry: { limit: 1, baseDelayMs: 1 },
+      retry: { maxRetries: 1, baseDelayMs: 1 },
       fetch: () => {
         calls += 1;
         return Promise.reject(new TypeError("fetch failed"));

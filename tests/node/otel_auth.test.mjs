@@ -11,7 +11,7 @@ import { BROKEN_CONTEXTS, assertNoSecrets, counted, instrumentTokens, isTokens, 
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createTokenProvider, createUserTokens, passwordGrant } = await import(`${pkg}auth.node.js`);
-const { memoryStore } = await import(`${pkg}store.js`);
+const { createMemoryStore } = await import(`${pkg}store.js`);
 const { createTestService } = await import(`${pkg}testing.node.js`);
 const { instrument } = await import(`${pkg}otel.js`);
 
@@ -297,7 +297,7 @@ test.describe("estatekit/otel: token grants", () => {
   test.it("a store: the set another process stored is an event (shared), so are a wait for its claim and a store that fails", async (t) => {
     const { oauth, secrets } = await service(t);
     const recorded = recording();
-    const shared = memoryStore();
+    const shared = createMemoryStore();
     // Another process (not instrumented) gets the token set and stores it.
     await createTokenProvider({ ...oauth, ...USER, store: shared }).getToken();
     const reader = recorded.instrument(createTokenProvider({ ...oauth, ...USER, store: shared }));
@@ -308,7 +308,7 @@ test.describe("estatekit/otel: token grants", () => {
     // A process of another user holds the claim to refresh: this one waits, then (the claim
     // released) takes it and makes the grant itself.
     const other = { username: USER.username, password: USER.password };
-    const claims = memoryStore();
+    const claims = createMemoryStore();
     /** @type {() => void} */
     let refused;
     const claimRefused = new Promise((resolve) => (refused = resolve));
@@ -340,7 +340,7 @@ test.describe("estatekit/otel: token grants", () => {
     assert.equal(grant.parentSpanContext?.spanId, waited.spanContext().spanId);
 
     // A store whose reads fail: the provider goes on without it; the event names the operation.
-    const broken = { ...memoryStore(), get: async () => Promise.reject(new Error("store down: otel-store-reason-Q7x9")) };
+    const broken = { ...createMemoryStore(), get: async () => Promise.reject(new Error("store down: otel-store-reason-Q7x9")) };
     const alone = recorded.instrument(createTokenProvider({ ...oauth, ...USER, store: broken }));
     await within(recorded, "store down", () => alone.getToken());
     assert.deepEqual(written(appSpan(recorded, "store down")).events, [

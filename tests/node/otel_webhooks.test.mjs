@@ -12,7 +12,7 @@ import { BROKEN_CONTEXTS, assertNoSecrets, counted, instrumentHandler, isHandler
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { createWebhookHandler, toNodeListener } = await import(`${pkg}webhooks.node.js`);
-const { memoryStore } = await import(`${pkg}store.js`);
+const { createMemoryStore } = await import(`${pkg}store.js`);
 const { createTestService } = await import(`${pkg}testing.node.js`);
 
 /** What the events carry that must never be exported. */
@@ -148,7 +148,7 @@ test.describe("estatekit/otel: webhook deliveries", () => {
 
   test.it("another instance handles the delivery (a shared store): in_progress (503), then duplicate", async () => {
     const recorded = recording();
-    const store = memoryStore();
+    const store = createMemoryStore();
     /** @type {() => void} */
     let entered;
     const inHandler = new Promise((resolve) => (entered = resolve));

@@ -1,4 +1,4 @@
-// estatekit/store in one Node process, against pkg/ (`make test-node`): memoryStore's semantics;
+// estatekit/store in one Node process, against pkg/ (`make test-node`): createMemoryStore's semantics;
 // the webhook receiver with a shared store (two receivers on one store stand for two instances),
 // including a store that fails or hangs; the client's rate budget through a store, including a
 // store that fails or hangs. The same with a real Redis and real processes: tests/consumers/redis.test.mjs.
@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { onMockedClock as onMockedClockOf } from "./mocked_clock.mjs";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
-const { memoryStore, redisStore, isStore } = await import(`${pkg}store.js`);
+const { createMemoryStore, createRedisStore, isStore } = await import(`${pkg}store.js`);
 const { createWebhookHandler } = await import(`${pkg}webhooks.node.js`);
 const { Client, isApiError } = await import(`${pkg}estatekit.node.js`);
 
@@ -28,10 +28,10 @@ const onMockedClock = (t, promise, what, options) =>
 const BASE = "https://acme.example.com";
 const TOKEN = "secret-token-7f3a";
 
-test.describe("memoryStore", () => {
+test.describe("createMemoryStore", () => {
   test.it("claims, releases only for the owner, expires", async () => {
     let now = 1_000;
-    const store = memoryStore({ now: () => now });
+    const store = createMemoryStore({ now: () => now });
     assert.ok(isStore(store));
     const owner = await store.claim("k", 100);
     assert.equal(typeof owner, "string");
@@ -56,7 +56,7 @@ test.describe("memoryStore", () => {
 
   test.it("takes from a fixed window and says how long until it has room", async () => {
     let now = 0;
-    const store = memoryStore({ now: () => now });
+    const store = createMemoryStore({ now: () => now });
     assert.deepEqual([await store.take("r", 2, 1000), await store.take("r", 2, 1000), await store.take("r", 2, 1000)], [0, 0, 1000]);
     now = 400;
     assert.equal(await store.take("r", 2, 1000), 600);
@@ -66,13 +66,13 @@ test.describe("memoryStore", () => {
     await assert.rejects(store.claim("", 10), { name: "ApiError", kind: "invalid_input" });
   });
 
-  test.it("redisStore refuses what is not a node-redis or ioredis client", () => {
-    assert.throws(() => redisStore({}), /node-redis client .* or an ioredis client/);
+  test.it("createRedisStore refuses what is not a node-redis or ioredis client", () => {
+    assert.throws(() => createRedisStore({}), /node-redis client .* or an ioredis client/);
     assert.equal(isStore({ get() {} }), false);
-    assert.throws(() => redisStore({ call() {} }, { timeoutMs: 0 }), /timeoutMs/);
+    assert.throws(() => createRedisStore({ call() {} }, { timeoutMs: 0 }), /timeoutMs/);
   });
 
-  test.it("redisStore bounds every call (timeoutMs): a command node-redis keeps in its offline queue is taken out of it, not sent later", async (t) => {
+  test.it("createRedisStore bounds every call (timeoutMs): a command node-redis keeps in its offline queue is taken out of it, not sent later", async (t) => {
     // node-redis while Redis is away: a command waits in its offline queue until the client has
     // reconnected (here: never), unless its signal takes it out.
     const queued = new Set();
@@ -93,15 +93,15 @@ test.describe("memoryStore", () => {
         for (const entry of queued) sent.push(entry.args[0]);
       },
     };
-    const store = redisStore(nodeRedis, { timeoutMs: 300 });
+    const store = createRedisStore(nodeRedis, { timeoutMs: 300 });
     const error = await store.get("k").catch((e) => e);
-    assert.match(error.message, /Redis did not answer GET within 300 ms \(redisStore's timeoutMs\)/);
+    assert.match(error.message, /Redis did not answer GET within 300 ms \(createRedisStore's timeoutMs\)/);
     assert.equal(queued.size, 0, "taken out of the offline queue");
     nodeRedis.reconnect();
     assert.deepEqual(sent, [], "nothing sent once Redis is back");
     // ioredis has no per-command signal: the call is bounded all the same (on a mocked clock).
     t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
-    const io = redisStore({ call: () => new Promise(() => {}) }, { timeoutMs: 500 });
+    const io = createRedisStore({ call: () => new Promise(() => {}) }, { timeoutMs: 500 });
     const late = onMockedClock(t, io.claim("c", 1_000), "an ioredis claim that never answers", { stepMs: 50 });
     await assert.rejects(late, /Redis did not answer SET within 500 ms/);
     t.mock.timers.reset();
@@ -117,19 +117,26 @@ const delivery = (uuid) =>
   });
 
 test.describe("createWebhookHandler({ dedupe: store }): once per uuid across instances", () => {
+  test.it("retryAfterSeconds (0.2.0) is refused, naming retryAfterMs", () => {
+    assert.throws(() => createWebhookHandler({ on: {}, retryAfterSeconds: 5 }), {
+      name: "TypeError",
+      message: "createWebhookHandler: `retryAfterSeconds` is now `retryAfterMs`, in milliseconds",
+    });
+  });
+
   test.it("a copy while another instance handles it gets 503 + Retry-After; once done, 200 without a call", async () => {
-    const store = memoryStore();
+    const store = createMemoryStore();
     const calls = [];
     let release;
     const gate = new Promise((r) => (release = r));
     const on = { UNIT_UPDATED: async (e) => (calls.push(e.uuid), await gate) };
     const a = createWebhookHandler({ dedupe: store, on });
-    const b = createWebhookHandler({ dedupe: store, on, retryAfterSeconds: 3 });
+    const b = createWebhookHandler({ dedupe: store, on, retryAfterMs: 2500 });
     const first = a(delivery("e1"));
     await sleep(20);
     const copy = await b(delivery("e1"));
     assert.equal(copy.status, 503);
-    assert.equal(copy.headers.get("retry-after"), "3");
+    assert.equal(copy.headers.get("retry-after"), "3", "2500 ms, rounded up to whole seconds");
     release();
     assert.equal((await first).status, 200);
     const later = await b(delivery("e1"));
@@ -141,7 +148,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("a handler that throws releases the claim (500): the retry, on any instance, runs it", async () => {
-    const store = memoryStore();
+    const store = createMemoryStore();
     let fail = true;
     let runs = 0;
     const on = {
@@ -162,7 +169,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("re-checks the done-mark after taking the claim", async () => {
-    const inner = memoryStore();
+    const inner = createMemoryStore();
     let runs = 0;
     // Another instance finishes between this one's first look and its claim.
     const store = {
@@ -185,13 +192,13 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
     const on = { UNIT_UPDATED: () => runs++ };
     const errors = [];
     const onError = (e) => errors.push(e);
-    const down = { ...memoryStore(), get: async () => Promise.reject(new Error("ECONNREFUSED 127.0.0.1:6379")) };
+    const down = { ...createMemoryStore(), get: async () => Promise.reject(new Error("ECONNREFUSED 127.0.0.1:6379")) };
     const rejected = await createWebhookHandler({ dedupe: down, on, onError })(delivery("e4"));
     assert.equal(rejected.status, 503);
     assert.ok(rejected.headers.get("retry-after"));
     assert.match(errors[0].message, /ECONNREFUSED/);
 
-    const hanging = { ...memoryStore(), get: () => new Promise(() => {}) };
+    const hanging = { ...createMemoryStore(), get: () => new Promise(() => {}) };
     // On a mocked clock: answered once storeTimeoutMs (100 ms) passed, not before and not much
     // later (was: < 2000 wall-clock ms).
     t.mock.timers.enable({ apis: ["setTimeout", "Date"], now: Date.now() });
@@ -205,7 +212,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("a claim that answers after its timeout is released, so the retry is not kept out", async () => {
-    const inner = memoryStore();
+    const inner = createMemoryStore();
     const late = { ...inner, claim: async (key, ttl) => (await sleep(150), inner.claim(key, ttl)) };
     const handler = createWebhookHandler({ dedupe: late, on: {}, onError: () => {}, storeTimeoutMs: 50 });
     assert.equal((await handler(delivery("e5"))).status, 503);
@@ -214,7 +221,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("a done-mark that cannot be written: 200, the claim kept, the mark written again a second later", async () => {
-    const inner = memoryStore();
+    const inner = createMemoryStore();
     let failures = 1;
     const flaky = { ...inner, set: async (...args) => (failures-- > 0 ? Promise.reject(new Error("READONLY")) : inner.set(...args)) };
     let runs = 0;
@@ -231,7 +238,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("a handler slower than claimTtlMs: onError gets DoneMarkLate, and a copy after the claim ended runs it again", async () => {
-    const store = memoryStore();
+    const store = createMemoryStore();
     const errors = [];
     let runs = 0;
     const on = {
@@ -252,7 +259,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("a done-mark the store refuses for as long as the claim lasts: DoneMarkLate once, then no more tries", async () => {
-    const inner = memoryStore();
+    const inner = createMemoryStore();
     let writes = 0;
     const down = { ...inner, set: async () => (writes++, Promise.reject(new Error("READONLY"))) };
     const errors = [];
@@ -267,7 +274,7 @@ test.describe("createWebhookHandler({ dedupe: store }): once per uuid across ins
   });
 
   test.it("refuses bad options", () => {
-    assert.throws(() => createWebhookHandler({ on: {}, dedupe: memoryStore(), claimTtlMs: 0 }), /claimTtlMs/);
+    assert.throws(() => createWebhookHandler({ on: {}, dedupe: createMemoryStore(), claimTtlMs: 0 }), /claimTtlMs/);
     assert.throws(() => createWebhookHandler({ on: {}, storeTimeoutMs: 1.5 }), /storeTimeoutMs/);
   });
 });

@@ -1,4 +1,4 @@
-// The signed-in staff's tokens (estatekit/auth: createUserTokens().fresh, tokenSetFrom, the
+// The signed-in staff's tokens (estatekit/auth: createUserTokens().fresh, toTokenSet, the
 // providers) and the store contract check shared by every user of a store, against pkg/
 // (`make test-node`) and the in-process emulator of estatekit/testing (its `fetch`): one refresh
 // grant per refresh token in a process and across "processes" (instances on one store), the
@@ -11,8 +11,8 @@ import { inspect } from "node:util";
 
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const auth = await import(`${pkg}auth.node.js`);
-const { createUserTokens, createTokenProvider, passwordGrant, tokenSetFrom, isSignInRequired, authjsProvider, betterAuthProvider, isApiError } = auth;
-const { memoryStore, checkedStore } = await import(`${pkg}store.js`);
+const { createUserTokens, createTokenProvider, passwordGrant, toTokenSet, isSignInRequired, authjsProvider, betterAuthProvider, isApiError } = auth;
+const { createMemoryStore, checkedStore } = await import(`${pkg}store.js`);
 const { createTestService } = await import(`${pkg}testing.node.js`);
 const { createWebhookHandler } = await import(`${pkg}webhooks.node.js`);
 const { Client } = await import(`${pkg}estatekit.node.js`);
@@ -70,7 +70,7 @@ async function failure(promise) {
 }
 
 /** A memory store that records every key it is asked about. */
-function recordingStore(inner = memoryStore()) {
+function recordingStore(inner = createMemoryStore()) {
   const keys = new Set();
   const store = {};
   for (const name of ["get", "set", "delete", "claim", "release", "take"]) {
@@ -98,7 +98,7 @@ test("two processes on one store: one refresh grant, the other gets the successo
   const s = await service();
   t.after(() => s.emulator.close());
   const s0 = await s.signIn();
-  const store = memoryStore();
+  const store = createMemoryStore();
   const a = createUserTokens({ ...s.oauth, store });
   const b = createUserTokens({ ...s.oauth, store });
   const sets = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).fresh(due(s0))));
@@ -112,7 +112,7 @@ test("a rotated refresh token gets the newest set down the chain, without a gran
   const s = await service();
   t.after(() => s.emulator.close());
   const s0 = await s.signIn();
-  const store = memoryStore();
+  const store = createMemoryStore();
   const events = [];
   const a = createUserTokens({ ...s.oauth, store });
   const s1 = await a.fresh(s0, "unauthorized");
@@ -135,7 +135,7 @@ test("successors are kept successorRetentionMs: after it, the rotated token need
   t.after(() => s.emulator.close());
   const s0 = await s.signIn();
   let now = Date.now();
-  const store = memoryStore({ now: () => now });
+  const store = createMemoryStore({ now: () => now });
   const options = { ...s.oauth, store, successorRetentionMs: 60_000 };
   const s1 = await createUserTokens(options).fresh(due(s0));
   const b = createUserTokens(options);
@@ -214,7 +214,7 @@ test("bad token sets are invalid_input without a request: an expiresAt in second
   const seconds = Math.floor(s0.expiresAt / 1000);
   const e = await failure(users.fresh({ ...s0, expiresAt: seconds }));
   assert.equal(e.kind, "invalid_input");
-  assert.equal(e.message, `invalid tokenSet.expiresAt: ${seconds} can only be seconds: it must be milliseconds since the Unix epoch (tokenSetFrom(account) converts an OAuth library's expires_at)`);
+  assert.equal(e.message, `invalid tokenSet.expiresAt: ${seconds} can only be seconds: it must be milliseconds since the Unix epoch (toTokenSet(account) converts an OAuth library's expires_at)`);
   assert.equal(e.signInRequired, undefined);
   for (const bad of [null, "text", { expiresAt: s0.expiresAt }, { ...s0, accessToken: "" }, { ...s0, expiresAt: "soon" }, { ...s0, refreshToken: 42 }]) {
     const err = await failure(users.fresh(bad));
@@ -280,7 +280,7 @@ test("signInRequired is set on invalid_grant only: never on a 5xx or a network f
 
 /** A memory store whose first `failing` gets reject (the store is then left aside for 5 s). */
 function flakyStore(failing = 1) {
-  const inner = memoryStore();
+  const inner = createMemoryStore();
   let left = failing;
   return {
     ...inner,
@@ -306,7 +306,7 @@ test("a refused refresh token looks in the store for a successor even after a st
   const s = await service();
   t.after(() => s.emulator.close());
   const s0 = await s.signIn();
-  const inner = memoryStore();
+  const inner = createMemoryStore();
   const a = createUserTokens({ ...s.oauth, store: inner });
   const s1 = await a.fresh(due(s0));
   let failed = false;
@@ -325,7 +325,7 @@ test("a circular chain of successors in the store rejects, naming it, without si
   const hash = (token) => createHash("sha256").update(token).digest("hex");
   const link = (next) => JSON.stringify({ accessToken: `at-${next}`, refreshToken: next, expiresAt: Date.now() + 1_000, tokenType: "Bearer" });
   const links = new Map([[hash("rt-a"), link("rt-b")], [hash("rt-b"), link("rt-a")]]);
-  const store = { ...memoryStore(), get: async (key) => links.get(key.slice(-64)) ?? null };
+  const store = { ...createMemoryStore(), get: async (key) => links.get(key.slice(-64)) ?? null };
   const users = createUserTokens({ ...s.oauth, store });
   const e = await failure(users.fresh({ accessToken: "at-0", refreshToken: "rt-a", expiresAt: Date.now() + 1_000 }));
   assert.equal(e.kind, "invalid_input");
@@ -384,7 +384,7 @@ test("a store that never answers: its calls are bounded, one grant in the proces
 
 /** A hand-written store whose claim resolves `true` instead of an owner id; counts its calls. */
 function trueClaimStore() {
-  const inner = memoryStore();
+  const inner = createMemoryStore();
   const calls = { get: 0, claim: 0 };
   return {
     calls,
@@ -511,39 +511,39 @@ test("bad options reject every fresh alike, naming the field", async () => {
   }
 });
 
-test("tokenSetFrom: the account of NextAuth / Auth.js (seconds) and of Better Auth (a Date)", () => {
-  const nextAuth = tokenSetFrom({ provider: "estatekit", type: "oauth", access_token: "at", refresh_token: "rt", expires_at: 1_790_000_000, token_type: "bearer" });
+test("toTokenSet: the account of NextAuth / Auth.js (seconds) and of Better Auth (a Date)", () => {
+  const nextAuth = toTokenSet({ provider: "estatekit", type: "oauth", access_token: "at", refresh_token: "rt", expires_at: 1_790_000_000, token_type: "bearer" });
   assert.deepEqual(nextAuth, { accessToken: "at", refreshToken: "rt", expiresAt: 1_790_000_000_000, tokenType: "bearer" });
   const expires = new Date("2026-11-27T12:00:00.000Z");
-  assert.deepEqual(tokenSetFrom({ accessToken: "at", refreshToken: "rt", accessTokenExpiresAt: expires }), {
+  assert.deepEqual(toTokenSet({ accessToken: "at", refreshToken: "rt", accessTokenExpiresAt: expires }), {
     accessToken: "at",
     refreshToken: "rt",
     expiresAt: expires.getTime(),
     tokenType: "Bearer",
   });
   const before = Date.now();
-  const noExpiry = tokenSetFrom({ access_token: "at", expires_in: 120 });
+  const noExpiry = toTokenSet({ access_token: "at", expires_in: 120 });
   assert.ok(noExpiry.expiresAt >= before + 120_000 && noExpiry.expiresAt <= Date.now() + 120_000);
   assert.equal(noExpiry.refreshToken, undefined);
   for (const bad of [{}, { access_token: "" }, { refresh_token: "rt" }, null]) {
-    assert.throws(() => tokenSetFrom(bad), (e) => isApiError(e) && e.kind === "invalid_input" && /account/.test(e.message));
+    assert.throws(() => toTokenSet(bad), (e) => isApiError(e) && e.kind === "invalid_input" && /account/.test(e.message));
   }
-  assert.throws(() => tokenSetFrom({ access_token: "at", expires_at: 1_790_000_000_000 }), /looks like milliseconds/);
+  assert.throws(() => toTokenSet({ access_token: "at", expires_at: 1_790_000_000_000 }), /looks like milliseconds/);
 });
 
-test("tokenSetFrom records the lifetime: expires_in, else the time left (a sign-in callback runs just after the grant)", () => {
-  assert.equal(tokenSetFrom({ access_token: "at", expires_in: 5 }).lifetimeMs, 5_000);
-  assert.equal(tokenSetFrom({ access_token: "at" }).lifetimeMs, 3_600_000, "no expiry: the default hour");
+test("toTokenSet records the lifetime: expires_in, else the time left (a sign-in callback runs just after the grant)", () => {
+  assert.equal(toTokenSet({ access_token: "at", expires_in: 5 }).lifetimeMs, 5_000);
+  assert.equal(toTokenSet({ access_token: "at" }).lifetimeMs, 3_600_000, "no expiry: the default hour");
   // NextAuth keeps expires_at (whole seconds) and no issue time: the time left now, at most.
   const before = Date.now();
   const expiresAtS = Math.floor(before / 1000) + 5;
-  const nextAuth = tokenSetFrom({ access_token: "at", refresh_token: "rt", expires_at: expiresAtS });
+  const nextAuth = toTokenSet({ access_token: "at", refresh_token: "rt", expires_at: expiresAtS });
   assert.ok(nextAuth.lifetimeMs > 0 && nextAuth.lifetimeMs <= expiresAtS * 1000 - before, String(nextAuth.lifetimeMs));
   // Better Auth's row: the same from accessTokenExpiresAt.
-  const row = tokenSetFrom({ accessToken: "at", refreshToken: "rt", accessTokenExpiresAt: new Date(before + 10_000) });
+  const row = toTokenSet({ accessToken: "at", refreshToken: "rt", accessTokenExpiresAt: new Date(before + 10_000) });
   assert.ok(row.lifetimeMs > 0 && row.lifetimeMs <= 10_000, String(row.lifetimeMs));
   // An expiry already past: no lifetime (unknown; the set is due anyway).
-  assert.equal(tokenSetFrom({ access_token: "at", expires_at: Math.floor(before / 1000) - 10 }).lifetimeMs, undefined);
+  assert.equal(toTokenSet({ access_token: "at", expires_at: Math.floor(before / 1000) - 10 }).lifetimeMs, undefined);
 });
 
 test("the providers: URLs under the account, scope, PKCE and state, Basic, and the profile", async (t) => {

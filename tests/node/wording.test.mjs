@@ -11,7 +11,7 @@ import ts from "typescript";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const { Client, isApiError } = await import(new URL("estatekit.node.js", pkg).href);
-const { memoryStore } = await import(new URL("store.js", pkg).href);
+const { createMemoryStore } = await import(new URL("store.js", pkg).href);
 
 /** The property names of each interface of the glue's declarations. */
 function interfaces() {
@@ -31,7 +31,7 @@ function interfaces() {
 
 const BASE = "https://acme.example.com";
 const ok = () => Promise.resolve(new Response("[]", { status: 200, headers: { "content-type": "application/json" } }));
-const options = { baseUrl: BASE, token: "t", fetch: ok, retry: { limit: 0 } };
+const options = { baseUrl: BASE, token: "t", fetch: ok, retry: { maxRetries: 0 } };
 const client = new Client(options);
 const filter = { candidateId: "c" };
 const file = new Blob(["x"]);
@@ -44,7 +44,7 @@ const INPUTS = {
   ClientOptions: [options, async (v) => new Client(v).listWebhooks()],
   RetryOptions: [{}, (v) => new Client({ ...options, retry: v }).listWebhooks()],
   // With a store: `key` names the budget in the store, and is read (and refused) only with one.
-  RateLimitOptions: [{ perMinute: 60, store: memoryStore() }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
+  RateLimitOptions: [{ perMinute: 60, store: createMemoryStore() }, (v) => new Client({ ...options, rateLimit: v }).listWebhooks()],
   MessageFilter: [filter, (v) => client.listMessages(v)],
   MessagesOptions: [{}, (v) => client.listMessages(filter, v)],
   GraphPaging: [{}, (v) => client.listMessages(filter, { paging: v })],
@@ -89,6 +89,13 @@ test.it("every input field's errors are in JavaScript terms", async () => {
   const all = Object.keys(INPUTS).flatMap((name) => declared.get(name).map((f) => `${name}.${f}`));
   assert.deepEqual(all.filter((f) => !rejecting.has(f)), []);
   assert.ok(messages.length > 200, `${messages.length} messages checked`);
+});
+
+test.it("retry.limit (0.2.0, now maxRetries) is refused as an unknown key, not ignored", async () => {
+  const e = await new Client({ ...options, retry: { limit: 2 } }).listWebhooks().catch((error) => error);
+  assert.equal(e.kind, "invalid_input");
+  assert.match(e.message, /options\.retry\.limit/);
+  assert.ok(await new Client({ ...options, retry: { maxRetries: 2 } }).listWebhooks());
 });
 
 test.it("an unset baseUrl (an environment variable missing) is missing, and says which option", async () => {

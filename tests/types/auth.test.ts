@@ -82,20 +82,20 @@ export function handoff() {
     });
 }
 
-// The signed-in staff's tokens (createUserTokens), tokenSetFrom and the providers.
+// The signed-in staff's tokens (createUserTokens), toTokenSet and the providers.
 import {
     authjsProvider,
     betterAuthProvider,
     createUserTokens,
     isSignInRequired,
-    tokenSetFrom,
+    toTokenSet,
     type AuthjsProvider,
     type BetterAuthProvider,
     type HeldTokenSet,
     type SignInAccount,
     type UserTokens,
 } from "estatekit/auth";
-import { checkedStore, memoryStore } from "estatekit/store";
+import { checkedStore, createMemoryStore } from "estatekit/store";
 
 export async function staff() {
     const events: TokenEvent[] = [];
@@ -103,7 +103,7 @@ export async function staff() {
         baseUrl: "https://acme.example.com",
         clientId: "portal",
         clientSecret: "secret",
-        store: checkedStore(memoryStore()),
+        store: checkedStore(createMemoryStore()),
         refreshBeforeMs: 30_000,
         timeoutMs: 10_000,
         successorRetentionMs: 600_000,
@@ -134,8 +134,8 @@ export async function staff() {
     }
     // NextAuth's account (expires_at in seconds) and Better Auth's (a Date).
     const account: SignInAccount = { access_token: "a", refresh_token: "r", expires_at: 1_790_000_000, token_type: "bearer" };
-    expectType<TokenSet>(tokenSetFrom(account));
-    expectType<TokenSet>(tokenSetFrom({ accessToken: "a", refreshToken: "r", accessTokenExpiresAt: new Date() }));
+    expectType<TokenSet>(toTokenSet(account));
+    expectType<TokenSet>(toTokenSet({ accessToken: "a", refreshToken: "r", accessTokenExpiresAt: new Date() }));
 
     const oauth = { baseUrl: "https://acme.example.com", clientId: "portal", clientSecret: "secret" };
     const p: AuthjsProvider = authjsProvider({ ...oauth, id: "acme" });
@@ -160,7 +160,7 @@ export async function staff() {
     // @ts-expect-error fresh resolves a TokenSet, not a string
     const text: string = await users.fresh(set);
     // @ts-expect-error an account's expires_at is a number of seconds, not a Date
-    tokenSetFrom({ access_token: "a", expires_at: new Date() });
+    toTokenSet({ access_token: "a", expires_at: new Date() });
     // @ts-expect-error the providers need the client secret
     authjsProvider({ baseUrl: "https://acme.example.com", clientId: "c" });
     // @ts-expect-error a store is an object

@@ -4,7 +4,7 @@
 // the consumer project tests/consumers/query checks the factories against them.
 import { ApiError, Client, isApiError, type DocumentRecord, type Message, type Webhook } from "estatekit";
 import { ApiError as AuthApiError } from "estatekit/auth";
-import { memoryStore } from "estatekit/store";
+import { createMemoryStore } from "estatekit/store";
 import {
   deleteDocumentMutationOptions,
   listDocumentsInfiniteQueryOptions,
@@ -71,7 +71,7 @@ deleteDocumentMutationOptions(client).mutationFn({ id: "doc-1" });
 const registered: Promise<string> = registerWebhookMutationOptions(client).mutationFn({ type: "UNIT_CREATED", url: "https://x.test/h" });
 const ensured: Promise<string> = ensureWebhookMutationOptions(client).mutationFn({ type: "UNIT_CREATED", url: "https://x.test/h" });
 // The query options take what their call takes: `ensureWebhook`'s `store` (servers) too.
-ensureWebhookMutationOptions(client, { store: memoryStore(), timeoutMs: 5000, signal });
+ensureWebhookMutationOptions(client, { store: createMemoryStore(), timeoutMs: 5000, signal });
 // @ts-expect-error a store has `claim` and `release`
 ensureWebhookMutationOptions(client, { store: { claim: async () => null } });
 // @ts-expect-error not an event type

@@ -384,7 +384,7 @@ impl Client {
         let defaults = RetryPolicy::default();
         let retry = opts.retry.unwrap_or_default();
         let policy = RetryPolicy {
-            limit: retry.limit.unwrap_or(defaults.limit),
+            limit: retry.max_retries.unwrap_or(defaults.limit),
             base_delay_ms: retry.base_delay_ms.unwrap_or(defaults.base_delay_ms),
             max_delay_ms: retry.max_delay_ms.unwrap_or(defaults.max_delay_ms),
         };

@@ -38,10 +38,10 @@ const API_ERROR: &str = include_str!("api_error.d.ts");
 /// and the `store` event's unions. Each declared once, here.
 #[wasm_bindgen(typescript_custom_section)]
 const RATE_STORE: &str = r#"
-/** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+/** What `rateLimit.store` needs of a store: estatekit/store's `Store` (e.g. `createRedisStore(redis)`) has it. */
 export interface RateStore {
-    /** Takes one from `limit` per `windowMs` under `key`: 0 when taken, else the milliseconds until there is room. */
-    take(key: string, limit: number, windowMs: number): Promise<number>;
+    /** Takes one from `perWindow` per `windowMs` under `key`: 0 when taken, else the milliseconds until there is room. */
+    take(key: string, perWindow: number, windowMs: number): Promise<number>;
 }
 
 /** Client-side rate limit. */
@@ -49,7 +49,7 @@ export interface RateLimitOptions {
     /** Requests allowed per minute (the service allows 300). */
     perMinute: number;
     /**
-     * A budget shared by several processes (estatekit/store's `redisStore(...)`): each attempt
+     * A budget shared by several processes (estatekit/store's `createRedisStore(...)`): each attempt
      * first takes one from `perMinute` per minute under `key`. A store that fails or takes over
      * 1 s is left aside for 5 s, with this process's own window instead (event `store`).
      * Servers only (the `node` export condition: Node, Bun, Deno); a browser refuses it.
@@ -59,7 +59,7 @@ export interface RateLimitOptions {
     key?: string;
 }
 
-/** What `ensureWebhook`'s `store` needs of a store: estatekit/store's `Store` (e.g. `redisStore(redis)`) has it. */
+/** What `ensureWebhook`'s `store` needs of a store: estatekit/store's `Store` (e.g. `createRedisStore(redis)`) has it. */
 export interface WebhookClaimStore {
     /** Takes `key` if absent, for `ttlMs`: a new owner id when taken, null when another holds it. */
     claim(key: string, ttlMs: number): Promise<string | null>;
@@ -74,7 +74,7 @@ export interface WebhookClaimStore {
 export interface EnsureWebhookOptions extends CallOptions {
     /**
      * A store shared by every process that may call `ensureWebhook` for the same webhook
-     * (estatekit/store's `redisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`
+     * (estatekit/store's `createRedisStore(...)`): the call claims `webhook:<origin>:<type>:<url>`
      * (never the token), lists, registers when the list has none, and releases the claim;
      * other calls wait for the claim (within their timeout and signal) and list again. So N
      * processes register one webhook per (type, url). A store that fails or takes over 2 s

@@ -106,7 +106,7 @@ mod shared {
         /// `rateLimit.store` (estatekit/store's `Store`), as far as the client uses it.
         pub type RateStore;
 
-        /// `store.take(key, limit, windowMs)`.
+        /// `store.take(key, perWindow, windowMs)`.
         #[wasm_bindgen(method, catch)]
         fn take(
             this: &RateStore,
@@ -205,7 +205,7 @@ mod shared {
             Ok(true)
         }
 
-        /// `store.take(key, limit, 60000)` as a promise (a throw becomes its rejection).
+        /// `store.take(key, perWindow, 60000)` as a promise (a throw becomes its rejection).
         fn take(&self) -> Promise {
             match self.store.take(&self.key, self.limit, WINDOW_MS) {
                 Ok(value) => Promise::resolve(&value),

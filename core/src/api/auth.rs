@@ -184,7 +184,7 @@ pub fn expires_at_problem(expires_at: f64) -> Option<String> {
     }
     if expires_at < MIN_EXPIRES_AT_MS {
         return Some(format!(
-            "{expires_at} can only be seconds: it must be milliseconds since the Unix epoch (tokenSetFrom(account) converts an OAuth library's expires_at)"
+            "{expires_at} can only be seconds: it must be milliseconds since the Unix epoch (toTokenSet(account) converts an OAuth library's expires_at)"
         ));
     }
     None

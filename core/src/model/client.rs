@@ -68,7 +68,7 @@ pub const RATE_LIMIT_KEYS: &[&str] = &["perMinute", "store", "key"];
 pub struct RetryOptions {
     /// Retries after the first attempt (default 2; 0 disables retries).
     #[tsify(optional)]
-    pub limit: Option<u32>,
+    pub max_retries: Option<u32>,
     /// Backoff base in milliseconds (default 300).
     #[tsify(optional)]
     pub base_delay_ms: Option<u32>,

@@ -1,9 +1,9 @@
 // One process of an app that runs as several (tests/consumers/ensure-webhook.test.mjs forks
 // four): its own Redis connection (node-redis or ioredis, REDIS_CLIENT), estatekit/store's
-// redisStore on it, and a Client that calls ensureWebhook(input, { store }) when asked, at the
+// createRedisStore on it, and a Client that calls ensureWebhook(input, { store }) when asked, at the
 // instant the test names (so that the processes call it together). It talks through IPC.
 import { Client } from "estatekit";
-import { redisStore } from "estatekit/store";
+import { createRedisStore } from "estatekit/store";
 
 const { REDIS_PORT, REDIS_CLIENT, EMULATOR_URL } = process.env;
 
@@ -13,13 +13,13 @@ async function connect() {
     const { Redis } = await import("ioredis");
     const redis = new Redis({ host: "127.0.0.1", port: Number(REDIS_PORT), retryStrategy: () => 100, maxRetriesPerRequest: null });
     redis.on("error", () => {});
-    return { store: redisStore(redis), ping: () => redis.ping(), close: async () => redis.disconnect() };
+    return { store: createRedisStore(redis), ping: () => redis.ping(), close: async () => redis.disconnect() };
   }
   const { createClient } = await import("redis");
   const redis = createClient({ socket: { host: "127.0.0.1", port: Number(REDIS_PORT), reconnectStrategy: () => 100 } });
   redis.on("error", () => {});
   await redis.connect();
-  return { store: redisStore(redis), ping: () => redis.ping(), close: async () => redis.destroy() };
+  return { store: createRedisStore(redis), ping: () => redis.ping(), close: async () => redis.destroy() };
 }
 
 const redis = await connect();

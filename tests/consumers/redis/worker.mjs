@@ -1,12 +1,12 @@
 // One process of an app that runs as several (tests/consumers/redis.test.mjs forks three): its
-// own Redis connection (node-redis or ioredis, REDIS_CLIENT), estatekit/store's redisStore on it,
+// own Redis connection (node-redis or ioredis, REDIS_CLIENT), estatekit/store's createRedisStore on it,
 // a webhook receiver (node:http) whose dedupe is that store, and, when asked, a burst of client
 // calls whose rate limit is the store's shared budget. It talks to the test through IPC.
 import { createHash } from "node:crypto";
 import { createServer } from "node:http";
 import { Client } from "estatekit";
 import { createTokenProvider } from "estatekit/auth";
-import { redisStore } from "estatekit/store";
+import { createRedisStore } from "estatekit/store";
 import { createWebhookHandler, toNodeListener } from "estatekit/webhooks";
 
 const { REDIS_PORT, REDIS_CLIENT, EMULATOR_URL } = process.env;
@@ -28,7 +28,7 @@ async function connect() {
     // own calls), and ioredis resends a command whose reply was lost.
     const redis = new Redis({ host: "127.0.0.1", port: Number(REDIS_PORT), retryStrategy: () => 100, maxRetriesPerRequest: null });
     redis.on("error", () => {});
-    return { store: redisStore(redis), effect: (uuid) => redis.eval(EFFECT, 2, `test:applied:${uuid}`, "test:effects"), close: async () => redis.disconnect() };
+    return { store: createRedisStore(redis), effect: (uuid) => redis.eval(EFFECT, 2, `test:applied:${uuid}`, "test:effects"), close: async () => redis.disconnect() };
   }
   const { createClient } = await import("redis");
   const redis = createClient({ socket: { host: "127.0.0.1", port: Number(REDIS_PORT), reconnectStrategy: () => 100 } });
@@ -36,7 +36,7 @@ async function connect() {
   await redis.connect();
   // node-redis rejects a command whose reply was lost, and queues those sent while it reconnects.
   const effect = (uuid) => redis.sendCommand(["EVAL", EFFECT, "2", `test:applied:${uuid}`, "test:effects"]);
-  return { store: redisStore(redis), effect, close: async () => redis.destroy() };
+  return { store: createRedisStore(redis), effect, close: async () => redis.destroy() };
 }
 
 const redis = await connect();
@@ -56,7 +56,7 @@ const handler = createWebhookHandler({
   // release (Redis away) expires within the test.
   claimTtlMs: 10_000,
   storeTimeoutMs: 1_000,
-  retryAfterSeconds: 1,
+  retryAfterMs: 1000,
   on: {
     UNIT_UPDATED: async (event) => {
       stats.started++;

@@ -15,7 +15,7 @@
 import { createClient } from "redis";
 import { Client } from "estatekit";
 import { createTokenProvider } from "estatekit/auth";
-import { redisStore } from "estatekit/store";
+import { createRedisStore } from "estatekit/store";
 import { createWebhookHandler } from "estatekit/webhooks";
 
 const runtime = typeof Deno !== "undefined" ? "deno" : typeof Bun !== "undefined" ? "bun" : "node";
@@ -24,7 +24,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 const redis = createClient({ socket: { host: "127.0.0.1", port: Number(env("REDIS_PORT")) } });
 await redis.connect();
-const store = redisStore(redis);
+const store = createRedisStore(redis);
 
 const baseUrl = env("ESTATEKIT_EMULATOR_URL");
 const provider = createTokenProvider({ baseUrl, clientId: "dev-client", clientSecret: "dev-secret", username: "admin@acme.test", password: "dev-password", store });

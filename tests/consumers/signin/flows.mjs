@@ -11,7 +11,7 @@ import { betterAuth } from "better-auth";
 import { memoryAdapter } from "better-auth/adapters/memory";
 import { genericOAuth } from "better-auth/plugins";
 import { Client } from "estatekit";
-import { authjsProvider, betterAuthProvider, tokenSetFrom } from "estatekit/auth";
+import { authjsProvider, betterAuthProvider, toTokenSet } from "estatekit/auth";
 import * as oidc from "openid-client";
 import { AuthorizationCode, ResourceOwnerPassword } from "simple-oauth2";
 
@@ -68,7 +68,7 @@ export async function authjs(baseUrl, jar) {
   const callback = await authorize(authorizeUrl);
   const done = await auth(callback);
   const session = await (await auth("/auth/session")).json();
-  const tokens = account ? tokenSetFrom(account) : undefined;
+  const tokens = account ? toTokenSet(account) : undefined;
   return {
     authorizeParams: [...authorizeUrl.searchParams.keys()].sort(),
     callbackStatus: done.status,
@@ -109,7 +109,7 @@ export async function betterAuthFlow(baseUrl, jar) {
   const headers = new Headers({ cookie: jar.header() });
   const session = await auth.api.getSession({ headers });
   const account = await auth.api.getAccessToken({ body: { accountId: db.account[0]?.id }, headers });
-  const tokens = tokenSetFrom(account);
+  const tokens = toTokenSet(account);
   return {
     authorizeParams: [...authorizeUrl.searchParams.keys()].sort(),
     callbackStatus: done.status,

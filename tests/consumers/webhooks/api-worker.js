@@ -14,7 +14,7 @@
 // No answer carries a token: only its length and expiry.
 import { ApiError, Client, isApiError } from "estatekit";
 import { ApiError as AuthApiError, createTokenProvider, passwordGrant } from "estatekit/auth";
-import { memoryStore } from "estatekit/store";
+import { createMemoryStore } from "estatekit/store";
 import { createTestService } from "estatekit/testing";
 import { instrument } from "estatekit/otel";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
@@ -33,7 +33,7 @@ function backend(env) {
       clientSecret: env.CLIENT_SECRET,
       username: env.USERNAME,
       password: env.PASSWORD,
-      store: memoryStore(),
+      store: createMemoryStore(),
     });
     return { tokens, client: new Client({ baseUrl: env.BASE_URL, getToken: tokens.getToken }) };
   })();

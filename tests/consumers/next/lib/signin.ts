@@ -14,8 +14,8 @@
 import { createHash } from "node:crypto";
 import { type AuthOptions, getServerSession, type Session } from "next-auth";
 import type { JWT } from "next-auth/jwt";
-import { authjsProvider, createUserTokens, isSignInRequired, type TokenSet, tokenSetFrom, type UserTokens } from "estatekit/auth";
-import { redisStore } from "estatekit/store";
+import { authjsProvider, createUserTokens, isSignInRequired, type TokenSet, toTokenSet, type UserTokens } from "estatekit/auth";
+import { createRedisStore } from "estatekit/store";
 import { createClient } from "redis";
 import { serviceUrl } from "./estatekit-server";
 
@@ -53,7 +53,7 @@ export function userTokens(): Promise<UserTokens> {
       const redis = createClient({ url, socket: { reconnectStrategy: () => 100 } });
       redis.on("error", () => {});
       await redis.connect();
-      store = redisStore(redis, { prefix: "portal:" });
+      store = createRedisStore(redis, { prefix: "portal:" });
     }
     const retention = process.env.ESTATEKIT_SUCCESSOR_RETENTION_MS;
     const before = process.env.ESTATEKIT_REFRESH_BEFORE_MS;
@@ -71,8 +71,8 @@ export function userTokens(): Promise<UserTokens> {
 }
 
 /** The `jwt` callback with `fresh`: the set to use now; RefreshTokenError only when the service refused the refresh token. */
-async function freshJwt({ token, account }: { token: PortalJwt; account?: Parameters<typeof tokenSetFrom>[0] | null }): Promise<PortalJwt> {
-  if (account) return { ...token, tokens: tokenSetFrom(account), error: undefined };
+async function freshJwt({ token, account }: { token: PortalJwt; account?: Parameters<typeof toTokenSet>[0] | null }): Promise<PortalJwt> {
+  if (account) return { ...token, tokens: toTokenSet(account), error: undefined };
   if (!token.tokens) return token;
   try {
     const tokens = await (await userTokens()).fresh(token.tokens);

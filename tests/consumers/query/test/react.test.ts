@@ -86,7 +86,7 @@ test("a 503 service: with TanStack's default retry instead, the call runs 4 time
 });
 
 test("retry: TanStack re-runs what estatekit did not retry (retries off), never a 4xx", async () => {
-  const once = new Client({ baseUrl: service.baseUrl, token: service.token, fetch: service.fetch, retry: { limit: 0 } });
+  const once = new Client({ baseUrl: service.baseUrl, token: service.token, fetch: service.fetch, retry: { maxRetries: 0 } });
   await service.addFaults({ method: "GET", path: WEBHOOKS, status: 503, times: 100 });
   const options = { ...listWebhooksQueryOptions(once), retryDelay: 1 };
   const view = await render(createElement(Webhooks, { options }), queryClient);

@@ -6,7 +6,7 @@
 import { ApiError, Client, isApiError } from "estatekit";
 import { ApiError as AuthApiError } from "estatekit/auth";
 import { listWebhooksQueryOptions } from "estatekit/query";
-import { memoryStore } from "estatekit/store";
+import { createMemoryStore } from "estatekit/store";
 import { createTestService } from "estatekit/testing";
 import { createWebhookHandler, parseEvent, WebhookEventError } from "estatekit/webhooks";
 import { instrument } from "estatekit/otel";
@@ -41,7 +41,7 @@ async function exercise(service: Awaited<ReturnType<typeof createTestService>>):
   } catch (e) {
     if (e instanceof AuthApiError && e.kind === "not_found") notFound = e.status;
   }
-  const handler = createWebhookHandler({ on: {}, dedupe: memoryStore() });
+  const handler = createWebhookHandler({ on: {}, dedupe: createMemoryStore() });
   const handled = (await handler(new Request("https://example.com/hook", { method: "GET" }))).status;
   return { webhooks, queried, sameClass: (ApiError as unknown) === (AuthApiError as unknown), invalidEvent, notFound, handled, sameClient: client === plain };
 }

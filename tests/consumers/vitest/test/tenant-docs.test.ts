@@ -81,7 +81,7 @@ test("retries a 503 and succeeds", async () => {
 
 test("shows a 429 as 'too many requests' when retries are off", async () => {
   await service.addFaults({ path: "/api/reporting/graphql", status: 429 });
-  const impatient = new Client({ baseUrl: service.baseUrl, token: service.token, fetch: service.fetch, retry: { limit: 0 } });
+  const impatient = new Client({ baseUrl: service.baseUrl, token: service.token, fetch: service.fetch, retry: { maxRetries: 0 } });
 
   const error = await unreadMessages(impatient, "cand-1").catch((e: unknown) => e);
 
