@@ -230,8 +230,8 @@ export interface QueuedWebhookHandlerOptions {
   subdomain?: string;
   /** The longest wait for the queue's acknowledgement, in milliseconds (default 2000). */
   storeTimeoutMs?: number;
-  /** The `Retry-After` (seconds) of a 503 answered because the queue is unavailable (default 5). */
-  retryAfterSeconds?: number;
+  /** The wait a 503 answered because the queue is unavailable asks for, in milliseconds (default 5000; `Retry-After` is in whole seconds, rounded up). */
+  retryAfterMs?: number;
   /** The largest body accepted, in bytes (default 1 MiB); a larger one is answered 413 unread. */
   maxBytes?: number;
   /** Told of refused deliveries and of a queue that did not acknowledge (`QueueUnavailable`). */

@@ -323,7 +323,7 @@ function createWebhookHandler(options) {
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
   const storeTimeoutMs = positive("storeTimeoutMs", options.storeTimeoutMs, STORE_TIMEOUT_MS);
   // Renamed in 0.3.0 (durations are milliseconds): refused rather than ignored.
-  if ("retryAfterSeconds" in options) throw new TypeError("createWebhookHandler: `retryAfterSeconds` is now `retryAfterMs`, in milliseconds");
+  if ("retryAfterSeconds" in options) throw apiError("invalid_input", "createWebhookHandler: `retryAfterSeconds` is now `retryAfterMs`, in milliseconds");
   // `Retry-After` is whole seconds: the milliseconds given, rounded up.
   const retryAfter = String(Math.ceil(positive("retryAfterMs", options.retryAfterMs, RETRY_AFTER_MS) / 1000));
   /** A shared store (estatekit/store's `Store`): claims across processes. */

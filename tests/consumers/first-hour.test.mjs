@@ -183,7 +183,7 @@ const user = { username: "admin@acme.test", password: "dev-password" };
 const wrongSecret = await passwordGrant({ baseUrl, clientId: "dev-client", clientSecret: "wrong-secret" }, user).catch((e) => e);
 const wrongPassword = await passwordGrant({ baseUrl, clientId: "dev-client", clientSecret: "client" }, { ...user, password: "not-the-password" }).catch((e) => e);
 const shortSecret = await passwordGrant({ baseUrl, clientId: "no-such-client", clientSecret: "client" }, user).catch((e) => e);
-const refused = await new Client({ baseUrl: "http://127.0.0.1:${closed}", token: "dev-token", retry: { limit: 0 } }).listWebhooks().catch((e) => e);
+const refused = await new Client({ baseUrl: "http://127.0.0.1:${closed}", token: "dev-token", retry: { maxRetries: 0 } }).listWebhooks().catch((e) => e);
 console.log(JSON.stringify({ wrongSecret: wrongSecret.message, wrongPassword: wrongPassword.message, shortSecret: [shortSecret.message, shortSecret.details], refused: refused.message, refusedJSON: refused }));
 `,
         emulator.url,

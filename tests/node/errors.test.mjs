@@ -82,7 +82,7 @@ test.describe("ApiError in Node", () => {
       [new TypeError("Failed to fetch"), "Failed to fetch"],
     ];
     for (const [thrown, reason] of cases) {
-      const client = new Client({ baseUrl: BASE, token: TOKEN, retry: { limit: 0 }, fetch: () => Promise.reject(thrown) });
+      const client = new Client({ baseUrl: BASE, token: TOKEN, retry: { maxRetries: 0 }, fetch: () => Promise.reject(thrown) });
       const e = await client.listWebhooks().catch((error) => error);
       assert.equal(e.kind, "network");
       assert.equal(e.message, `list webhooks failed: network error reaching ${new URL(BASE).host} (${reason})`);

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 const pkg = new URL("../../pkg/", import.meta.url).href;
 const { Client, ApiError, isApiError } = await import(`${pkg}estatekit.node.js`);
 const auth = await import(`${pkg}auth.node.js`);
-const { memoryStore, redisStore } = await import(`${pkg}store.js`);
+const { createMemoryStore, createRedisStore } = await import(`${pkg}store.js`);
 const query = await import(`${pkg}query.js`);
 const { createTestService } = await import(`${pkg}testing.node.js`);
 const { createWebhookHandler, webhookProcessor } = await import(`${pkg}webhooks.node.js`);
@@ -34,8 +34,8 @@ const THROWN = [
   ["estatekit", "ApiError.fromJSON", "json", () => ApiError.fromJSON({ message: "no kind" })],
   ["estatekit/auth", "createTokenProvider", "options.baseUrl", () => auth.createTokenProvider({ ...OAUTH, baseUrl: "ftp://x", refreshToken: "r" })],
   ["estatekit/auth", "authjsProvider", "options.clientSecret", () => auth.authjsProvider({ ...OAUTH, clientSecret: "" })],
-  ["estatekit/auth", "tokenSetFrom", "account", () => auth.tokenSetFrom(null)],
-  ["estatekit/store", "redisStore", "redisStore", () => redisStore({})],
+  ["estatekit/auth", "toTokenSet", "account", () => auth.toTokenSet(null)],
+  ["estatekit/store", "createRedisStore", "createRedisStore", () => createRedisStore({})],
   ["estatekit/query", "listWebhooksQueryOptions", "client", () => query.listWebhooksQueryOptions(undefined)],
   ["estatekit/webhooks", "createWebhookHandler", "`on`", () => createWebhookHandler({ on: 5 })],
   ["estatekit/webhooks", "createWebhookHandler (queued)", "`queue`", () => createWebhookHandler({ queue: {} })],
@@ -48,7 +48,7 @@ const REJECTED = [
   ["estatekit", "client.getDocument", "documentId", () => client.getDocument("")],
   ["estatekit/auth", "passwordGrant", "credentials.password", () => auth.passwordGrant(OAUTH, { username: "u" })],
   ["estatekit/auth", "createTokenProvider().getToken", "options.password", () => auth.createTokenProvider({ ...OAUTH, username: "u" }).getToken()],
-  ["estatekit/store", "memoryStore().claim", "key", () => memoryStore().claim("", 10)],
+  ["estatekit/store", "createMemoryStore().claim", "key", () => createMemoryStore().claim("", 10)],
   ["estatekit/testing", "createTestService", "bogus", () => createTestService({ bogus: 1 })],
 ];
 

@@ -13,7 +13,7 @@ const pkg = new URL("../../pkg/", import.meta.url);
 const { Client, ApiError } = await import(new URL("estatekit.node.js", pkg).href);
 
 const BASE = "https://acme.example.com";
-const RETRY = { limit: 2, baseDelayMs: 1, maxDelayMs: 1 };
+const RETRY = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 };
 const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 test("new ApiError({ kind, status }) derives the Rust rule's retryable for every kind and status", () => {
@@ -56,7 +56,7 @@ for (const [name, call, status, body] of [
     assert.equal(e.status, status);
     const expected = new ApiError({ kind: e.kind, status }).retryable;
     assert.equal(e.retryable, expected, `${name}: the client's retryable is the constructor's`);
-    assert.equal(sent.count, e.retryable ? RETRY.limit + 1 : 1, `${name}: resent exactly when retryable`);
+    assert.equal(sent.count, e.retryable ? RETRY.maxRetries + 1 : 1, `${name}: resent exactly when retryable`);
     assert.equal(e.attempts, sent.count);
   });
 }
@@ -73,7 +73,7 @@ for (const [status, retryable] of [
     const e = await client.registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.example.com/u" }).catch((error) => error);
     assert.ok(e instanceof ApiError, String(e));
     assert.equal(e.retryable, retryable);
-    assert.equal(sent.count, retryable ? RETRY.limit + 1 : 1);
+    assert.equal(sent.count, retryable ? RETRY.maxRetries + 1 : 1);
   });
 }
 
@@ -90,5 +90,5 @@ test("a registration without an answer is sent once and not retryable; a read is
   const r = await read.client.listWebhooks().catch((error) => error);
   assert.equal(r.kind, "network");
   assert.equal(r.retryable, true);
-  assert.equal(read.sent.count, RETRY.limit + 1);
+  assert.equal(read.sent.count, RETRY.maxRetries + 1);
 });

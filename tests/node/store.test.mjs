@@ -119,7 +119,8 @@ const delivery = (uuid) =>
 test.describe("createWebhookHandler({ dedupe: store }): once per uuid across instances", () => {
   test.it("retryAfterSeconds (0.2.0) is refused, naming retryAfterMs", () => {
     assert.throws(() => createWebhookHandler({ on: {}, retryAfterSeconds: 5 }), {
-      name: "TypeError",
+      name: "ApiError",
+      kind: "invalid_input",
       message: "createWebhookHandler: `retryAfterSeconds` is now `retryAfterMs`, in milliseconds",
     });
   });

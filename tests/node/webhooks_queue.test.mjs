@@ -122,7 +122,7 @@ test.describe("estatekit/webhooks: the queued mode", () => {
     const told = [];
     const onError = (e) => told.push([e.name, e.message]);
     const ok = { uuid: "u-slow", operation: "UNIT_CREATED", subdomain: "acme", language: "en", createdAt: "2026-01-01T00:00:00Z", data: {} };
-    const hung = createWebhookHandler({ queue: { add: () => new Promise(() => {}) }, storeTimeoutMs: 50, retryAfterSeconds: 3, onError });
+    const hung = createWebhookHandler({ queue: { add: () => new Promise(() => {}) }, storeTimeoutMs: 50, retryAfterMs: 3_000, onError });
     const slow = await hung(post(ok));
     assert.equal(slow.status, 503);
     assert.equal(slow.headers.get("retry-after"), "3");

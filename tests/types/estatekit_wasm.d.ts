@@ -723,7 +723,16 @@ export type ApiError =
 | GraphqlApiError
 | UnansweredApiError;
 
-/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of texts. */
+/** One cause of an `ApiError` as `toJSON` gives it: an error's `name`, `message`, `code` and its own `cause` (anything else: its text as `message`). */
+export interface ApiErrorCauseJSON {
+    name?: string;
+    message: string;
+    /** A platform's code, e.g. `ECONNREFUSED`, `ENOTFOUND`, `UND_ERR_CONNECT_TIMEOUT`. */
+    code?: string | number;
+    cause?: ApiErrorCauseJSON;
+}
+
+/** What `ApiError#toJSON` gives: plain data, `cause` as its chain of causes. */
 export interface ApiErrorJSON {
     name: "ApiError";
     message: string;
@@ -736,7 +745,7 @@ export interface ApiErrorJSON {
     retryable: boolean;
     details?: unknown;
     data?: unknown;
-    cause?: string;
+    cause?: ApiErrorCauseJSON;
 }
 
 /** What `new ApiError(...)` takes: `kind`, and `status` for a kind that comes with an answer. */

@@ -18,7 +18,7 @@ queue.on("error", () => {});
 failing.on("error", () => {});
 const errors = [];
 const onError = (e) => errors.push(e.name);
-const options = { storeTimeoutMs: 1_000, retryAfterSeconds: 1, onError };
+const options = { storeTimeoutMs: 1_000, retryAfterMs: 1_000, onError };
 const main = toNodeListener(createWebhookHandler({ queue, ...options }));
 const other = toNodeListener(createWebhookHandler({ queue: failing, ...options }));
 const server = createServer((req, res) => (req.url === "/hooks/failing" ? other : main)(req, res));
