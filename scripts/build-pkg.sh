@@ -45,8 +45,11 @@ if [ "${1:-}" = --keep-names ]; then
   strip=(-g)
 fi
 # wasm-opt LEVEL IN OUT: the pinned binaryen with the features the modules use, `strip` applied.
+# --low-memory-unused: Rust's wasm32 modules place no data below 1 MiB (the stack comes first),
+# so binaryen may fold constant addresses into load/store offsets (the main entry: about 430
+# bytes gzip smaller).
 optimize() {
-  wasm-opt "$1" "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+  wasm-opt "$1" --low-memory-unused "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
     --enable-reference-types "$2" -o "$3"
 }

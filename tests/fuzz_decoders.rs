@@ -6,7 +6,8 @@
 #![allow(clippy::expect_used)]
 
 use estatekit::api::platform::http_date_ms;
-use estatekit::api::retry::{RateWindow, RetryPolicy};
+use estatekit::api::rate::RateWindow;
+use estatekit::api::retry::RetryPolicy;
 use estatekit::api::status::{retry_after_ms, ErrorBody, ResponseHead};
 use estatekit::api::{documents, messages, webhooks, BaseUrl};
 use estatekit::error::ApiErrorKind;

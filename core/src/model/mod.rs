@@ -308,7 +308,7 @@ mod tests {
         assert_eq!(fields_of::<RegisterWebhookInput>(), ["type", "url"]);
         assert_eq!(
             fields_of::<RetryOptions>(),
-            ["limit", "baseDelayMs", "maxDelayMs"]
+            ["maxRetries", "baseDelayMs", "maxDelayMs"]
         );
         assert!(fields_of::<String>().is_empty());
         assert!(fields_of::<Option<GraphPaging>>().is_empty());
