@@ -474,7 +474,9 @@ async function main(args) {
         deliver,
       });
     } catch (e) {
-      throw e instanceof TypeError ? new UsageError(inFlagWords(e.message)) : e;
+      // A refused option (the one rule: an ApiError of kind invalid_input) is a usage error.
+      const refused = e instanceof Error && e.name === "ApiError" && /** @type {{ kind?: unknown }} */ (e).kind === "invalid_input";
+      throw refused || e instanceof TypeError ? new UsageError(inFlagWords(e.message)) : e;
     }
     started(service);
     const tokens = [...service.tokens, "readonly-token"].join(",");

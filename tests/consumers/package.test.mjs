@@ -18,6 +18,7 @@ const WRAPPER = [
   ...["auth_tokens.js", "auth.js", "auth.node.js", "auth.workerd.js"],
   "store.js",
   "checked_client.js",
+  "base_url.js",
   "query.js",
   ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
 ];
