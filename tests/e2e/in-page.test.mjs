@@ -62,6 +62,7 @@ test("the static folder: its root opens the page, which defaults to the in-page 
   const loaded = page.requests.map((url) => new URL(url).pathname).filter((p) => p.startsWith("/pkg/")).sort();
   assert.deepEqual(loaded, [
     "/pkg/api_error.js",
+    "/pkg/base_url.js",
     "/pkg/client.js",
     "/pkg/estatekit.js",
     "/pkg/estatekit_testing_wasm.js",
