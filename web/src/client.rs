@@ -408,6 +408,7 @@ impl Client {
             fetch: function(opts.fetch),
             hooks: Default::default(),
             rate,
+            bearer: Default::default(),
         };
         Ok(Client {
             inner: Rc::new(Inner {

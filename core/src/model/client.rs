@@ -101,6 +101,17 @@ pub enum TokenReason {
     Expiring,
 }
 
+impl TokenReason {
+    /// Its name in JavaScript, as serde writes it (what an event and `getToken` are told).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenReason::Initial => "initial",
+            TokenReason::Unauthorized => "unauthorized",
+            TokenReason::Expiring => "expiring",
+        }
+    }
+}
+
 /// An access token with its expiry: what `getToken` may resolve with (and what a token
 /// provider's `getToken` gives, e.g. for a server route that hands a browser its token).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
