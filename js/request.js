@@ -2,7 +2,7 @@
 // `sendRequest` through wasm-bindgen: wasm-bindgen copies this file beside its glue, in
 // snippets/js/). The module prepares the method, URL, headers and body; this builds the `Request`,
 // calls `fetch` (the global one, the client's `fetch` option, or estatekit/otel's hook around
-// either: one function argument), wires the attempt's timeout and the caller's signal only when
+// either), wires the attempt's timeout and the caller's signal only when
 // there is one, reads the whole answer and settles once, never rejecting: what happened is in the
 // `Sent` it resolves to.
 
@@ -75,9 +75,19 @@ export async function sendRequest(fetchOption, hook, callId, method, url, author
   /** @type {Sent} */
   const sent = { response: undefined, redirected: false, bytes: undefined, text: undefined, failure: undefined, stop: "", notResponse: false };
   try {
-    const request = new Request(url, init);
-    const go = fetchOption ?? fetch;
-    let pending = hook ? hook(go, request, callId) : go(request);
+    // One function sends: the global `fetch` or the `fetch` option (through the hook when there
+    // is one). The option and the hook take the one `Request` they are documented to take; the
+    // global `fetch` is given the URL and the options, of which it makes its own (a `Request` made
+    // here would be made twice: 48 us of a 2.9 ms call in `make profile`).
+    /** @type {unknown} */
+    let pending;
+    if (fetchOption || hook) {
+      const go = fetchOption ?? fetch;
+      const request = new Request(url, init);
+      pending = hook ? hook(go, request, callId) : go(request);
+    } else {
+      pending = fetch(url, init);
+    }
     if (fetchOption && controller) {
       const stopped = controller.signal;
       pending = Promise.race([

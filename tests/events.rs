@@ -55,7 +55,11 @@ fn as_declared(event: &JsValue) {
         serde_wasm_bindgen::from_value(event.clone())
             .unwrap_or_else(|e| panic!("{} is not a ClientEvent: {e}", stringify(event)));
     let written = serde_wasm_bindgen::to_value(&read).unwrap();
-    assert_eq!(stringify(&written), stringify(event), "an event as declared");
+    assert_eq!(
+        stringify(&written),
+        stringify(event),
+        "an event as declared"
+    );
 }
 
 fn num(e: &JsValue, key: &str) -> f64 {
