@@ -49,14 +49,14 @@ const OBSERVE = Symbol.for("estatekit.tokens.observe");
  * call, synchronously, for a scope (the caller's tracing context); `signal` is told each event
  * of the round that call starts, with that scope: the round's `TokenEvent`s (as `onEvent` gets
  * them) and `{ type: "storeWait" }` (another process holds the store's claim to refresh);
- * `send`, when there, sends a grant request: it calls `fetch(request)` at once, exactly once, and
+ * `send`, when there, sends a grant request: it calls `fetch(url, init)` at once, exactly once, and
  * returns what it returns. An observer guards itself (telemetry never breaks what it watches):
  * `begin` and `signal` never throw, and `send` throws only what `fetch` threw, whatever its own
  * part does, as the Client's hooks do (estatekit/otel's `within`).
  * @typedef {{
  *   begin(): unknown,
  *   signal(signal: import("./auth.js").TokenEvent | { type: "storeWait" }, scope: unknown): void,
- *   send?(fetch: (request: Request) => unknown, request: Request, scope: unknown): unknown,
+ *   send?(fetch: (url: string, init: RequestInit) => unknown, url: string, init: RequestInit, scope: unknown): unknown,
  * }} TokenObserver
  */
 
@@ -79,10 +79,10 @@ function observers(baseUrl) {
      * What a call hands the module as `(tell, send)`, or none while none observes; called
      * synchronously at the call, where each observer's scope is read:
      * - `tell(signal)` is told the events and signals of the round the call starts;
-     * - `send(fetch, request)` sends the round's grant requests: through the first observer with
-     *   a `send` (estatekit/otel's suppresses an app's fetch instrumentation there), or as they
-     *   are; it calls `fetch(request)` at once (see `Observer` in web/src/auth.rs).
-     * @returns {[tell: (signal: any) => void, send: ((fetch: (request: Request) => unknown, request: Request) => unknown) | undefined] | []}
+     * - `send(fetch, url, init)` sends the round's grant requests: through the first observer
+     *   with a `send` (estatekit/otel's suppresses an app's fetch instrumentation there), or as
+     *   they are; it calls `fetch(url, init)` at once (see `Observer` in web/src/auth.rs).
+     * @returns {[tell: (signal: any) => void, send: ((fetch: (url: string, init: RequestInit) => unknown, url: string, init: RequestInit) => unknown) | undefined] | []}
      */
     atCall() {
       if (list.length === 0) return [];
@@ -94,8 +94,8 @@ function observers(baseUrl) {
       const sender = scoped.find(([observer]) => typeof observer.send === "function");
       if (!sender) return [tell, undefined];
       const [observer, scope] = sender;
-      /** @param {(request: Request) => unknown} fetch @param {Request} request */
-      const send = (fetch, request) => /** @type {NonNullable<TokenObserver["send"]>} */ (observer.send).call(observer, fetch, request, scope);
+      /** @param {(url: string, init: RequestInit) => unknown} fetch @param {string} url @param {RequestInit} init */
+      const send = (fetch, url, init) => /** @type {NonNullable<TokenObserver["send"]>} */ (observer.send).call(observer, fetch, url, init, scope);
       return [tell, send];
     },
   };

@@ -145,8 +145,8 @@ function build(state) {
 
 /**
  * The seam of `estatekit/otel` (undeclared, not part of the API): `client[INSTRUMENT]({ send,
- * ask })` makes every request of the client go through `send(fetch, request, callId)` instead of
- * `fetch(request)`, and every call of its `getToken` option through `ask(getToken, reason,
+ * ask })` makes every request of the client go through `send(fetch, url, init, callId)` instead of
+ * `fetch(url, init)` (js/request.js), and every call of its `getToken` option through `ask(getToken, reason,
  * callId)` instead of `getToken(reason)`; each must call what it is handed at once and return
  * what that returns (the wasm client's `__instrument`, kept when the client is built later).
  */

@@ -94,12 +94,13 @@ export function instrumentTokens(target, telemetry) {
      * Sends a grant request with tracing suppressed below the caller's context: an app's fetch
      * instrumentation (undici's, @vercel/otel's, Next.js's) makes no span of it, the grant's own
      * CLIENT span is the one.
-     * @param {(request: Request) => unknown} fetch
-     * @param {Request} request
+     * @param {(url: string, init: RequestInit) => unknown} fetch
+     * @param {string} url
+     * @param {RequestInit} init
      * @param {unknown} scope
      */
-    send: (fetch, request, scope) =>
-      within(() => suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, request),
+    send: (fetch, url, init, scope) =>
+      within(() => suppressTracing(/** @type {import("@opentelemetry/api").Context} */ (scope)), fetch, url, init),
     /**
      * Records a signal of the round; what fails in the telemetry is dropped (it never reaches
      * the caller, and the next observer is still told).

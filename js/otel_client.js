@@ -43,8 +43,12 @@ const instrumented = new WeakSet();
 export const REQUEST_ID = "http.response.header.x-request-id";
 
 const propagator = new W3CTraceContextPropagator();
-/** @type {import("@opentelemetry/api").TextMapSetter<Headers>} */
-const HEADERS = { set: (headers, key, value) => headers.set(key, value) };
+/** @type {import("@opentelemetry/api").TextMapSetter<Record<string, string>>} */
+const HEADERS = {
+  set: (headers, key, value) => {
+    headers[key] = value;
+  },
+};
 
 /**
  * Query parameters whose value is never written into `url.full` (the conventions' list, and any
@@ -231,21 +235,23 @@ export function instrumentClient(client, telemetry) {
     return asked ? within(() => asked, getToken, reason) : getToken(reason);
   };
   /**
-   * Runs `fetch(request)` in the CLIENT span's context, tracing suppressed below it; adds
-   * `traceparent` when asked. Must call `fetch` at once and return what it returns.
-   * @param {(request: Request) => unknown} fetch
-   * @param {Request} request
+   * Runs `fetch(url, init)` in the CLIENT span's context, tracing suppressed below it; adds
+   * `traceparent` to `init.headers` (the request's headers, a plain object) when asked. Must call
+   * `fetch` at once and return what it returns.
+   * @param {(url: string, init: RequestInit) => unknown} fetch
+   * @param {string} url
+   * @param {RequestInit & { headers: Record<string, string> }} init
    * @param {number} callId
    */
-  const send = (fetch, request, callId) => {
+  const send = (fetch, url, init, callId) => {
     const current = sending.get(callId);
-    if (!current) return fetch(request);
+    if (!current) return fetch(url, init);
     return within(
       () => {
         const active = trace.setSpan(current.parent, current.span);
         if (telemetry.propagate) {
           try {
-            propagator.inject(active, request.headers, HEADERS);
+            propagator.inject(active, init.headers, HEADERS);
           } catch {
             // Headers that cannot be changed: sent without.
           }
@@ -253,7 +259,8 @@ export function instrumentClient(client, telemetry) {
         return suppressTracing(active);
       },
       fetch,
-      request,
+      url,
+      init,
     );
   };
   /** @type {Record<symbol, (hooks: { send: typeof send, ask: typeof ask }) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT]({ send, ask });

@@ -129,7 +129,7 @@ fn hide(mut failure: Failure, secrets: &[&str]) -> Failure {
 /// What observes one round of getting tokens (estatekit/otel's, given by the JavaScript wrapper
 /// of `getToken` and `fresh` only while something observes; internal): `tell` is told the
 /// round's `TokenEvent`s and `TokenSignal`s, and `send`, if there, sends its grant requests, as
-/// `send(fetch, request, callId)` (it must call `fetch(request)` at once and return what that
+/// `send(fetch, url, init, callId)` (it must call `fetch(url, init)` at once and return what that
 /// returns: estatekit/otel's runs it with tracing suppressed, so that an app's fetch
 /// instrumentation makes no second span of it).
 #[derive(Clone)]

@@ -145,7 +145,7 @@ impl Call<'_> {
 /// return what that returns.
 #[derive(Clone, Default)]
 pub struct Hooks {
-    /// Around each request's `fetch` call: `send(fetch, request, callId)` (see
+    /// Around each request's `fetch` call: `send(fetch, url, init, callId)` (see
     /// [`Outgoing::send`]).
     pub send: Option<Function>,
     /// Around each `getToken` call: `ask(getToken, reason, callId)` (see `token::Bounds::ask`).

@@ -43,8 +43,8 @@ pub struct Outgoing<'a> {
     pub fetch: Option<&'a js_sys::Function>,
     /// The client's hook around the `fetch` call (`estatekit/otel`, through the wrapper's
     /// undeclared `Symbol.for("estatekit.instrument")`): when set, the request is sent by
-    /// `send(fetch, request, callId)`, which must call `fetch(request)` at once and return what it
-    /// returns (what it throws is the request's failure, as `fetch`'s would be). The call's
+    /// `send(fetch, url, init, callId)` (js/request.js), which must call `fetch(url, init)` at once
+    /// and return what it returns, and may add headers to `init.headers` (what it throws is the request's failure, as `fetch`'s would be). The call's
     /// `request` event is told before, in the same turn, except for an upload in the server build
     /// (a DOM emulation's file is copied first), hence `callId`. Uploads sent by XMLHttpRequest
     /// (browsers, with `onProgress`) do not reach it.
