@@ -56,9 +56,13 @@ setup:
 	@scripts/setup.sh
 
 # --workspace: the emulator with the workspace's features, as `cargo test --workspace` built it,
-# so that it is reused rather than rebuilt (its binary is the workspace's only one).
+# so that it is reused rather than rebuilt (its binary is the workspace's only one). --examples
+# (the workspace has none, so nothing more is built): with it cargo resolves features with the
+# dev-dependencies, as `cargo test` does (the emulator's reqwest `multipart`, tokio's `macros`...);
+# without it the binary that test-native built was compiled again with fewer features (reqwest,
+# async-graphql, the emulator: 17.6 s of the CI run of 2026-11-29, in test-browser-in-process).
 emulator:
-	cargo build --workspace --bins
+	cargo build --workspace --bins --examples
 
 # pkg/: wasm-bindgen's output as emitted (glue estatekit_wasm.js/.d.ts), the module after
 # wasm-opt -Oz, the wrapper (js/*.js, js/*.d.ts, js/package.json) copied as is, and the embedded

@@ -53,6 +53,15 @@ optimize() {
     --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
     --enable-reference-types "$2" -o "$3"
 }
+# vocab_bin OUT NAME: what estatekit-vocab's bin NAME prints, written to OUT. Built as
+# `cargo test --workspace` (test-native) and `make emulator` build it: the workspace's features
+# with its dev-dependencies (--examples; the workspace has none), so the three share the compiled
+# crates; `cargo run -p estatekit-vocab` resolved features for that package alone and compiled
+# serde and the vocab crate again for itself (scripts/local.mjs, workspaceBin, says the same).
+vocab_bin() {
+  cargo build -q --workspace --bin "$2" --examples
+  "target/debug/$2" > "$1"
+}
 rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
 if [ "$out" != pkg ]; then
   # What wasm-pack runs, plus --keep-debug (wasm-pack has no way to pass it on).
@@ -73,7 +82,7 @@ else
   cp js/api_error.js "$out/"
 fi
 # The closed lists' JavaScript constants, generated from their one definition (vocab/src/lib.rs).
-cargo run -q -p estatekit-vocab --bin vocab-js > "$out/vocab.js"
+vocab_bin "$out/vocab.js" vocab-js
 cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 cp js/README.md "$out/README.md"
 # The emulator's documentation (`npx estatekit-emulator`), linked from the README.
@@ -152,5 +161,5 @@ fi
 #    from their one definition (vocab/src/operations.rs).
 if [ "$out" = pkg ]; then
   cp js/otel.js js/otel.d.ts js/otel_client.js js/otel_auth.js js/otel_webhooks.js js/otel_telemetry.js "$out/"
-  cargo run -q -p estatekit-vocab --bin otel-routes-js > "$out/otel_routes.js"
+  vocab_bin "$out/otel_routes.js" otel-routes-js
 fi

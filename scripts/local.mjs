@@ -1,12 +1,25 @@
 // What the JavaScript tests and the benchmark start on this machine, in one place: the
 // emulator on a free loopback port, and Debian's headless Chromium without network chatter.
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 
 /** The repository root, with a trailing slash. */
 export const root = fileURLToPath(new URL("../", import.meta.url));
+
+/**
+ * Runs the workspace's bin `name` (core's `error-model`...) with `args` and returns what it
+ * printed. Built by `cargo build --workspace --bin NAME --examples`: the workspace's features with
+ * its dev-dependencies, as `cargo test --workspace` (test-native) and `make emulator` resolve them,
+ * so that the three share their compiled crates (the workspace has no example: --examples only
+ * brings the dev-dependencies into the resolution). `cargo run -p PACKAGE` resolves features for
+ * that package alone: other builds of the same crates, compiled again.
+ */
+export function workspaceBin(name, args = []) {
+  execFileSync("cargo", ["build", "-q", "--workspace", "--bin", name, "--examples"], { cwd: root, stdio: ["ignore", "inherit", "inherit"] });
+  return execFileSync(`${root}target/debug/${name}`, args, { cwd: root, encoding: "utf8" });
+}
 
 /** The emulator binary: `ESTATEKIT_EMULATOR_BIN`, else the debug build (`make emulator`). */
 export const emulatorBin = () =>

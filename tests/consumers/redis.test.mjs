@@ -2,7 +2,8 @@
 // packed tarball, node-redis 5 and ioredis 5 as locked). Per Redis client, two runs against a
 // fresh native emulator and a fresh redis-server on a free loopback port: one steady, one with
 // Redis away for a few seconds twice: killed and started again with its data (append-only file)
-// mid-webhooks, then, as the rate budget's window turns, killed and started again empty.
+// mid-webhooks, then, as the rate budget's window turns, killed and started again empty. The
+// node-redis scenarios and the ioredis ones run at the same time (one lane each, see below).
 // - webhooks: 200 events delivered by the emulator through a round-robin proxy written here in
 //   front of the three receivers; the proxy also sends copies of each delivery to the other
 //   receivers at once (redeliveries that overlap the first, whose handler takes 200-300 ms), and
@@ -653,98 +654,115 @@ test.describe("estatekit/store: three Node processes sharing a real Redis", () =
     execFileSync(process.execPath, [`${root}node_modules/typescript/bin/tsc`, "-p", dir], { stdio: "inherit" });
   });
 
-  for (const kind of ["redis", "ioredis"]) {
-    const name = kind === "redis" ? "node-redis" : "ioredis";
-    test.it(`createRedisStore on ${name}: claim, release by the owner only, expiry, delete, take`, { skip: REPEAT > 0 && ONLY_OUTAGES }, async () => {
-      const redis = await startRedis();
-      const require = createRequire(`${dir}/package.json`);
-      let client;
-      try {
-        if (kind === "ioredis") client = new (require("ioredis").Redis)({ host: "127.0.0.1", port: redis.port });
-        else client = await require("redis").createClient({ socket: { host: "127.0.0.1", port: redis.port } }).connect();
-        const { createRedisStore, isStore } = await import(`${dir}/node_modules/estatekit/store.js`);
-        const store = createRedisStore(client, { prefix: "app1:" });
-        assert.ok(isStore(store));
-        const owner = await store.claim("c", 5_000);
-        assert.equal(typeof owner, "string");
-        assert.equal(await store.claim("c", 5_000), null);
-        await store.release("c", "not the owner");
-        assert.equal(await store.claim("c", 5_000), null);
-        await store.release("c", owner);
-        assert.equal(typeof (await store.claim("c", 5_000)), "string");
-        await store.set("v", "x", 100);
-        assert.equal(await store.get("v"), "x");
-        await sleep(150);
-        assert.equal(await store.get("v"), null);
-        await store.set("k", "y");
-        assert.equal(await store.get("k"), "y");
-        await store.delete("k");
-        assert.equal(await store.get("k"), null);
-        assert.deepEqual([await store.take("r", 2, 400), await store.take("r", 2, 400)], [0, 0]);
-        const wait = await store.take("r", 2, 400);
-        assert.ok(wait > 0 && wait <= 400, String(wait));
-        await sleep(wait + 20);
-        assert.equal(await store.take("r", 2, 400), 0, "the next window");
-        // Keys carry the prefix; nothing else was written.
-        const keys = await client.keys("*");
-        assert.deepEqual(keys.sort(), ["app1:c", "app1:r"]);
-      } finally {
-        if (kind === "ioredis") client?.disconnect();
-        else await client?.destroy();
-        await redis.stop();
-      }
-    });
+  // The two clients' scenarios run at the same time, one lane per client: each lane runs its own
+  // scenarios one after the other, and shares nothing with the other (each run starts its own
+  // redis-server, emulator and processes on free loopback ports, and counts only what its own
+  // processes saw). A rate run spends most of its minute waiting for the budget's next window,
+  // and a takeover most of its 30 s waiting for the dead holder's claim to expire: one lane's
+  // waits cover the other's work. The ioredis lane takes its scenarios in another order, so that
+  // the busy parts (the 200 events at a run's start, the token runs' 3 x 50 concurrent calls)
+  // mostly fall in the other lane's waits rather than on top of its own busy parts.
+  test.describe("node-redis and ioredis at the same time", { concurrency: 2 }, () => {
+    for (const kind of ["redis", "ioredis"]) {
+      const name = kind === "redis" ? "node-redis" : "ioredis";
+      // concurrency 1: one scenario at a time within a lane (a describe inherits its parent's).
+      test.describe(name, { concurrency: 1 }, () => {
+        test.it(`createRedisStore on ${name}: claim, release by the owner only, expiry, delete, take`, { skip: REPEAT > 0 && ONLY_OUTAGES }, async () => {
+          const redis = await startRedis();
+          const require = createRequire(`${dir}/package.json`);
+          let client;
+          try {
+            if (kind === "ioredis") client = new (require("ioredis").Redis)({ host: "127.0.0.1", port: redis.port });
+            else client = await require("redis").createClient({ socket: { host: "127.0.0.1", port: redis.port } }).connect();
+            const { createRedisStore, isStore } = await import(`${dir}/node_modules/estatekit/store.js`);
+            const store = createRedisStore(client, { prefix: "app1:" });
+            assert.ok(isStore(store));
+            const owner = await store.claim("c", 5_000);
+            assert.equal(typeof owner, "string");
+            assert.equal(await store.claim("c", 5_000), null);
+            await store.release("c", "not the owner");
+            assert.equal(await store.claim("c", 5_000), null);
+            await store.release("c", owner);
+            assert.equal(typeof (await store.claim("c", 5_000)), "string");
+            await store.set("v", "x", 100);
+            assert.equal(await store.get("v"), "x");
+            await sleep(150);
+            assert.equal(await store.get("v"), null);
+            await store.set("k", "y");
+            assert.equal(await store.get("k"), "y");
+            await store.delete("k");
+            assert.equal(await store.get("k"), null);
+            assert.deepEqual([await store.take("r", 2, 400), await store.take("r", 2, 400)], [0, 0]);
+            const wait = await store.take("r", 2, 400);
+            assert.ok(wait > 0 && wait <= 400, String(wait));
+            await sleep(wait + 20);
+            assert.equal(await store.take("r", 2, 400), 0, "the next window");
+            // Keys carry the prefix; nothing else was written.
+            const keys = await client.keys("*");
+            assert.deepEqual(keys.sort(), ["app1:c", "app1:r"]);
+          } finally {
+            if (kind === "ioredis") client?.disconnect();
+            else await client?.destroy();
+            await redis.stop();
+          }
+        });
 
-    const outageRun = `${name}: Redis killed and started again with its data mid-webhooks: each uuid's handler completed exactly once, none lost; then started again empty (beyond the promise): at least once, none lost`;
-    const tokensOutage = `${name}: tokens with Redis killed for 4.5 s: still 1 password grant, no call failed`;
-    if (REPEAT) {
-      for (let i = 1; i <= REPEAT; i++) {
-        test.it(`${outageRun} (${i} of ${REPEAT})`, { timeout: 300_000 }, async (t) => {
-          checkRun(t, `${name}, outages, ${i} of ${REPEAT}`, await run(kind, { outages: true }), { outages: true });
+        const outageRun = `${name}: Redis killed and started again with its data mid-webhooks: each uuid's handler completed exactly once, none lost; then started again empty (beyond the promise): at least once, none lost`;
+        const tokensOutage = `${name}: tokens with Redis killed for 4.5 s: still 1 password grant, no call failed`;
+        /** The lane's other scenarios by key, registered below in the lane's order. */
+        const scenarios = {};
+        if (REPEAT) {
+          for (let i = 1; i <= REPEAT; i++) {
+            test.it(`${outageRun} (${i} of ${REPEAT})`, { timeout: 300_000 }, async (t) => {
+              checkRun(t, `${name}, outages, ${i} of ${REPEAT}`, await run(kind, { outages: true }), { outages: true });
+            });
+            test.it(`${tokensOutage} (${i} of ${REPEAT})`, { timeout: 60_000 }, async (t) => {
+              checkTokens(t, `${name}, tokens, outage, ${i} of ${REPEAT}`, await runTokens(kind, { outages: true }), { outages: true });
+            });
+          }
+          return;
+        }
+        scenarios.steady = () => test.it(`${name}: webhooks once per uuid, 0 x 429 on a shared budget`, { timeout: 300_000 }, async (t) => {
+          checkRun(t, `${name}, steady`, await run(kind, { outages: false }), { outages: false });
         });
-        test.it(`${tokensOutage} (${i} of ${REPEAT})`, { timeout: 60_000 }, async (t) => {
-          checkTokens(t, `${name}, tokens, outage, ${i} of ${REPEAT}`, await runTokens(kind, { outages: true }), { outages: true });
+        scenarios.outages = () => test.it(outageRun, { timeout: 300_000 }, async (t) => {
+          checkRun(t, `${name}, outages`, await run(kind, { outages: true }), { outages: true });
         });
-      }
-      continue;
+        scenarios.tokens = () => test.it(`${name}: tokens, 3 x 50 concurrent calls over several expiries: 1 password grant, one refresh per expiry`, { timeout: 60_000 }, async (t) => {
+          checkTokens(t, `${name}, tokens, steady`, await runTokens(kind, { outages: false }), { outages: false });
+        });
+        scenarios.tokensOutage = () => test.it(tokensOutage, { timeout: 60_000 }, async (t) => {
+          checkTokens(t, `${name}, tokens, outage`, await runTokens(kind, { outages: true }), { outages: true });
+        });
+        scenarios.takeover = () => test.it(`${name}: the claim's holder killed mid-grant: a waiter takes over once the claim expires, the others get its token within the claim's lifetime plus one grant`, { timeout: 2 * TAKEOVER_CLAIM_MS + 60_000 }, async (t) => {
+          const r = await runTakeover(kind);
+          const summary = {
+            run: `${name}, claim takeover`,
+            claimMs: TAKEOVER_CLAIM_MS,
+            claimTtlSeenMs: r.claimTtl,
+            killedAfterGrantSentMs: r.killedAt - r.firstGrantAt,
+            takeoverGrantAfterClaimExpiryMs: r.grants[1] - r.claimExpiresAt,
+            tokensAfterClaimExpiryMs: r.results.map((x) => x.at - r.claimExpiresAt),
+            tokensAfterFirstGrantMs: r.results.map((x) => x.at - r.firstGrantAt),
+            grants: r.grants.length,
+            events: r.results.map((x) => x.events),
+          };
+          t.diagnostic(JSON.stringify(summary));
+          console.log(`redis.test.mjs ${JSON.stringify(summary)}`);
+          assert.deepEqual(r.results.map((x) => x.error), [undefined, undefined], "B and C got a token");
+          // The claim outlasts the holder's whole grant: A's claim, read just after its grant was sent.
+          assert.ok(r.claimTtl > TAKEOVER_CLAIM_MS - 5_000 && r.claimTtl <= TAKEOVER_CLAIM_MS, `claim PTTL ${r.claimTtl}`);
+          // Order: one grant only after the claim expired (none while the dead holder's claim lasted),
+          // and both waiters got its token: no grant of their own besides.
+          assert.equal(r.grants.length, 2, "A's grant and one takeover grant");
+          assert.ok(r.grants[1] >= r.claimExpiresAt - 100, `the takeover grant came ${r.grants[1] - r.claimExpiresAt} ms after the claim expired`);
+          assert.equal(new Set(r.results.map((x) => x.tokenId)).size, 1, "B and C use the same token");
+          // Within the claim's lifetime plus one grant, counted from A's grant (when A took the claim).
+          for (const x of r.results) assert.ok(x.at - r.firstGrantAt <= TAKEOVER_CLAIM_MS + TAKEOVER_GRANT_MS, `a token ${x.at - r.firstGrantAt} ms after A's grant`);
+        });
+        const order = kind === "redis" ? ["steady", "outages", "tokens", "tokensOutage", "takeover"] : ["takeover", "tokens", "tokensOutage", "steady", "outages"];
+        for (const key of order) scenarios[key]();
+      });
     }
-    test.it(`${name}: webhooks once per uuid, 0 x 429 on a shared budget`, { timeout: 300_000 }, async (t) => {
-      checkRun(t, `${name}, steady`, await run(kind, { outages: false }), { outages: false });
-    });
-    test.it(outageRun, { timeout: 300_000 }, async (t) => {
-      checkRun(t, `${name}, outages`, await run(kind, { outages: true }), { outages: true });
-    });
-    test.it(`${name}: tokens, 3 x 50 concurrent calls over several expiries: 1 password grant, one refresh per expiry`, { timeout: 60_000 }, async (t) => {
-      checkTokens(t, `${name}, tokens, steady`, await runTokens(kind, { outages: false }), { outages: false });
-    });
-    test.it(tokensOutage, { timeout: 60_000 }, async (t) => {
-      checkTokens(t, `${name}, tokens, outage`, await runTokens(kind, { outages: true }), { outages: true });
-    });
-    test.it(`${name}: the claim's holder killed mid-grant: a waiter takes over once the claim expires, the others get its token within the claim's lifetime plus one grant`, { timeout: 2 * TAKEOVER_CLAIM_MS + 60_000 }, async (t) => {
-      const r = await runTakeover(kind);
-      const summary = {
-        run: `${name}, claim takeover`,
-        claimMs: TAKEOVER_CLAIM_MS,
-        claimTtlSeenMs: r.claimTtl,
-        killedAfterGrantSentMs: r.killedAt - r.firstGrantAt,
-        takeoverGrantAfterClaimExpiryMs: r.grants[1] - r.claimExpiresAt,
-        tokensAfterClaimExpiryMs: r.results.map((x) => x.at - r.claimExpiresAt),
-        tokensAfterFirstGrantMs: r.results.map((x) => x.at - r.firstGrantAt),
-        grants: r.grants.length,
-        events: r.results.map((x) => x.events),
-      };
-      t.diagnostic(JSON.stringify(summary));
-      console.log(`redis.test.mjs ${JSON.stringify(summary)}`);
-      assert.deepEqual(r.results.map((x) => x.error), [undefined, undefined], "B and C got a token");
-      // The claim outlasts the holder's whole grant: A's claim, read just after its grant was sent.
-      assert.ok(r.claimTtl > TAKEOVER_CLAIM_MS - 5_000 && r.claimTtl <= TAKEOVER_CLAIM_MS, `claim PTTL ${r.claimTtl}`);
-      // Order: one grant only after the claim expired (none while the dead holder's claim lasted),
-      // and both waiters got its token: no grant of their own besides.
-      assert.equal(r.grants.length, 2, "A's grant and one takeover grant");
-      assert.ok(r.grants[1] >= r.claimExpiresAt - 100, `the takeover grant came ${r.grants[1] - r.claimExpiresAt} ms after the claim expired`);
-      assert.equal(new Set(r.results.map((x) => x.tokenId)).size, 1, "B and C use the same token");
-      // Within the claim's lifetime plus one grant, counted from A's grant (when A took the claim).
-      for (const x of r.results) assert.ok(x.at - r.firstGrantAt <= TAKEOVER_CLAIM_MS + TAKEOVER_GRANT_MS, `a token ${x.at - r.firstGrantAt} ms after A's grant`);
-    });
-  }
+  });
 });

@@ -1,6 +1,6 @@
 // Every statement of the retry rule in the Markdown files is the rule of the code (issue 54, 2):
 // each stands behind a `<!-- rule:retry -->` marker whose text is what core/src/error.rs says
-// (`cargo run -p estatekit-core --bin error-model -- --rule`; `make generate` rewrites them), and
+// (`error-model --rule`, the bin of estatekit-core; `make generate` rewrites them), and
 // no sentence outside a marker names the statuses that are retried (a sentence about retries
 // naming 408, 5xx or two of 429 and 500-504; a webhook sender's retries are another rule).
 // Usage: node --test tests/docs/rules.test.mjs    (make test-links)
@@ -9,9 +9,10 @@ import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { workspaceBin } from "../../scripts/local.mjs";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
-const rule = execFileSync("cargo", ["run", "-q", "-p", "estatekit-core", "--bin", "error-model", "--", "--rule"], { cwd: root, encoding: "utf8" });
+const rule = workspaceBin("error-model", ["--rule"]);
 const markdown = execFileSync("git", ["ls-files", "--cached", "--others", "--exclude-standard", "-z", "*.md"], { cwd: root, encoding: "utf8" })
   .split("\0")
   .filter((f) => f && !f.includes("node_modules/") && f !== "CHANGELOG.md" && !f.startsWith("bench/"));

@@ -5,10 +5,8 @@
 // and the attempts behind it never disagree. Against pkg/ (`make test-node`).
 import test from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { fileURLToPath } from "node:url";
+import { workspaceBin } from "../../scripts/local.mjs";
 
-const root = fileURLToPath(new URL("../../", import.meta.url));
 const pkg = new URL("../../pkg/", import.meta.url);
 const { Client, ApiError } = await import(new URL("estatekit.node.js", pkg).href);
 
@@ -17,7 +15,7 @@ const RETRY = { maxRetries: 2, baseDelayMs: 1, maxDelayMs: 1 };
 const json = (status, body) => new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 test("new ApiError({ kind, status }) derives the Rust rule's retryable for every kind and status", () => {
-  const table = execFileSync("cargo", ["run", "-q", "-p", "estatekit-core", "--bin", "error-model", "--", "--table"], { cwd: root, encoding: "utf8" })
+  const table = workspaceBin("error-model", ["--table"])
     .split("\n")
     .filter(Boolean)
     .map((line) => JSON.parse(line));
