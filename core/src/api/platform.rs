@@ -1,8 +1,14 @@
 //! What the pure request/response code borrows from the platform: the WHATWG URL parser, the
-//! HTTP-date parser and the number parser. In the WebAssembly modules (wasm32 with the `js`
-//! feature) they are the browser's own (`URL`, `Date.parse`, `Number`); elsewhere (natively,
-//! where the unit and property tests run) the `url` and `httpdate` crates and Rust's `f64`
-//! parser, which read the same texts the same way.
+//! HTTP-date parser and the number parser. In the WebAssembly modules they are the browser's own
+//! (`URL`, `Date.parse`, `Number`: hence the `js` feature on wasm32); natively, where the unit and
+//! property tests run, the `url` and `httpdate` crates and Rust's `f64` parser, which read the
+//! same texts the same way.
+
+#[cfg(all(target_arch = "wasm32", not(feature = "js")))]
+compile_error!(
+    "estatekit-core on wasm32 parses URLs, dates and numbers with the browser's own parsers: \
+     enable its `js` feature (estatekit-web does)"
+);
 
 /// The parts of an absolute URL, as the URL standard parses and normalises them.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -22,7 +28,7 @@ pub struct UrlParts {
 }
 
 /// Parses an absolute URL; `None` when it is not one.
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
+#[cfg(target_arch = "wasm32")]
 pub fn parse_url(input: &str) -> Option<UrlParts> {
     let url = web_sys::Url::new(input).ok()?;
     Some(UrlParts {
@@ -36,7 +42,7 @@ pub fn parse_url(input: &str) -> Option<UrlParts> {
 }
 
 /// Parses an absolute URL; `None` when it is not one.
-#[cfg(not(all(target_arch = "wasm32", feature = "js")))]
+#[cfg(not(target_arch = "wasm32"))]
 pub fn parse_url(input: &str) -> Option<UrlParts> {
     let url = url::Url::parse(input).ok()?;
     Some(UrlParts {
@@ -50,13 +56,13 @@ pub fn parse_url(input: &str) -> Option<UrlParts> {
 }
 
 /// Milliseconds since 1970 of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), if it is one.
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
+#[cfg(target_arch = "wasm32")]
 pub fn http_date_ms(value: &str) -> Option<f64> {
     Some(js_sys::Date::parse(value)).filter(|ms| ms.is_finite())
 }
 
 /// Milliseconds since 1970 of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), if it is one.
-#[cfg(not(all(target_arch = "wasm32", feature = "js")))]
+#[cfg(not(target_arch = "wasm32"))]
 pub fn http_date_ms(value: &str) -> Option<f64> {
     let at = httpdate::parse_http_date(value).ok()?;
     let since = at.duration_since(std::time::UNIX_EPOCH).ok()?;
@@ -74,7 +80,7 @@ fn decimal_like(value: &str) -> bool {
 }
 
 /// The number a header writes in decimal (`12`, `1.5`), if it is one.
-#[cfg(all(target_arch = "wasm32", feature = "js"))]
+#[cfg(target_arch = "wasm32")]
 pub fn decimal(value: &str) -> Option<f64> {
     use wasm_bindgen::JsValue;
     // `+value` in JavaScript: the browser's own number parser (no float parser in the module).
@@ -84,7 +90,7 @@ pub fn decimal(value: &str) -> Option<f64> {
 }
 
 /// The number a header writes in decimal (`12`, `1.5`), if it is one.
-#[cfg(not(all(target_arch = "wasm32", feature = "js")))]
+#[cfg(not(target_arch = "wasm32"))]
 pub fn decimal(value: &str) -> Option<f64> {
     value.parse().ok().filter(|_| decimal_like(value))
 }
