@@ -16,11 +16,20 @@ use std::fmt;
 
 #[cfg(any(test, feature = "auth"))]
 pub mod auth;
-pub mod client;
 pub mod documents;
+pub mod events;
 pub mod handle;
 pub mod messages;
+pub mod options;
 pub mod webhooks;
+
+/// The client's options and events under the name of the room that held both, for the code
+/// that still imports them from there: [`options`] and [`events`].
+#[doc(hidden)]
+pub mod client {
+    pub use super::events::*;
+    pub use super::options::*;
+}
 
 pub use handle::{BlobHandle, Callback, HandleKind, JsHandle, Signal};
 
@@ -204,9 +213,9 @@ macro_rules! objects_only {
 
 #[cfg(test)]
 mod tests {
-    use super::client::{CallOptions, ClientOptions, RetryOptions};
     use super::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
     use super::messages::{GraphPaging, MessageFilter, MessagesOptions};
+    use super::options::{CallOptions, ClientOptions, RetryOptions};
     use super::webhooks::RegisterWebhookInput;
     use super::*;
 
@@ -249,7 +258,7 @@ mod tests {
 
     #[test]
     fn rate_limit_keys_are_serdes_and_the_two_read_by_hand() {
-        use super::client::{RateLimitOptions, RATE_LIMIT_KEYS};
+        use super::options::{RateLimitOptions, RATE_LIMIT_KEYS};
         assert_eq!(fields_of::<RateLimitOptions>(), ["perMinute"]);
         assert_eq!(RATE_LIMIT_KEYS, ["perMinute", "store", "key"]);
     }
