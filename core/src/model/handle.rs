@@ -80,11 +80,17 @@ impl<K> JsHandle<K> {
 }
 
 impl<K> Clone for JsHandle<K> {
+    #[cfg(feature = "js")]
     fn clone(&self) -> Self {
         JsHandle {
             value: self.value.clone(),
             kind: PhantomData,
         }
+    }
+
+    #[cfg(not(feature = "js"))]
+    fn clone(&self) -> Self {
+        match self.value {}
     }
 }
 
