@@ -45,9 +45,10 @@ DISPLAY_webkit := xvfb-run -a
 
 .PHONY: setup emulator pkg demo test lint test-native test-browser test-types clean generate
 
-# The files generated from the error model (core/src/error.rs): web/src/api_error.d.ts and the
-# GENERATED block of js/api_error.js (scripts/generate.sh); core/tests/generated.rs fails when
-# one is stale.
+# The generated files (scripts/generate.sh): from the error model (core/src/error.rs),
+# web/src/api_error.d.ts and the GENERATED block of js/api_error.js; from the operation table
+# (vocab/src/operations.rs, vocab/src/query.rs), the GENERATED blocks of js/query.js and
+# js/query.d.ts. core/tests/generated.rs fails when one is stale.
 generate:
 	scripts/generate.sh
 

@@ -1,9 +1,10 @@
 // estatekit/otel's part for a `Client` (./otel.js hands it the `Telemetry` of ./otel_telemetry.js).
 // `instrumentClient(client, telemetry)` returns the same client, its operation methods defined as
 // own properties of it (non-enumerable) that wrap the prototype's: each call captures the active
-// context and hands the module a view of the call's options with its own `onEvent` (the caller's
-// `onEvent` still gets every event; nothing is copied or changed). From the call's events (its
-// `callId` ties them; an iterated list call's pages are calls of their own) it makes:
+// context and hands the module a view of the call's options with its own `onEvent`, an observer
+// that the module tells each event's plain values (./events.js: no event object is made for it;
+// the caller's `onEvent` still gets every event; nothing is copied or changed). From the call's
+// events (its `callId` ties them; an iterated list call's pages are calls of their own) it makes:
 // - per call, an INTERNAL span `estatekit <operation>` (child of the context active at the method
 //   call), created at the call's first event (for a call refused before any event, when it is
 //   refused), with the rate budget's waits and the shared store's failures as span events, and
@@ -31,6 +32,8 @@ import { apiError } from "./api_error.js";
 /** @typedef {import("./estatekit_wasm.js").Operation} Operation */
 
 /** The wrapper's seam (./client.js): `client[INSTRUMENT]({ send, ask })`. */
+/** Where a call's listener keeps the function that takes its events' plain values (./events.js). */
+const OBSERVE = Symbol.for("estatekit.observe");
 const INSTRUMENT = Symbol.for("estatekit.instrument");
 
 /** Clients already instrumented: instrumenting one again changes nothing. */
@@ -290,25 +293,26 @@ export function instrumentClient(client, telemetry) {
   };
 
   /**
-   * The listener one method call adds to its calls' options: `parent`, the context active at
-   * the method call; `started`, when it was made (the first call's span starts then: its token
-   * and its wait for the module are the call's time too), or undefined (a list call's pages,
-   * sent when awaited or iterated).
+   * The observer one method call adds to its calls' options (see ./events.js: the module hands it
+   * each event's plain values, the values of the event's fields after `callId` in their declared
+   * order; no event object is made for it): `parent`, the context active at the method call;
+   * `started`, when it was made (the first call's span starts then: its token and its wait for
+   * the module are the call's time too), or undefined (a list call's pages, sent when awaited or
+   * iterated).
    * @param {Context} parent
    * @param {{ started?: number, seen?: boolean }} first `seen` is set at its first event
-   * @returns {(event: ClientEvent) => void}
+   * @returns {(type: string, operation: string, callId: number, values: readonly any[]) => void}
    */
-  const listener = (parent, first) => {
+  const observer = (parent, first) => {
     /** @type {Map<number, Call>} */
     const calls = new Map();
-    return (event) => {
-      const id = event.callId;
+    return (type, operation, id, values) => {
       let call = calls.get(id);
       if (!call) {
         first.seen = true;
         const span = tracer.startSpan(
-          `estatekit ${event.operation}`,
-          { kind: SpanKind.INTERNAL, startTime: first.started, attributes: { "estatekit.operation": event.operation } },
+          `estatekit ${operation}`,
+          { kind: SpanKind.INTERNAL, startTime: first.started, attributes: { "estatekit.operation": operation } },
           parent,
         );
         first.started = undefined;
@@ -316,26 +320,27 @@ export function instrumentClient(client, telemetry) {
         calls.set(id, call);
       }
       const { span } = call;
-      switch (event.type) {
+      switch (type) {
         case "request": {
+          const [method, path, attempt] = values;
           endAttempt(call, id, {});
           const { origin, prefix, address, port } = where();
-          const route = routeOf(event.operation, event.method, event.path, prefix);
+          const route = routeOf(/** @type {Operation} */ (operation), method, path, prefix);
           const template = route && prefix + route[1];
           const attributes = known({
-            "http.request.method": event.method,
+            "http.request.method": method,
             "server.address": address,
             "server.port": port,
             "url.template": template,
           });
           const child = tracer.startSpan(
-            template ? `${event.method} ${template}` : event.method,
+            template ? `${method} ${template}` : method,
             {
               kind: SpanKind.CLIENT,
               attributes: known({
                 ...attributes,
-                "url.full": fullUrl(origin, event.path),
-                "http.request.resend_count": event.attempt > 1 ? event.attempt - 1 : undefined,
+                "url.full": fullUrl(origin, path),
+                "http.request.resend_count": attempt > 1 ? attempt - 1 : undefined,
                 "graphql.operation.type": route?.[2],
                 "graphql.operation.name": route?.[3],
               }),
@@ -346,40 +351,46 @@ export function instrumentClient(client, telemetry) {
           sending.set(id, { span: child, parent });
           break;
         }
-        case "response":
-          endAttempt(call, id, event);
+        case "response": {
+          const [, , , status, durationMs, requestId] = values;
+          endAttempt(call, id, { status, durationMs, requestId });
           break;
-        case "retry":
-          endAttempt(call, id, { kind: event.kind });
+        }
+        case "retry": {
+          const [, , kind, status] = values;
+          endAttempt(call, id, { kind });
           telemetry.retries.add(
             1,
             known({
-              "estatekit.operation": event.operation,
-              "error.type": event.status === undefined ? event.kind : String(event.status),
+              "estatekit.operation": operation,
+              "error.type": status === undefined ? kind : String(status),
               "server.address": where().address,
             }),
           );
           break;
+        }
         case "token":
-          span.addEvent("estatekit.token.request", { "estatekit.token.reason": event.reason });
+          span.addEvent("estatekit.token.request", { "estatekit.token.reason": values[0] });
           asking.set(id, trace.setSpan(parent, span));
           break;
         case "rateWait":
-          span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": event.delayMs });
-          telemetry.rateLimitWaits.add(1, known({ "estatekit.operation": event.operation, "server.address": where().address }));
+          span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": values[0] });
+          telemetry.rateLimitWaits.add(1, known({ "estatekit.operation": operation, "server.address": where().address }));
           break;
         case "store":
-          span.addEvent("estatekit.store.failure", { "estatekit.store.purpose": event.purpose, "estatekit.store.reason": event.reason });
+          span.addEvent("estatekit.store.failure", { "estatekit.store.purpose": values[0], "estatekit.store.reason": values[1] });
           break;
-        case "error":
-          endAttempt(call, id, { kind: event.kind });
-          span.setAttributes({ "error.type": event.kind, "estatekit.attempts": event.attempts });
+        case "error": {
+          const [kind, , attempts] = values;
+          endAttempt(call, id, { kind });
+          span.setAttributes({ "error.type": kind, "estatekit.attempts": attempts });
           span.setStatus({ code: SpanStatusCode.ERROR });
           span.end();
           calls.delete(id);
           break;
+        }
         case "done":
-          span.setAttribute("estatekit.attempts", event.attempts);
+          span.setAttribute("estatekit.attempts", values[0]);
           span.end();
           calls.delete(id);
           break;
@@ -399,28 +410,39 @@ export function instrumentClient(client, telemetry) {
         [name](...args) {
           /** @type {{ started?: number, seen?: boolean }} */
           const first = { started: now() };
-          /** @type {(event: ClientEvent) => void} */
+          /** @type {(type: string, operation: string, callId: number, values: readonly unknown[]) => void} */
           let tell;
           let call = args;
           try {
-            const told = listener(active(), first);
-            tell = (event) => {
+            const told = observer(active(), first);
+            tell = (type, operation, callId, values) => {
               try {
-                told(event);
+                told(type, operation, callId, values);
               } catch {
                 // Telemetry never breaks a call.
               }
             };
             const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
-            const own = options?.onEvent;
+            const own = /** @type {((event: ClientEvent) => void) | null | undefined} */ (options?.onEvent);
             // Options the call refuses (not an object, an onEvent that is not a function) are
             // given as they are; the call's span is made when it is refused, below.
             if (!((options != null && typeof options !== "object") || (own != null && typeof own !== "function"))) {
+              // The call's listener: an observer (./events.js), told the plain values; the
+              // caller's own `onEvent` still gets every event object.
               /** @param {ClientEvent} event */
               const onEvent = function onEvent(event) {
-                tell(event);
-                if (own) /** @type {(event: ClientEvent) => void} */ (own)(event);
+                if (own) own(event);
               };
+              Object.defineProperty(onEvent, OBSERVE, {
+                /**
+                 * @param {string} type @param {string} operation @param {number} callId
+                 * @param {readonly unknown[]} values @param {() => ClientEvent} event
+                 */
+                value: (type, operation, callId, values, event) => {
+                  tell(type, operation, callId, values);
+                  if (own) own(event());
+                },
+              });
               call = [...args];
               call[at] = options == null ? { onEvent } : withListener(options, onEvent);
             }
@@ -441,7 +463,7 @@ export function instrumentClient(client, telemetry) {
             // have told, which makes the call's span, from the method call to now.
             if (!first.seen) {
               const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
-              tell(/** @type {ClientEvent} */ (/** @type {unknown} */ ({ type: "error", callId: 0, operation: name, kind: typeof kind === "string" ? kind : "_OTHER", attempts: 0 })));
+              tell("error", name, 0, [typeof kind === "string" ? kind : "_OTHER", undefined, 0]);
             }
             throw error;
           });

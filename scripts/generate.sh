@@ -1,22 +1,34 @@
 #!/usr/bin/env bash
-# Writes the files generated from the error model (core/src/error.rs): the declarations
-# web/src/api_error.d.ts and js/api_error.js's block between its GENERATED markers.
-# core/tests/generated.rs (cargo test, in `make test`) fails when either is stale.
+# Writes the generated files: from the error model (core/src/error.rs), the declarations
+# web/src/api_error.d.ts and js/api_error.js's block between its GENERATED markers; from the
+# operation table (vocab/src/operations.rs, vocab/src/query.rs), the blocks between the GENERATED
+# markers of js/query.js and js/query.d.ts (estatekit/query's factories).
+# core/tests/generated.rs (cargo test, in `make test`) fails when one is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen() { cargo run -q -p estatekit-core --bin error-model -- "$1"; }
 gen --ts > web/src/api_error.d.ts
-block=$(gen --js)
-BLOCK="$block" node -e '
+# block FILE MARKER TEXT: FILE's text between `// BEGIN GENERATED (MARKER)` and `// END ...` is TEXT.
+block() {
+  BLOCK="$3" node -e '
 const fs = require("fs");
-const file = "js/api_error.js";
+const [file, marker] = process.argv.slice(1);
 const text = fs.readFileSync(file, "utf8");
-const begin = "// BEGIN GENERATED (error model)\n";
-const end = "// END GENERATED (error model)";
+const begin = `// BEGIN GENERATED (${marker})\n`;
+const end = `// END GENERATED (${marker})`;
 const i = text.indexOf(begin), j = text.indexOf(end);
 if (i < 0 || j < i) { console.error(`${file}: its GENERATED markers are missing`); process.exit(1); }
-fs.writeFileSync(file, text.slice(0, i + begin.length) + process.env.BLOCK + "\n" + text.slice(j));
-'
+fs.writeFileSync(file, text.slice(0, i + begin.length) + process.env.BLOCK + text.slice(j));
+' "$1" "$2"
+}
+block js/api_error.js "error model" "$(gen --js)
+"
+query() { cargo run -q -p estatekit-vocab --bin query-js -- "$1"; }
+# (Command substitution drops the final newline: the marker line follows the text's own.)
+block js/query.js "operation table" "$(query --js)
+"
+block js/query.d.ts "operation table" "$(query --ts)
+"
 # The retry rule in words behind every <!-- rule:retry --> marker of the Markdown files.
 RULE="$(gen --rule)" node -e '
 const fs = require("fs");
@@ -28,4 +40,4 @@ for (const file of files) {
   if (next !== text) fs.writeFileSync(file, next);
 }
 '
-echo "generate: web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs"
+echo "generate: web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs"

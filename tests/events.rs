@@ -41,9 +41,25 @@ fn observed(token: &str, extra: &str) -> (Client, Rc<RefCell<Vec<JsValue>>>) {
     (Client::new(ts(options)).unwrap(), seen)
 }
 
-/// `type` of each event.
+/// `type` of each event, each checked against its declaration first ([`as_declared`]).
 fn types(events: &[JsValue]) -> Vec<String> {
+    events.iter().for_each(as_declared);
     events.iter().map(|e| get_str(e, "type").unwrap()).collect()
+}
+
+/// An event is exactly what its declaration says (`ClientEvent`, from which its TypeScript type is
+/// derived): read into it by serde and written again, it has the same keys in the same order and
+/// the same values (the events are built by js/events.js from the module's plain values).
+fn as_declared(event: &JsValue) {
+    let read: estatekit_core::model::client::ClientEvent =
+        serde_wasm_bindgen::from_value(event.clone())
+            .unwrap_or_else(|e| panic!("{} is not a ClientEvent: {e}", stringify(event)));
+    let written = serde_wasm_bindgen::to_value(&read).unwrap();
+    assert_eq!(
+        stringify(&written),
+        stringify(event),
+        "an event as declared"
+    );
 }
 
 fn num(e: &JsValue, key: &str) -> f64 {

@@ -1,5 +1,6 @@
-//! The files generated from the error model (core/src/error.rs) are fresh: `make generate`
-//! writes them, and this test (in `make test`) fails when one was not regenerated.
+//! The files generated from the error model (core/src/error.rs) and from the operation table
+//! (vocab/src/operations.rs, vocab/src/query.rs) are fresh: `make generate` writes them, and
+//! this test (in `make test`) fails when one was not regenerated.
 
 use estatekit_core::error::{javascript, typescript};
 
@@ -12,16 +13,32 @@ fn the_error_model_declarations_are_generated_from_the_rust_model() {
     );
 }
 
+/// The text of `file` between its `// BEGIN GENERATED (marker)` and `// END GENERATED (marker)`.
+fn block<'a>(file: &'a str, marker: &str) -> Option<&'a str> {
+    file.split_once(&format!("// BEGIN GENERATED ({marker})\n"))
+        .and_then(|(_, rest)| rest.split_once(&format!("// END GENERATED ({marker})")))
+        .map(|(block, _)| block)
+}
+
 #[test]
 fn the_error_model_lists_of_api_error_js_are_generated_from_the_rust_model() {
     let file = include_str!("../../js/api_error.js");
-    let begin = "// BEGIN GENERATED (error model)\n";
-    let block = file
-        .split_once(begin)
-        .and_then(|(_, rest)| rest.split_once("// END GENERATED (error model)"))
-        .map(|(block, _)| block);
     assert!(
-        block == Some(javascript().as_str()),
+        block(file, "error model") == Some(javascript().as_str()),
         "js/api_error.js's generated block is stale: run `make generate` (it is made from core/src/error.rs)"
+    );
+}
+
+#[test]
+fn the_query_factories_are_generated_from_the_operation_table() {
+    let js = include_str!("../../js/query.js");
+    assert!(
+        block(js, "operation table") == Some(estatekit_vocab::query::javascript().as_str()),
+        "js/query.js's generated block is stale: run `make generate` (it is made from vocab/src/operations.rs and vocab/src/query.rs)"
+    );
+    let ts = include_str!("../../js/query.d.ts");
+    assert!(
+        block(ts, "operation table") == Some(estatekit_vocab::query::typescript().as_str()),
+        "js/query.d.ts's generated block is stale: run `make generate` (it is made from vocab/src/operations.rs and vocab/src/query.rs)"
     );
 }

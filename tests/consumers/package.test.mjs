@@ -42,8 +42,11 @@ const SHIPPED = [
   "EMULATOR.md",
   // The ApiError and WebhookEventError classes: wasm-bindgen's copies of js/api_error.js and
   // js/webhook_event_error.js beside the glues (their bindings import them), and the wrapper's
-  // re-exports of those same files.
+  // re-exports of those same files; js/request.js and js/events.js, the functions that send a
+  // request and tell an event (one crossing each).
   "snippets/js/api_error.js",
+  "snippets/js/events.js",
+  "snippets/js/request.js",
   "snippets/js/webhook_event_error.js",
   "api_error.js",
   "webhook_event_error.js",

@@ -28,7 +28,7 @@ function onlyFiles(page) {
   const elsewhere = page.requests.filter((url) => !url.startsWith(`${server.url}/`) && !url.startsWith("data:"));
   assert.deepEqual(elsewhere, [], "requests that left the static host");
   const paths = page.requests.filter((url) => url.startsWith(server.url)).map((url) => new URL(url).pathname);
-  // (pkg/snippets/js/: the ApiError class beside the glue, which its binding imports.)
+  // (pkg/snippets/js/: the ApiError class, the functions that send a request and tell an event, beside the glue, which its bindings import.)
   const notFiles = paths.filter((p) => !(p === "/" || p === "/www/" || /^\/(www|pkg|pkg\/snippets\/js)\/[\w.-]+\.(js|css|wasm)$/.test(p)));
   assert.deepEqual(notFiles, [], "requests for something else than the folder's files");
 }
@@ -72,6 +72,8 @@ test("the static folder: its root opens the page, which defaults to the in-page 
     "/pkg/loader.js",
     "/pkg/paging.js",
     "/pkg/snippets/js/api_error.js",
+    "/pkg/snippets/js/events.js",
+    "/pkg/snippets/js/request.js",
     "/pkg/testing.js",
     "/pkg/testing_service.js",
     "/pkg/vocab.js",

@@ -397,40 +397,6 @@ export interface DocumentMetadata {
 }
 
 /**
- * Options of `listMessages`: the fields selected, paging and sorting, and the call's options.
- */
-export interface MessagesOptions {
-    /**
-     * `Message` fields to select; default: all of them except `user`.
-     */
-    fields?: readonly MessageField[];
-    /**
-     * `User` fields to select; `user` is selected only when this is given.
-     */
-    userFields?: readonly string[];
-    /**
-     * Paging.
-     */
-    paging?: GraphPaging;
-    /**
-     * Sorting.
-     */
-    sort?: GraphSorting;
-    /**
-     * Aborts the call; it then rejects with kind `aborted`.
-     */
-    signal?: AbortSignal;
-    /**
-     * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
-     */
-    timeoutMs?: number;
-    /**
-     * Told about this call's events, besides the client's `onEvent`.
-     */
-    onEvent?: (event: ClientEvent) => void;
-}
-
-/**
  * Options of `new Client(...)`. Give `token` or `getToken`, not both.
  */
 export interface ClientOptions {
@@ -491,6 +457,40 @@ export interface UploadOptions {
      * Called as bytes go out; the last call has `loaded === total`.
      */
     onProgress?: (progress: UploadProgress) => void;
+    /**
+     * Told about this call's events, besides the client's `onEvent`.
+     */
+    onEvent?: (event: ClientEvent) => void;
+}
+
+/**
+ * Options of the messages query: the fields selected, paging and sorting, and the call's options.
+ */
+export interface MessagesOptions {
+    /**
+     * `Message` fields to select; default: all of them except `user`.
+     */
+    fields?: readonly MessageField[];
+    /**
+     * `User` fields to select; `user` is selected only when this is given.
+     */
+    userFields?: readonly string[];
+    /**
+     * Paging.
+     */
+    paging?: GraphPaging;
+    /**
+     * Sorting.
+     */
+    sort?: GraphSorting;
+    /**
+     * Aborts the call; it then rejects with kind `aborted`.
+     */
+    signal?: AbortSignal;
+    /**
+     * Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
+     */
+    timeoutMs?: number;
     /**
      * Told about this call's events, besides the client's `onEvent`.
      */

@@ -9,6 +9,7 @@
 use tsify::Tsify;
 
 pub mod operations;
+pub mod query;
 
 /// Declares a closed list: the enum, its names' constant and `as_str`.
 macro_rules! closed_list {

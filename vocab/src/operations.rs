@@ -6,10 +6,13 @@
 //! and name where the request is one), how it may be sent again after a failure ([`Resend`], what
 //! `retryable` follows), and what a caller should do when its outcome is unknown. Made from it:
 //! the `Operation` enum and its TypeScript union (tsify), the phrases, each request's retry class
-//! (estatekit-core), `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), and the
-//! contract test of the emulator's routes (core/tests/operations.rs checks each operation's
-//! requests against the templates). An operation's answer check is its resource's function in
-//! core/src/api, named after the row.
+//! (estatekit-core), `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), the
+//! `Client` class's wasm methods (estatekit-web's `client_methods!`, through
+//! [`operation_table!`](crate::operation_table): each method's `js_name` is its row's name),
+//! `estatekit/query`'s factories and their declarations (src/query.rs, the `query-js` binary),
+//! and the contract test of the emulator's routes (core/tests/operations.rs checks each
+//! operation's requests against the templates). An operation's answer check is its resource's
+//! function in core/src/api, named after the row.
 
 #[cfg(feature = "ts")]
 use tsify::Tsify;
@@ -148,10 +151,15 @@ macro_rules! operations {
     };
 }
 
-operations! {
-    /// The client method a call was made through (`ClientEvent.operation`).
-    #[cfg_attr(feature = "ts", derive(Tsify))]
-    enum Operation {
+/// The operation table: hands its rows to the macro named first, after the tokens given with it
+/// (`operation_table!(then!(tokens))` expands to `then! { tokens { rows } }`). The rows are
+/// written here once; `operations!` below makes the `Operation` enum and its rows from them, and
+/// estatekit-web's `client_methods!` the `Client` class's methods (each method's `js_name` is its
+/// row's `name`).
+#[macro_export]
+macro_rules! operation_table {
+    ($then:ident ! ( $($given:tt)* )) => {
+        $then! { $($given)* {
         /// `listMessages`
         ListMessages {
             name: "listMessages",
@@ -236,8 +244,15 @@ operations! {
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
-    }
+        } }
+    };
 }
+
+operation_table!(operations!(
+    /// The client method a call was made through (`ClientEvent.operation`).
+    #[cfg_attr(feature = "ts", derive(Tsify))]
+    enum Operation
+));
 
 operations! {
     /// A grant of the token endpoint (`estatekit/auth`; `POST /accounts/oauth/token`), named as

@@ -257,6 +257,7 @@ impl Target {
                 ask: None,
             }),
             rate: None,
+            bearer: Default::default(),
         };
         let set = RefCell::new(None);
         // The status of the answer being checked: a grant that gave a set tells it too.

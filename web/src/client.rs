@@ -114,7 +114,7 @@ impl Inner {
         self.pipeline.run(&operation, call, events).await
     }
 
-    /// The request and settings of a `listMessages` call.
+    /// The request and settings of a call of the messages query.
     fn prepare_messages(
         &self,
         filter: JsValue,
@@ -408,6 +408,7 @@ impl Client {
             fetch: function(opts.fetch),
             hooks: Default::default(),
             rate,
+            bearer: Default::default(),
         };
         Ok(Client {
             inner: Rc::new(Inner {
@@ -480,14 +481,50 @@ impl Client {
     pub fn base_url(&self) -> String {
         self.inner.base.as_str().to_owned()
     }
+}
 
-    /// Lists the messages of a conversation (GraphQL `messages`): one page, as `paging` says.
-    #[wasm_bindgen(js_name = listMessages, unchecked_return_type = "Promise<(Message | null)[]>")]
-    pub fn list_messages(
+/// The `Client` class's methods of the operation table (vocab/src/operations.rs), given to
+/// [`estatekit_vocab::operation_table`] in its order (a shell out of order fails to compile): the
+/// table gives each method its JavaScript name (its row's `name`, the method's `js_name`); each
+/// shell below gives the rest after its row's variant (its doc, Rust name, arguments, answer's
+/// TypeScript type and body). The same code as methods written out in full. The shells' docs are
+/// `#[doc = "..."]` attributes: a `///` comment passed through `macro_rules!` becomes a raw
+/// string, which wasm-bindgen would copy into the declarations with its `r"`.
+macro_rules! client_methods {
+    ([$($shells:tt)*] { $($rows:tt)* }) => {
+        client_methods!(@pair [] [$($shells)*] [$($rows)*]);
+    };
+    (@pair [$($methods:tt)*] [] []) => {
+        #[wasm_bindgen]
+        impl Client {
+            $($methods)*
+        }
+    };
+    (@pair [$($methods:tt)*]
+        [$(#[$($doc:tt)*])* $shell:ident => pub fn $method:ident ($($params:tt)*) -> $answer:tt { $($body:tt)* } $($shells:tt)*]
+        [$(#[$($row_doc:tt)*])* $variant:ident { name: $name:tt, $($row:tt)* } $($rows:tt)*]
+    ) => {
+        client_methods!(@pair [$($methods)*
+            $(#[$($doc)*])*
+            #[wasm_bindgen(js_name = $name, unchecked_return_type = $answer)]
+            pub fn $method($($params)*) -> Promise {
+                const _: () = assert!(
+                    matches!(Operation::$shell, Operation::$variant),
+                    "web/src/client.rs: the shells are not in the operation table's order"
+                );
+                $($body)*
+            }
+        ] [$($shells)*] [$($rows)*]);
+    };
+}
+
+estatekit_vocab::operation_table!(client_methods!([
+    #[doc = " Lists the messages of a conversation (GraphQL `messages`): one page, as `paging` says."]
+    ListMessages => pub fn list_messages(
         &self,
         filter: Ts<MessageFilter>,
         options: Option<Ts<MessagesOptions>>,
-    ) -> Promise {
+    ) -> "Promise<(Message | null)[]>" {
         let (filter, options) = (filter.js_value(), given(options));
         self.simple(
             Operation::ListMessages,
@@ -496,13 +533,12 @@ impl Client {
         )
     }
 
-    /// Uploads a file (sent by the browser's `FormData`) with its metadata.
-    #[wasm_bindgen(js_name = uploadDocument, unchecked_return_type = "Promise<DocumentRecord>")]
-    pub fn upload_document(
+    #[doc = " Uploads a file (sent by the browser's `FormData`) with its metadata."]
+    UploadDocument => pub fn upload_document(
         &self,
         input: Ts<UploadDocumentInput>,
         options: Option<Ts<UploadOptions>>,
-    ) -> Promise {
+    ) -> "Promise<DocumentRecord>" {
         let (input, options) = (input.js_value(), given(options));
         self.simple(
             Operation::UploadDocument,
@@ -511,13 +547,12 @@ impl Client {
         )
     }
 
-    /// Lists documents' metadata, filtered.
-    #[wasm_bindgen(js_name = listDocuments, unchecked_return_type = "Promise<DocumentRecord[]>")]
-    pub fn list_documents(
+    #[doc = " Lists documents' metadata, filtered."]
+    ListDocuments => pub fn list_documents(
         &self,
         query: Option<Ts<ListDocumentsQuery>>,
         options: Option<Ts<CallOptions>>,
-    ) -> Promise {
+    ) -> "Promise<DocumentRecord[]>" {
         self.simple(
             Operation::ListDocuments,
             |inner, events| {
@@ -531,13 +566,12 @@ impl Client {
         )
     }
 
-    /// Reads one document's metadata.
-    #[wasm_bindgen(js_name = getDocument, unchecked_return_type = "Promise<DocumentRecord>")]
-    pub fn get_document(
+    #[doc = " Reads one document's metadata."]
+    GetDocument => pub fn get_document(
         &self,
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
         options: Option<Ts<CallOptions>>,
-    ) -> Promise {
+    ) -> "Promise<DocumentRecord>" {
         self.by_id(
             Operation::GetDocument,
             ("documentId", &document_id),
@@ -547,13 +581,12 @@ impl Client {
         )
     }
 
-    /// Deletes a document.
-    #[wasm_bindgen(js_name = deleteDocument, unchecked_return_type = "Promise<void>")]
-    pub fn delete_document(
+    #[doc = " Deletes a document."]
+    DeleteDocument => pub fn delete_document(
         &self,
         #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
         options: Option<Ts<CallOptions>>,
-    ) -> Promise {
+    ) -> "Promise<void>" {
         self.by_id(
             Operation::DeleteDocument,
             ("documentId", &document_id),
@@ -563,9 +596,8 @@ impl Client {
         )
     }
 
-    /// Lists the registered webhooks.
-    #[wasm_bindgen(js_name = listWebhooks, unchecked_return_type = "Promise<Webhook[]>")]
-    pub fn list_webhooks(&self, options: Option<Ts<CallOptions>>) -> Promise {
+    #[doc = " Lists the registered webhooks."]
+    ListWebhooks => pub fn list_webhooks(&self, options: Option<Ts<CallOptions>>) -> "Promise<Webhook[]>" {
         self.simple(
             Operation::ListWebhooks,
             |inner, events| {
@@ -578,44 +610,41 @@ impl Client {
         )
     }
 
-    /// Registers a webhook; resolves with its id. Sent again only after a 429 or a 503 (the
-    /// service did not act).
-    #[wasm_bindgen(js_name = registerWebhook, unchecked_return_type = "Promise<string>")]
-    pub fn register_webhook(
+    #[doc = " Registers a webhook; resolves with its id. Sent again only after a 429 or a 503 (the"]
+    #[doc = " service did not act)."]
+    RegisterWebhook => pub fn register_webhook(
         &self,
         input: Ts<RegisterWebhookInput>,
         options: Option<Ts<CallOptions>>,
-    ) -> Promise {
+    ) -> "Promise<string>" {
         let (input, options) = (input.js_value(), given(options));
         self.run(Operation::RegisterWebhook, |inner, events| async move {
             inner.register_webhook(input, options, &events).await
         })
     }
 
-    /// Returns the id of a webhook with this type and URL, registering one only if none exists.
-    /// With `options.store` (servers), one registration among every process sharing the store.
-    #[wasm_bindgen(js_name = ensureWebhook, unchecked_return_type = "Promise<string>")]
-    pub fn ensure_webhook(
+    #[doc = " Returns the id of a webhook with this type and URL, registering one only if none exists."]
+    #[doc = " With `options.store` (servers), one registration among every process sharing the store."]
+    EnsureWebhook => pub fn ensure_webhook(
         &self,
         input: Ts<RegisterWebhookInput>,
         // Read as a call's options (`store` apart): `CallOptions`, declared as EnsureWebhookOptions
         // (web::RATE_STORE).
         #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
         options: Option<Ts<CallOptions>>,
-    ) -> Promise {
+    ) -> "Promise<string>" {
         let (input, options) = (input.js_value(), given(options));
         self.run(Operation::EnsureWebhook, |inner, events| async move {
             inner.ensure_webhook(input, options, &events).await
         })
     }
 
-    /// Deletes a webhook.
-    #[wasm_bindgen(js_name = deleteWebhook, unchecked_return_type = "Promise<void>")]
-    pub fn delete_webhook(
+    #[doc = " Deletes a webhook."]
+    DeleteWebhook => pub fn delete_webhook(
         &self,
         #[wasm_bindgen(js_name = webhookId, unchecked_param_type = "string")] webhook_id: JsValue,
         options: Option<Ts<CallOptions>>,
-    ) -> Promise {
+    ) -> "Promise<void>" {
         self.by_id(
             Operation::DeleteWebhook,
             ("webhookId", &webhook_id),
@@ -624,4 +653,4 @@ impl Client {
             results::deleted,
         )
     }
-}
+]));

@@ -1,5 +1,8 @@
-//! Request events: what `onEvent` listeners (the client's and the call's) are told about a call.
-//! Nothing is built when no one listens; a listener that throws is ignored.
+//! Request events: what `onEvent` listeners (the client's and the call's) are told about a call,
+//! each event in one crossing (js/events.js's `tellEvent`, handed plain values: it builds the
+//! event object, `ClientEvent`, once for the listeners, and gives an observer such as
+//! estatekit/otel's the plain values without one). Nothing is told, and no clock read, when no
+//! one listens; a listener that throws is ignored.
 
 use super::answer::Answer;
 use super::js;
@@ -7,10 +10,101 @@ use super::js_error::Failure;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
-use crate::model::client::{ClientEvent, Operation, RateLimitInfo, TokenReason};
+use crate::model::client::{Operation, TokenReason};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen(module = "/../js/events.js")]
+extern "C" {
+    /// `tellEvent(first, second, type, operation, callId, ...values)`: one event of a call to
+    /// its listeners, the values in the order of the fields of its `ClientEvent` variant. One
+    /// binding per shape of values.
+    #[wasm_bindgen(js_name = tellEvent)]
+    fn tell_number(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        value: f64,
+    );
+    #[wasm_bindgen(js_name = tellEvent)]
+    fn tell_text(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        first: &str,
+        second: Option<&str>,
+    );
+    #[wasm_bindgen(js_name = tellEvent)]
+    fn tell_done(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        attempts: u32,
+        duration_ms: f64,
+    );
+    #[wasm_bindgen(js_name = tellEvent)]
+    fn tell_request(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        method: &str,
+        path: &str,
+        attempt: u32,
+    );
+    #[wasm_bindgen(js_name = tellEvent)]
+    #[allow(clippy::too_many_arguments)]
+    fn tell_response(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        method: &str,
+        path: &str,
+        attempt: u32,
+        status: u16,
+        duration_ms: f64,
+        request_id: Option<String>,
+        limit: Option<f64>,
+        remaining: Option<f64>,
+        reset_seconds: Option<f64>,
+    );
+    #[wasm_bindgen(js_name = tellEvent)]
+    #[allow(clippy::too_many_arguments)]
+    fn tell_retry(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        attempt: u32,
+        delay_ms: u32,
+        error: &str,
+        status: Option<u16>,
+    );
+    #[wasm_bindgen(js_name = tellEvent)]
+    #[allow(clippy::too_many_arguments)]
+    fn tell_error(
+        a: Option<&Function>,
+        b: Option<&Function>,
+        kind: &str,
+        op: &str,
+        call_id: u32,
+        error: &str,
+        status: Option<u16>,
+        attempts: u32,
+        duration_ms: f64,
+    );
+}
 
 thread_local! {
     /// The id of the next call (one counter per module instance, so ids never repeat).
@@ -25,7 +119,10 @@ pub struct Events {
     call_id: u32,
     /// When the call started (`performance.now()`), read only once someone listens.
     started: Cell<f64>,
-    listeners: RefCell<Vec<Function>>,
+    /// The client's listener.
+    client: Option<Function>,
+    /// The call's own listener (`options.onEvent`).
+    own: RefCell<Option<Function>>,
     attempts: Cell<u32>,
 }
 
@@ -48,31 +145,34 @@ impl Events {
             next.set(id.wrapping_add(1));
             id
         });
-        let events = Events {
+        let started = match client_listener {
+            Some(_) => js::now_precise(),
+            None => 0.0,
+        };
+        Events {
             operation,
             call_id,
-            started: Cell::new(0.0),
-            listeners: RefCell::new(Vec::new()),
+            started: Cell::new(started),
+            client: client_listener.cloned(),
+            own: RefCell::new(None),
             attempts: Cell::new(0),
-        };
-        events.listen(client_listener);
-        events
-    }
-
-    /// Adds the call's own listener (`options.onEvent`). The clock is read for the first.
-    pub fn listen(&self, listener: Option<&Function>) {
-        if let Some(f) = listener {
-            let mut listeners = self.listeners.borrow_mut();
-            if listeners.is_empty() {
-                self.started.set(js::now_precise());
-            }
-            listeners.push(f.clone());
         }
     }
 
-    /// Whether anyone listens (when no one does, no event is built and no clock read).
+    /// Sets the call's own listener (`options.onEvent`, read once per call). The clock is read
+    /// for the first listener.
+    pub fn listen(&self, listener: Option<&Function>) {
+        if let Some(f) = listener {
+            if !self.listening() {
+                self.started.set(js::now_precise());
+            }
+            *self.own.borrow_mut() = Some(f.clone());
+        }
+    }
+
+    /// Whether anyone listens (when no one does, nothing is told and no clock read).
     pub fn listening(&self) -> bool {
-        !self.listeners.borrow().is_empty()
+        self.client.is_some() || self.own.borrow().is_some()
     }
 
     /// The call's id (`callId`), unique in this module instance.
@@ -85,26 +185,28 @@ impl Events {
         self.attempts.get()
     }
 
-    fn emit(&self, event: impl FnOnce(Operation) -> ClientEvent) {
-        let listeners = self.listeners.borrow().clone();
-        let Some(operation) = self.operation.filter(|_| !listeners.is_empty()) else {
+    /// Tells an event to the listeners, when there are any and the call is a client
+    /// operation's: `tell` gets the listeners, the operation's name and the call's id.
+    fn emit(&self, tell: impl FnOnce(Option<&Function>, Option<&Function>, &str, u32)) {
+        let own = self.own.borrow().clone();
+        if self.client.is_none() && own.is_none() {
             return;
-        };
-        let value: JsValue = js::to_js(&event(operation));
-        for listener in &listeners {
-            js::notify(listener, &value);
+        }
+        if let Some(operation) = self.operation {
+            tell(
+                self.client.as_ref(),
+                own.as_ref(),
+                operation.name(),
+                self.call_id,
+            );
         }
     }
 
     /// An attempt is about to be sent.
     pub fn request(&self, method: HttpMethod, path: &str, attempt: u32) {
         self.attempts.set(self.attempts.get() + 1);
-        self.emit(|operation| ClientEvent::Request {
-            operation,
-            method,
-            path: path.to_owned(),
-            attempt,
-            call_id: self.call_id,
+        self.emit(|a, b, op, id| {
+            tell_request(a, b, "request", op, id, method.as_str(), path, attempt)
         });
     }
 
@@ -117,7 +219,7 @@ impl Events {
         sent: f64,
         answer: &Answer,
     ) {
-        self.emit(|operation| {
+        self.emit(|a, b, op, id| {
             let number = |name| answer.header(name).and_then(|v| decimal(v.trim()));
             let [limit, remaining, reset] = [
                 "x-ratelimit-limit",
@@ -125,55 +227,56 @@ impl Events {
                 "x-ratelimit-reset",
             ]
             .map(number);
-            ClientEvent::Response {
-                operation,
-                method,
-                path: path.to_owned(),
+            // The rate-limit figures only when all three are readable.
+            let all = limit.is_some() && remaining.is_some() && reset.is_some();
+            let (limit, remaining, reset) = match all {
+                true => (limit, remaining, reset),
+                false => (None, None, None),
+            };
+            tell_response(
+                a,
+                b,
+                "response",
+                op,
+                id,
+                method.as_str(),
+                path,
                 attempt,
-                call_id: self.call_id,
-                status: answer.status,
-                duration_ms: js::now_precise() - sent,
-                request_id: answer.header_redacted("x-request-id"),
-                rate_limit: match (limit, remaining, reset) {
-                    (Some(limit), Some(remaining), Some(reset_seconds)) => Some(RateLimitInfo {
-                        limit,
-                        remaining,
-                        reset_seconds,
-                    }),
-                    _ => None,
-                },
-            }
+                answer.status,
+                js::now_precise() - sent,
+                answer.header_redacted("x-request-id"),
+                limit,
+                remaining,
+                reset,
+            )
         });
     }
 
     /// The client waits `delay_ms` before repeating attempt `attempt`.
     pub fn retry(&self, attempt: u32, delay_ms: u32, kind: ApiErrorKind, status: Option<u16>) {
-        self.emit(|operation| ClientEvent::Retry {
-            operation,
-            attempt,
-            call_id: self.call_id,
-            delay_ms,
-            kind,
-            status,
+        self.emit(|a, b, op, id| {
+            tell_retry(
+                a,
+                b,
+                "retry",
+                op,
+                id,
+                attempt,
+                delay_ms,
+                kind.as_str(),
+                status,
+            )
         });
     }
 
     /// The call asks `getToken` for a token.
     pub fn token(&self, reason: TokenReason) {
-        self.emit(|operation| ClientEvent::Token {
-            operation,
-            call_id: self.call_id,
-            reason,
-        });
+        self.emit(|a, b, op, id| tell_text(a, b, "token", op, id, reason.as_str(), None));
     }
 
     /// The call waits `delay_ms` for room in the client-side rate budget.
     pub fn rate_wait(&self, delay_ms: u32) {
-        self.emit(|operation| ClientEvent::RateWait {
-            operation,
-            call_id: self.call_id,
-            delay_ms,
-        });
+        self.emit(|a, b, op, id| tell_number(a, b, "rateWait", op, id, f64::from(delay_ms)));
     }
 
     /// A shared store failed (`reason`: `timeout` or `error`) while the call waited for it for
@@ -181,33 +284,26 @@ impl Events {
     /// shared store.)
     #[cfg(feature = "server")]
     pub fn store(&self, purpose: &str, reason: &str) {
-        self.emit(|operation| ClientEvent::Store {
-            operation,
-            call_id: self.call_id,
-            purpose: purpose.into(),
-            reason: reason.into(),
-        });
+        self.emit(|a, b, op, id| tell_text(a, b, "store", op, id, purpose, Some(reason)));
     }
 
     /// The call ended: `done`, or `error` with the failure's kind and status.
     pub fn finish(&self, result: &Result<JsValue, Failure>) {
-        self.emit(|operation| {
+        self.emit(|a, b, op, id| {
             let duration_ms = js::now_precise() - self.started.get();
             match result {
-                Ok(_) => ClientEvent::Done {
-                    operation,
-                    call_id: self.call_id,
-                    attempts: self.attempts(),
+                Ok(_) => tell_done(a, b, "done", op, id, self.attempts(), duration_ms),
+                Err(failure) => tell_error(
+                    a,
+                    b,
+                    "error",
+                    op,
+                    id,
+                    failure.error.kind().as_str(),
+                    failure.error.status(),
+                    self.attempts(),
                     duration_ms,
-                },
-                Err(failure) => ClientEvent::Error {
-                    operation,
-                    call_id: self.call_id,
-                    kind: failure.error.kind(),
-                    status: failure.error.status(),
-                    attempts: self.attempts(),
-                    duration_ms,
-                },
+                ),
             }
         });
     }

@@ -18,11 +18,6 @@ extern "C" {
     #[wasm_bindgen(js_name = clearTimeout)]
     pub fn clear_timeout(id: &JsValue);
 
-    /// The global `fetch` with a `Request` (what it throws, a runtime without `fetch`
-    /// included, is the error).
-    #[wasm_bindgen(js_name = fetch, catch)]
-    pub fn fetch(request: &web_sys::Request) -> Result<js_sys::Promise, JsValue>;
-
     /// `performance.now()`: milliseconds with sub-millisecond precision, for durations.
     #[wasm_bindgen(js_namespace = performance, js_name = now)]
     pub fn now_precise() -> f64;

@@ -10,7 +10,7 @@ use super::js;
 use super::js_error::Failure;
 use super::rate::{Rate, Stop};
 use super::token::{Bounds, Tokens};
-use super::transport::{self, Outgoing};
+use super::transport::{self, Bearer, Outgoing};
 use crate::api::retry::RetryPolicy;
 use crate::api::HttpRequest;
 use crate::error::{retryable, ApiErrorKind, Error, Resend};
@@ -168,6 +168,8 @@ pub struct Pipeline {
     pub hooks: RefCell<Hooks>,
     /// The client-side rate limit.
     pub rate: Option<Rate>,
+    /// The `Authorization` header of the current token, made once per token.
+    pub bearer: Bearer,
 }
 
 /// The failure after a 401 whose token refresh failed: still `unauthorized` (something was
@@ -319,7 +321,9 @@ impl Pipeline {
             } else {
                 0.0
             };
-            let result = transport::send(token.clone(), &attempt, &self.origin).await;
+            let authorization = self.bearer.of(&token);
+            let result =
+                transport::send(token.clone(), &authorization, &attempt, &self.origin).await;
             attempts += 1;
             let (outcome, status, asked) = match result {
                 Ok(mut answer) => {

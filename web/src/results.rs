@@ -71,7 +71,8 @@ pub fn document_list(answer: &Answer) -> Result<JsValue, Failure> {
     Ok(array)
 }
 
-/// The checked document record of a 2xx `getDocument` or `uploadDocument` answer.
+/// The checked document record of a 2xx answer of `Operation::GetDocument` or
+/// `Operation::UploadDocument`.
 pub fn document_record(answer: &Answer) -> Result<JsValue, Failure> {
     let body = ok_json(answer)?;
     documents::check_record(answer.operation, answer.status, &answer.bytes())

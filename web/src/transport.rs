@@ -1,7 +1,8 @@
-//! Runs one described request: with gloo-net's `fetch`, or the caller's `fetch` option with the
-//! `Request` gloo-net builds (or, for upload progress, which fetch cannot report,
-//! `XMLHttpRequest`), adding the bearer token, aborting on timeout or on the caller's
-//! `AbortSignal`, never following redirects, and reading the whole answer.
+//! Runs one described request: in one crossing into JavaScript (js/request.js's `sendRequest`
+//! builds the `Request`, calls the global `fetch` or the caller's `fetch` option, through
+//! estatekit/otel's hook when there is one, aborts on timeout or on the caller's `AbortSignal`,
+//! never follows redirects and reads the whole answer), gloo-net reading the answer's status and
+//! headers; or, for upload progress, which fetch cannot report, with `XMLHttpRequest`.
 //!
 //! The body of an answer stays a JavaScript string: the browser decodes it (UTF-8, fatal) and
 //! `JSON.parse` reads it, as sent; it is never copied into WebAssembly memory (only short
@@ -10,7 +11,7 @@
 use super::answer::{Answer, Headers};
 use super::js;
 use super::js_error::Failure;
-use crate::api::{FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
+use crate::api::{FormValue, HttpRequest, JsonBody, RequestBody};
 use crate::error::{limit, redact, Error};
 use crate::model::documents::UploadProgress;
 use js_sys::JsString;
@@ -20,8 +21,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{
-    AbortController, AbortSignal, Blob, FormData, ProgressEvent, RequestCredentials,
-    RequestRedirect, ResponseType, XmlHttpRequest, XmlHttpRequestResponseType,
+    AbortController, AbortSignal, Blob, FormData, ProgressEvent, XmlHttpRequest,
+    XmlHttpRequestResponseType,
 };
 
 /// A request ready to go: its description plus what only the browser holds.
@@ -52,8 +53,9 @@ pub struct Outgoing<'a> {
     pub call_id: u32,
 }
 
-/// Owns the `AbortController` of one request, its timer and its link to the caller's signal;
-/// dropping it clears the timer and the listener, so nothing outlives the call.
+/// Owns the `AbortController` of one `XMLHttpRequest`, its timer and its link to the caller's
+/// signal; dropping it clears the timer and the listener, so nothing outlives the call. (A request
+/// sent by `fetch` has the same, made by js/request.js.)
 struct AbortGuard {
     controller: AbortController,
     timed_out: Rc<Cell<bool>>,
@@ -96,27 +98,15 @@ impl AbortGuard {
         })
     }
 
-    /// The error for a request to `host` that got no answer.
-    fn classify(
-        &self,
-        operation: &'static str,
-        timeout_ms: u32,
-        host: String,
-        reason: String,
-    ) -> Error {
+    /// Why the request stopped: `timeout` (its timer fired), `aborted` (the caller's signal),
+    /// or none.
+    fn stop(&self) -> &'static str {
         if self.timed_out.get() {
-            Error::Timeout {
-                operation,
-                timeout_ms,
-            }
+            "timeout"
         } else if self.controller.signal().aborted() {
-            Error::Aborted { operation }
+            "aborted"
         } else {
-            Error::Network {
-                operation,
-                host,
-                reason,
-            }
+            ""
         }
     }
 }
@@ -288,112 +278,128 @@ enum NoAnswer {
     NotResponse,
 }
 
-fn gloo_method(method: HttpMethod) -> gloo_net::http::Method {
-    match method {
-        HttpMethod::Get => gloo_net::http::Method::GET,
-        HttpMethod::Post => gloo_net::http::Method::POST,
-        HttpMethod::Delete => gloo_net::http::Method::DELETE,
-    }
+#[wasm_bindgen(module = "/../js/request.js")]
+extern "C" {
+    /// What [`send_request`] resolves to: an answer, or why there was none.
+    type Sent;
+
+    /// Sends one request and reads its whole answer, in one crossing (js/request.js): builds
+    /// the `Request`, calls the `fetch` option or the global `fetch` (through the `send` hook
+    /// when there is one), wires the timeout and the caller's signal when there are, reads the
+    /// body; never rejects. The optional values are `undefined` when absent.
+    #[wasm_bindgen(js_name = sendRequest)]
+    #[allow(clippy::too_many_arguments)]
+    fn send_request(
+        fetch: Option<&js_sys::Function>,
+        hook: Option<&js_sys::Function>,
+        call_id: u32,
+        method: &str,
+        url: &str,
+        authorization: &JsValue,
+        json: bool,
+        body: &JsValue,
+        signal: Option<&AbortSignal>,
+        timeout_ms: u32,
+    ) -> js_sys::Promise;
+
+    #[wasm_bindgen(method, getter)]
+    fn response(this: &Sent) -> Option<web_sys::Response>;
+    #[wasm_bindgen(method, getter)]
+    fn redirected(this: &Sent) -> bool;
+    #[wasm_bindgen(method, getter)]
+    fn bytes(this: &Sent) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn text(this: &Sent) -> Option<JsString>;
+    #[wasm_bindgen(method, getter)]
+    fn failure(this: &Sent) -> JsValue;
+    #[wasm_bindgen(method, getter)]
+    fn stop(this: &Sent) -> String;
+    #[wasm_bindgen(method, getter, js_name = notResponse)]
+    fn not_response(this: &Sent) -> bool;
 }
 
-async fn via_fetch(
-    token: &str,
-    out: &Outgoing<'_>,
-    signal: &AbortSignal,
-    platform: PlatformForm,
-) -> Result<Reply, NoAnswer> {
-    let not_built =
-        |e: gloo_net::Error| NoAnswer::Failed(limit(&e.to_string(), 200), JsValue::UNDEFINED);
-    let (body, json) = body_of(out, platform).map_err(failed)?;
-    let mut builder = gloo_net::http::RequestBuilder::new(&out.request.url)
-        .method(gloo_method(out.request.method))
-        .abort_signal(Some(signal))
-        .redirect(RequestRedirect::Manual)
-        .credentials(RequestCredentials::Omit);
-    if bearer(token) {
-        builder = builder.header("Authorization", &format!("Bearer {token}"));
+/// What a request sent by `fetch` came to, as the module reads it.
+enum Fetched {
+    /// An answer.
+    Reply(Reply),
+    /// No answer: the stop (`timeout`, `aborted`, or none) and why.
+    Stopped(&'static str, NoAnswer),
+}
+
+/// Sends the request with `fetch` (the caller's option or the global one, through the `send`
+/// hook when there is one) in one crossing ([`send_request`]); gloo-net reads the answer's
+/// status and headers.
+async fn via_fetch(authorization: &JsValue, out: &Outgoing<'_>, platform: PlatformForm) -> Fetched {
+    let (body, json) = match body_of(out, platform) {
+        Ok(body) => body,
+        Err(e) => return Fetched::Stopped("", failed(e)),
+    };
+    let sent = send_request(
+        out.fetch,
+        out.send,
+        out.call_id,
+        out.request.method.as_str(),
+        &out.request.url,
+        authorization,
+        json,
+        body.as_ref().unwrap_or(&JsValue::UNDEFINED),
+        out.signal,
+        out.timeout_ms,
+    );
+    let sent: Sent = match JsFuture::from(sent).await {
+        Ok(sent) => sent.unchecked_into(),
+        Err(e) => return Fetched::Stopped("", failed(e)),
+    };
+    if sent.not_response() {
+        return Fetched::Stopped("", NoAnswer::NotResponse);
     }
-    if json {
-        builder = builder.header("Content-Type", "application/json");
+    if sent.redirected() {
+        return Fetched::Stopped("", NoAnswer::Redirected);
     }
-    let request = match body {
-        Some(body) => builder.body(body),
-        None => builder.build(),
-    }
-    .map_err(not_built)?;
-    // gloo-net builds the request; it is sent with the platform's `fetch` (or the caller's), the
-    // same way for both, so that a failure keeps what `fetch` rejected with as its `cause`
-    // (gloo-net's own `send` keeps only its name and message).
-    let response = fetched(out, request.into(), signal).await?;
-    if response.type_() == ResponseType::Opaqueredirect {
-        return Err(NoAnswer::Redirected);
-    }
-    let headers = response.headers();
-    // The raw response's ArrayBuffer (gloo-net's `binary()` would copy it into wasm memory).
-    let raw = web_sys::Response::from(response);
-    let buffer = JsFuture::from(raw.array_buffer().map_err(failed)?)
-        .await
-        .map_err(failed)?;
-    Ok(Reply {
-        status: raw.status(),
-        headers: Headers::Fetch(headers),
-        body: js::utf8_text(&buffer),
-        bytes: buffer,
+    let Some(raw) = sent.response() else {
+        let stop = match sent.stop().as_str() {
+            "timeout" => "timeout",
+            "aborted" => "aborted",
+            _ => "",
+        };
+        let failure = sent.failure();
+        let no_answer = match (out.fetch, failure.is_undefined()) {
+            (_, true) => failed_with("aborted"),
+            (Some(_), false) => caller_failed(failure),
+            (None, false) => failed(failure),
+        };
+        return Fetched::Stopped(stop, no_answer);
+    };
+    let response = gloo_net::http::Response::from(raw);
+    Fetched::Reply(Reply {
+        status: response.status(),
+        headers: Headers::Fetch(response.headers()),
+        body: sent.text(),
+        bytes: sent.bytes(),
     })
-}
-
-/// Sends `request` through the caller's `fetch` option or the global `fetch`, or through `out`'s
-/// `send` hook around either. What it throws or rejects with is a request that got no answer
-/// ([`caller_failed`] classifies the caller's). The global `fetch` is called through its own
-/// import (as gloo-net's `send` does: no lookup, no `Function.prototype.call`), except for the
-/// `send` hook, which is handed it. The request carries `signal`, which the platform's `fetch` honours;
-/// the caller's `fetch` is raced with it, so that one that ignores the request's signal still
-/// cannot outlast an abort or a timeout.
-async fn fetched(
-    out: &Outgoing<'_>,
-    request: web_sys::Request,
-    signal: &AbortSignal,
-) -> Result<gloo_net::http::Response, NoAnswer> {
-    let failure: fn(JsValue) -> NoAnswer = match out.fetch {
-        Some(_) => caller_failed,
-        None => failed,
-    };
-    let promise = match (out.send, out.fetch) {
-        (None, None) => js::fetch(&request).map_err(failure)?,
-        (None, Some(fetch)) => js_sys::Promise::resolve(
-            &fetch
-                .call1(&JsValue::UNDEFINED, &request)
-                .map_err(failure)?,
-        ),
-        (Some(send), fetch) => {
-            let fetch = match fetch {
-                Some(fetch) => fetch.clone(),
-                None => js::get(&js_sys::global(), "fetch")
-                    .dyn_into::<js_sys::Function>()
-                    .map_err(|_| failed_with("this runtime has no global fetch"))?,
-            };
-            let id = JsValue::from(out.call_id);
-            let returned = send.call3(&JsValue::UNDEFINED, &fetch, &request, &id);
-            js_sys::Promise::resolve(&returned.map_err(failure)?)
-        }
-    };
-    let value = match out.fetch {
-        None => JsFuture::from(promise).await.map_err(failure)?,
-        Some(_) => match wait(Some(&promise), None, Some(signal)).await {
-            Waited::Done(result) => result.map_err(failure)?,
-            _ => return Err(failed_with("aborted")),
-        },
-    };
-    value
-        .dyn_into::<web_sys::Response>()
-        .map(Into::into)
-        .map_err(|_| NoAnswer::NotResponse)
 }
 
 /// Sends with `XMLHttpRequest`, the only browser API that reports upload progress. XHR
 /// follows redirects itself (browsers drop `Authorization` when one leaves the origin); an
 /// answer from another origin is refused like any redirect.
 async fn via_xhr(
+    token: &str,
+    out: &Outgoing<'_>,
+    origin: &str,
+    on_progress: &js_sys::Function,
+) -> Fetched {
+    let guard = match AbortGuard::new(out.signal, out.timeout_ms) {
+        Ok(guard) => guard,
+        Err(e) => return Fetched::Stopped("", failed(e)),
+    };
+    match xhr_sent(token, out, origin, &guard.controller.signal(), on_progress).await {
+        Ok(reply) => Fetched::Reply(reply),
+        Err(no_answer) => Fetched::Stopped(guard.stop(), no_answer),
+    }
+}
+
+/// [`via_xhr`]'s request, stopped by `signal`.
+async fn xhr_sent(
     token: &str,
     out: &Outgoing<'_>,
     origin: &str,
@@ -499,8 +505,14 @@ fn bearer(token: &str) -> bool {
 }
 
 /// Sends the request once and reads the whole answer. `origin` is the base URL's, the only
-/// one an answer may come from.
-pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<Answer, Failure> {
+/// one an answer may come from; `authorization` the `Authorization` header's value
+/// ([`authorization`]), `undefined` for none.
+pub async fn send(
+    token: Rc<str>,
+    authorization: &JsValue,
+    out: &Outgoing<'_>,
+    origin: &str,
+) -> Result<Answer, Failure> {
     let operation = out.request.operation();
     #[cfg(feature = "auth")]
     let sent_at = js::now_ms();
@@ -508,20 +520,6 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
         return Err(Error::Aborted { operation }.into());
     }
     let host = || host_of(&out.request.url);
-    let guard = AbortGuard::new(out.signal, out.timeout_ms).map_err(|e| {
-        Failure::from(Error::Network {
-            operation,
-            host: host(),
-            reason: describe(&e),
-        })
-        .caused_by(e)
-    })?;
-    // The caller's signal is never given to fetch (see `AbortGuard`): only this one.
-    let signal = guard.controller.signal();
-    // With the `fetch` option, or where there is no XMLHttpRequest (Node, workers of some
-    // runtimes), progress is reported once, at the end.
-    let xhr_available =
-        || out.fetch.is_none() && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined();
     #[cfg(feature = "dom-emulation")]
     let platform = match out.file {
         Some((blob, _)) => super::form::platform_form(blob)
@@ -531,43 +529,63 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
     };
     #[cfg(not(feature = "dom-emulation"))]
     let platform: PlatformForm = None;
-    // A DOM emulation's XMLHttpRequest sends its own FormData only.
-    let xhr_available = || platform.is_none() && xhr_available();
-    let result = match out.progress {
-        Some(on_progress) if xhr_available() => {
-            via_xhr(&token, out, origin, &signal, on_progress).await
-        }
+    // With the `fetch` option, or where there is no XMLHttpRequest (Node, workers of some
+    // runtimes), progress is reported once, at the end. A DOM emulation's XMLHttpRequest sends
+    // its own FormData only.
+    let xhr_available = || {
+        out.fetch.is_none()
+            && platform.is_none()
+            && !js::get(&js_sys::global(), "XMLHttpRequest").is_undefined()
+    };
+    let fetched = match out.progress {
+        Some(on_progress) if xhr_available() => via_xhr(&token, out, origin, on_progress).await,
         Some(on_progress) => {
-            let result = via_fetch(&token, out, &signal, platform).await;
+            let result = via_fetch(authorization, out, platform).await;
             let size = out.file.map_or(0.0, |(blob, _)| blob.size());
             js::notify(on_progress, &progress(size, size));
             result
         }
-        None => via_fetch(&token, out, &signal, platform).await,
+        None => via_fetch(authorization, out, platform).await,
     };
-    match result {
-        Ok(reply) => Ok(Answer {
-            operation,
-            status: reply.status,
-            headers: reply.headers,
-            body: reply.body,
-            bytes: reply.bytes,
-            token,
-            attempts: 1,
-            #[cfg(feature = "auth")]
-            sent_at,
-        }),
-        Err(NoAnswer::Redirected) => Err(Failure::from(Error::Redirected { operation }).after(1)),
-        Err(NoAnswer::NotResponse) => Err(Failure::from(Error::invalid(
+    let (stop, no_answer) = match fetched {
+        Fetched::Reply(reply) => {
+            return Ok(Answer {
+                operation,
+                status: reply.status,
+                headers: reply.headers,
+                body: reply.body,
+                bytes: reply.bytes,
+                token,
+                attempts: 1,
+                #[cfg(feature = "auth")]
+                sent_at,
+            })
+        }
+        Fetched::Stopped(stop, no_answer) => (stop, no_answer),
+    };
+    match no_answer {
+        NoAnswer::Redirected => Err(Failure::from(Error::Redirected { operation }).after(1)),
+        NoAnswer::NotResponse => Err(Failure::from(Error::invalid(
             "options.fetch",
             "must return a Promise that resolves to a Response",
         ))
         .after(1)),
         // A `fetch` option could put the token in what it throws: the message hides it, and a
         // cause that quotes it is replaced by an `Error` of the hidden text.
-        Err(NoAnswer::Failed(reason, cause)) => {
+        NoAnswer::Failed(reason, cause) => {
             let cause = without_token(cause, &token);
-            let error = guard.classify(operation, out.timeout_ms, host(), redact(reason, &token));
+            let error = match stop {
+                "timeout" => Error::Timeout {
+                    operation,
+                    timeout_ms: out.timeout_ms,
+                },
+                "aborted" => Error::Aborted { operation },
+                _ => Error::Network {
+                    operation,
+                    host: host(),
+                    reason: redact(reason, &token),
+                },
+            };
             let cause = match error {
                 // An abort's cause is the reason the caller's signal gave.
                 Error::Aborted { .. } => out.signal.map(AbortSignal::reason).unwrap_or(cause),
@@ -580,12 +598,43 @@ pub async fn send(token: Rc<str>, out: &Outgoing<'_>, origin: &str) -> Result<An
                 failure.caused_by(cause)
             })
         }
-        Err(NoAnswer::CallerBug(reason, cause)) => Err(Failure::from(Error::CallerFetch {
+        NoAnswer::CallerBug(reason, cause) => Err(Failure::from(Error::CallerFetch {
             operation,
             reason: redact(reason, &token),
         })
         .after(1)
         .caused_by(without_token(cause, &token))),
+    }
+}
+
+/// The `Authorization` header's value for `token` (`Bearer ...`, a JavaScript string), or
+/// `undefined` for a grant's request, which carries none: made once per token by the caller
+/// ([`Bearer`]).
+fn authorization(token: &str) -> JsValue {
+    if bearer(token) {
+        JsValue::from_str(&format!("Bearer {token}"))
+    } else {
+        JsValue::UNDEFINED
+    }
+}
+
+/// The `Authorization` header of the last token a pipeline sent, kept while the token is the
+/// same (the same `Rc`): made once per token, not per request.
+#[derive(Default)]
+pub struct Bearer(std::cell::RefCell<Option<(Rc<str>, JsValue)>>);
+
+impl Bearer {
+    /// The header's value for `token`.
+    pub fn of(&self, token: &Rc<str>) -> JsValue {
+        let mut last = self.0.borrow_mut();
+        match &*last {
+            Some((held, value)) if Rc::ptr_eq(held, token) => value.clone(),
+            _ => {
+                let value = authorization(token);
+                *last = Some((token.clone(), value.clone()));
+                value
+            }
+        }
     }
 }
 

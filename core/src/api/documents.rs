@@ -140,7 +140,7 @@ pub fn check_list(status: u16, key: &str, body: &[u8]) -> Result<usize, Error> {
         .map(|list| list.len)
 }
 
-/// Checks a record answer's bytes (`getDocument`, `uploadDocument`).
+/// Checks a record answer's bytes ([`Operation::GetDocument`], [`Operation::UploadDocument`]).
 pub fn check_record(operation: &'static str, status: u16, body: &[u8]) -> Result<(), Error> {
     check::<DocumentRecord<Unread>>(operation, status, "", body).map(drop)
 }

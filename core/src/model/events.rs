@@ -20,6 +20,17 @@ pub enum TokenReason {
     Expiring,
 }
 
+impl TokenReason {
+    /// Its name in JavaScript, as serde writes it (what an event and `getToken` are told).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TokenReason::Initial => "initial",
+            TokenReason::Unauthorized => "unauthorized",
+            TokenReason::Expiring => "expiring",
+        }
+    }
+}
+
 /// What `onRetry` is told before a retry.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]

@@ -123,7 +123,7 @@ pub struct GraphSorting {
     pub direction: Option<SortDirection>,
 }
 
-/// Options of `listMessages`: the fields selected, paging and sorting, and the call's options.
+/// Options of the messages query: the fields selected, paging and sorting, and the call's options.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
