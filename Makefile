@@ -84,6 +84,9 @@ demo-static: pkg
 lint:
 	cargo fmt --all -- --check
 	cargo clippy --workspace --all-targets -- -D warnings
+	# estatekit-core alone, without its `js` feature (the workspace build turns it on through web):
+	# plain Rust and serde, no JavaScript binding crate.
+	cargo clippy -p estatekit-core --all-targets --features auth -- -D warnings
 	cargo clippy -p estatekit -p estatekit-core -p estatekit-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy -p estatekit -p estatekit-web --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings

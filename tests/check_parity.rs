@@ -156,7 +156,7 @@ fn same_verdicts(text: &str) {
         "document",
         text,
         path_of(documents::check_record(
-            estatekit::model::client::Operation::GetDocument.phrase(),
+            estatekit::model::events::Operation::GetDocument.phrase(),
             200,
             bytes,
         )),

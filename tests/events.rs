@@ -51,7 +51,7 @@ fn types(events: &[JsValue]) -> Vec<String> {
 /// derived): read into it by serde and written again, it has the same keys in the same order and
 /// the same values (the events are built by js/events.js from the module's plain values).
 fn as_declared(event: &JsValue) {
-    let read: estatekit_core::model::client::ClientEvent =
+    let read: estatekit_core::model::events::ClientEvent =
         serde_wasm_bindgen::from_value(event.clone())
             .unwrap_or_else(|e| panic!("{} is not a ClientEvent: {e}", stringify(event)));
     let written = serde_wasm_bindgen::to_value(&read).unwrap();

@@ -114,7 +114,7 @@ fn upload_input(text: &str) -> JsValue {
     input
 }
 
-const NONE: Option<tsify::Ts<estatekit::model::client::CallOptions>> = None;
+const NONE: Option<tsify::Ts<estatekit::model::options::CallOptions>> = None;
 
 #[wasm_bindgen_test]
 async fn every_operation_goes_through_the_fetch_option() {

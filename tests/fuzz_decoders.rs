@@ -77,7 +77,7 @@ fn check_all(body: &[u8]) {
         webhooks::check_list(200, "items", body).map(|_| ()),
         documents::check_list(200, "", body).map(|_| ()),
         documents::check_record(
-            estatekit::model::client::Operation::GetDocument.phrase(),
+            estatekit::model::events::Operation::GetDocument.phrase(),
             200,
             body,
         ),
@@ -148,7 +148,7 @@ proptest! {
         let _ = serde_json::from_value::<model::documents::DocumentMetadata>(v.clone());
         let _ = serde_json::from_value::<model::documents::ListDocumentsQuery>(v.clone());
         let _ = serde_json::from_value::<model::webhooks::RegisterWebhookInput>(v.clone());
-        let _ = serde_json::from_value::<model::client::RetryOptions>(v.clone());
+        let _ = serde_json::from_value::<model::options::RetryOptions>(v.clone());
         if let Ok(query) = serde_json::from_value::<model::documents::ListDocumentsQuery>(v) {
             let base = BaseUrl::parse("https://acme.example.com").expect("valid");
             if let Err(e) = documents::list_request(&base, &query) {

@@ -3,7 +3,7 @@
 //! Variants say *where* a call failed: before sending (`InvalidInput`), on the way
 //! (`Network`, `Timeout`, `Aborted`), at the service (`Status`, `Graphql`, `Redirected`) or while
 //! reading its answer (`Decode`). The browser layer turns an [`Error`] into a JavaScript
-//! `ApiError` carrying [`ApiErrorInfo`].
+//! `ApiError` carrying `ApiErrorInfo` (with the `js` feature).
 //!
 //! No variant ever holds the bearer token: requests are described without it, and what an error
 //! quotes of an answer (the service's `code` and `message`, GraphQL messages, decode reasons,
@@ -11,11 +11,14 @@
 //! returned exactly as sent: redaction applies to what estatekit writes about a call.
 
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "js")]
 use tsify::Tsify;
+#[cfg(feature = "js")]
 use wasm_bindgen::JsValue;
 
 /// What went wrong, in `ApiError.kind`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "snake_case")]
 pub enum ApiErrorKind {
     /// The call was rejected before anything was sent; the message names the field.
@@ -542,7 +545,9 @@ fn hide_alone(text: String, needle: &str, hidden: usize, anywhere: bool) -> Stri
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
 /// so it has a stack). Internal: serialized for the `ApiError` constructor (web/src/js_error.rs),
 /// without a TypeScript declaration of its own; its fields are [`ERROR_FIELDS`], which documents
-/// each (the declarations are generated from that table).
+/// each (the declarations are generated from that table). `details` and `data` are JavaScript
+/// values as they are: with the `js` feature only.
+#[cfg(feature = "js")]
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiErrorInfo {

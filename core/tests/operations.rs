@@ -11,7 +11,7 @@
 use estatekit_core::api::{
     documents, messages, webhooks, BaseUrl, HttpRequest, JsonBody, RequestBody,
 };
-use estatekit_core::model::client::Operation;
+use estatekit_core::model::events::Operation;
 use estatekit_vocab::operations::{matches, Route};
 use serde_json::json;
 

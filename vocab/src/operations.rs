@@ -257,7 +257,7 @@ operation_table!(operations!(
 operations! {
     /// A grant of the token endpoint (`estatekit/auth`; `POST /accounts/oauth/token`), named as
     /// OAuth's `grant_type` names it.
-    #[cfg_attr(feature = "grant-ts", derive(Tsify))]
+    #[cfg_attr(all(feature = "ts", feature = "grant-ts"), derive(Tsify))]
     enum GrantType {
         /// Username and password.
         Password {

@@ -5,6 +5,7 @@
 
 use super::js;
 use super::js_error::Failure;
+use crate::api::check::not_json;
 use crate::api::status::{self, ErrorBody, ResponseHead};
 use crate::error::{redact, Error};
 use js_sys::JsString;
@@ -84,10 +85,10 @@ impl Answer {
     /// start of the body.
     pub fn json(&self) -> Result<JsValue, Failure> {
         let Some(text) = &self.body else {
-            return Err(self.fail(status::not_json(self.operation, self.status, None)));
+            return Err(self.fail(not_json(self.operation, self.status, None)));
         };
         js::parse_json(text).map_err(|_| {
-            self.fail(status::not_json(
+            self.fail(not_json(
                 self.operation,
                 self.status,
                 Some(&excerpt(text, 200)),

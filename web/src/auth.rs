@@ -27,7 +27,8 @@ use crate::model::auth::{
     refresh_margin, AuthorizationCode, GrantOptions, GrantType, PasswordCredentials,
     StoreOperation, TokenEvent, TokenProviderOptions, TokenSet, TokenSignal,
 };
-use crate::model::client::{AccessToken, TokenReason};
+use crate::model::events::TokenReason;
+use crate::model::options::AccessToken;
 use crate::model::Input;
 use js_sys::{Array, Function, Promise};
 use serde::{Deserialize, Serialize};

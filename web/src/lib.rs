@@ -33,7 +33,7 @@ use wasm_bindgen::prelude::*;
 const API_ERROR: &str = include_str!("api_error.d.ts");
 
 /// The shared stores: `RateStore` and `RateLimitOptions` (whose `store` and `key` the client reads
-/// itself, and `perMinute` through serde: model::client::RateLimitOptions), `WebhookClaimStore`
+/// itself, and `perMinute` through serde: model::options::RateLimitOptions), `WebhookClaimStore`
 /// and `EnsureWebhookOptions` (`store`, read by the client itself, besides a call's options),
 /// and the `store` event's unions. Each declared once, here.
 #[wasm_bindgen(typescript_custom_section)]

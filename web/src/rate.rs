@@ -29,7 +29,7 @@ pub enum Stop {
 
 impl Rate {
     /// `per_minute` requests per minute; `given` is the caller's `rateLimit` object, whose
-    /// `store` and `key` are read here (not by serde: `model::client::RATE_LIMIT_KEYS`).
+    /// `store` and `key` are read here (not by serde: `model::options::RATE_LIMIT_KEYS`).
     pub fn new(per_minute: u32, given: &JsValue, origin: &str) -> Result<Rate, Error> {
         let store = js::get(given, "store");
         #[cfg(not(feature = "server"))]

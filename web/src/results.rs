@@ -5,7 +5,7 @@
 use super::answer::Answer;
 use super::js;
 use super::js_error::Failure;
-use crate::api::status::{self, LIST_KEYS};
+use crate::api::check::{self, LIST_KEYS};
 use crate::api::{documents, messages, webhooks};
 use crate::error::Error;
 use crate::model::webhooks::Webhook;
@@ -48,7 +48,7 @@ fn list_array(answer: &Answer, body: JsValue) -> Result<(&'static str, JsValue),
     } else {
         format!("a {}", body.js_typeof().as_string().unwrap_or_default())
     };
-    Err(answer.fail(status::not_a_list(answer.operation, answer.status, &got)))
+    Err(answer.fail(check::not_a_list(answer.operation, answer.status, &got)))
 }
 
 /// The checked webhook list of a 2xx answer, and the browser's own array.

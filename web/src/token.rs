@@ -8,7 +8,7 @@ use super::js_error::Failure;
 use super::transport::{self, Waited};
 use crate::api;
 use crate::error::{limit, Error};
-use crate::model::client::TokenReason;
+use crate::model::events::TokenReason;
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;

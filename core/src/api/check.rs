@@ -1,6 +1,8 @@
 //! The one check of every answer: the body's bytes, as sent, read by serde_json into the model's
 //! types (the caller receives the browser's own `JSON.parse` value; this only says whether it
-//! is what the interface documents, and where it is not).
+//! is what the interface documents, and where it is not), with the shapes the checks share (a
+//! list checked element by element, [`Checked`]; the keys of a wrapped list, [`LIST_KEYS`]) and
+//! the errors of a 2xx answer that is not what it should be ([`not_a_list`], [`not_json`]).
 //!
 //! One plain pass over the bytes; only when it fails, one walk of the text finds the JSON path of
 //! where serde_json stopped ([`path_at`]: the path serde_path_to_error would track, without a
@@ -25,7 +27,7 @@ fn without_bom(body: &[u8]) -> &[u8] {
 }
 
 /// Reads `T` from the answer's value itself (`key` empty) or from the value under `key` of the
-/// answer's object (a wrapped list: [`super::status::LIST_KEYS`]).
+/// answer's object (a wrapped list: [`LIST_KEYS`]).
 struct At<'k, T> {
     key: &'k str,
     value: PhantomData<T>,
@@ -449,10 +451,70 @@ impl<'de> Deserialize<'de> for Items<'de> {
     }
 }
 
+/// A list checked element by element: each element is decoded into `T` (serde) and dropped at
+/// once, so that checking a 10,000-record answer keeps no record (the caller receives the
+/// browser's own array). Holds how many elements there were.
+pub struct Checked<T> {
+    /// Number of elements.
+    pub len: usize,
+    element: PhantomData<T>,
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Checked<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct V<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
+            type Value = Checked<T>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked<T>, A::Error> {
+                let mut len = 0;
+                while seq.next_element::<T>()?.is_some() {
+                    len += 1;
+                }
+                Ok(Checked {
+                    len,
+                    element: PhantomData,
+                })
+            }
+        }
+        deserializer.deserialize_seq(V(PhantomData))
+    }
+}
+
+/// Keys under which a wrapped list answer may hold its array, in order of preference.
+pub const LIST_KEYS: [&str; 3] = ["items", "data", "documents"];
+
+/// The `decode` error for an answer that is neither a list nor an object wrapping one.
+pub fn not_a_list(operation: &'static str, status: u16, got: &str) -> Error {
+    Error::Decode {
+        operation,
+        status,
+        reason: format!(
+            "expected a list, or an object holding the list under items, data or documents; got {got}"
+        ),
+    }
+}
+
+/// The `decode` error for a 2xx body that is not JSON at all (empty, HTML, cut short, not
+/// UTF-8). `excerpt` is the start of the body as text, if it was text.
+pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> Error {
+    let reason = match excerpt {
+        None => "the body is not valid UTF-8 text".to_owned(),
+        Some("") => "the body is empty, expected JSON".to_owned(),
+        Some(t) => format!("the body is not valid JSON: \"{}\"", limit(t, 120)),
+    };
+    Error::Decode {
+        operation,
+        status,
+        reason,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::api::status::Checked;
     use crate::error::ApiErrorKind;
     use crate::model::documents::DocumentRecord;
     use crate::model::webhooks::Webhook;
@@ -713,5 +775,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn not_json_says_what_the_body_is() {
+        let e = not_json("list webhooks", 200, Some("<html>"));
+        assert!(e.to_string().contains("not valid JSON"), "{e}");
+        assert!(not_json("x", 200, None).to_string().contains("UTF-8"));
+        assert_eq!(limit("abcdef", 3), "abc…");
+        assert_eq!(limit("ab", 3), "ab");
     }
 }

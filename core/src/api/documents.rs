@@ -1,7 +1,6 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
-use super::check::check;
-use super::status::Checked;
+use super::check::{check, Checked};
 use super::url::{check_id, encode_component, QueryString};
 use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;

@@ -1,8 +1,8 @@
 //! The messages GraphQL query (4.1). Values always travel as variables; only field names
 //! (the schema's own, or checked to be GraphQL names) are written into the query text.
 
-use super::check::{check, read};
-use super::status::{Checked, GraphqlEnvelope, GraphqlErrors};
+use super::check::{check, read, Checked};
+use super::status::{GraphqlEnvelope, GraphqlErrors};
 use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;

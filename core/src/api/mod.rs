@@ -24,12 +24,14 @@ use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
 use estatekit_vocab::operations::Spec;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "js")]
 use tsify::Tsify;
 
 pub use url::BaseUrl;
 
 /// HTTP methods the interface uses.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "UPPERCASE")]
 pub enum HttpMethod {
     /// GET

@@ -1,7 +1,14 @@
 //! What the pure request/response code borrows from the platform: the WHATWG URL parser, the
-//! HTTP-date parser and the number parser. In the browser they are the browser's own (`URL`,
-//! `Date.parse`, `Number`); natively, where the unit and property tests run, the `url` and
-//! `httpdate` crates and Rust's `f64` parser, which read the same texts the same way.
+//! HTTP-date parser and the number parser. In the WebAssembly modules they are the browser's own
+//! (`URL`, `Date.parse`, `Number`: hence the `js` feature on wasm32); natively, where the unit and
+//! property tests run, the `url` and `httpdate` crates and Rust's `f64` parser, which read the
+//! same texts the same way.
+
+#[cfg(all(target_arch = "wasm32", not(feature = "js")))]
+compile_error!(
+    "estatekit-core on wasm32 parses URLs, dates and numbers with the browser's own parsers: \
+     enable its `js` feature (estatekit-web does)"
+);
 
 /// The parts of an absolute URL, as the URL standard parses and normalises them.
 #[derive(Clone, Debug, PartialEq, Eq)]

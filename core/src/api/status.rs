@@ -1,13 +1,12 @@
-//! Reading answers: non-2xx statuses into [`Error`]s, `Retry-After`, error bodies and GraphQL
-//! `errors` read leniently (from the answer's bytes, by [`super::check::read`]), and the shapes
-//! the checks share ([`Checked`], [`LIST_KEYS`]).
+//! What a failed answer says: non-2xx statuses into [`Error`]s, `Retry-After`, error bodies and
+//! GraphQL `errors` read leniently (from the answer's bytes, by [`super::check::read`]). (Also,
+//! for the code that reads a caller's input, the wording of serde's refusals: [`serde_message`].)
 
 use super::platform::{decimal, http_date_ms};
 use crate::error::{limit, Error};
 use serde::de::{self, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::{Deserialize, Deserializer};
 use std::fmt;
-use std::marker::PhantomData;
 
 /// What the transport read from an answer, apart from the body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -395,67 +394,6 @@ pub fn serde_message(error: &impl fmt::Display) -> String {
 /// of the package: estatekit-vocab's).
 pub use estatekit_vocab::in_js_terms;
 
-/// A list checked element by element: each element is decoded into `T` (serde) and dropped at
-/// once, so that checking a 10,000-record answer keeps no record (the caller receives the
-/// browser's own array). Holds how many elements there were.
-pub struct Checked<T> {
-    /// Number of elements.
-    pub len: usize,
-    element: PhantomData<T>,
-}
-
-impl<'de, T: Deserialize<'de>> Deserialize<'de> for Checked<T> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct V<T>(PhantomData<T>);
-        impl<'de, T: Deserialize<'de>> Visitor<'de> for V<T> {
-            type Value = Checked<T>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a sequence")
-            }
-            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Checked<T>, A::Error> {
-                let mut len = 0;
-                while seq.next_element::<T>()?.is_some() {
-                    len += 1;
-                }
-                Ok(Checked {
-                    len,
-                    element: PhantomData,
-                })
-            }
-        }
-        deserializer.deserialize_seq(V(PhantomData))
-    }
-}
-
-/// Keys under which a wrapped list answer may hold its array, in order of preference.
-pub const LIST_KEYS: [&str; 3] = ["items", "data", "documents"];
-
-/// The `decode` error for an answer that is neither a list nor an object wrapping one.
-pub fn not_a_list(operation: &'static str, status: u16, got: &str) -> Error {
-    Error::Decode {
-        operation,
-        status,
-        reason: format!(
-            "expected a list, or an object holding the list under items, data or documents; got {got}"
-        ),
-    }
-}
-
-/// The `decode` error for a 2xx body that is not JSON at all (empty, HTML, cut short, not
-/// UTF-8). `excerpt` is the start of the body as text, if it was text.
-pub fn not_json(operation: &'static str, status: u16, excerpt: Option<&str>) -> Error {
-    let reason = match excerpt {
-        None => "the body is not valid UTF-8 text".to_owned(),
-        Some("") => "the body is empty, expected JSON".to_owned(),
-        Some(t) => format!("the body is not valid JSON: \"{}\"", limit(t, 120)),
-    };
-    Error::Decode {
-        operation,
-        status,
-        reason,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     #[test]
@@ -626,14 +564,5 @@ mod tests {
         );
         let e = status_error("list webhooks", &head(Some("3"), None), None, 0.0);
         assert_eq!(e.retry_after_ms(), Some(3000));
-    }
-
-    #[test]
-    fn not_json_says_what_the_body_is() {
-        let e = not_json("list webhooks", 200, Some("<html>"));
-        assert!(e.to_string().contains("not valid JSON"), "{e}");
-        assert!(not_json("x", 200, None).to_string().contains("UTF-8"));
-        assert_eq!(limit("abcdef", 3), "abc…");
-        assert_eq!(limit("ab", 3), "ab");
     }
 }

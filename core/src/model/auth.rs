@@ -5,12 +5,15 @@
 use super::{Callback, HandleKind, Input, JsHandle, Signal};
 use crate::error::ApiErrorKind;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "js")]
 use tsify::Tsify;
+#[cfg(feature = "js")]
 use wasm_bindgen::JsValue;
 
 /// A `Store`: an object with the asynchronous methods the provider uses.
 pub enum StoreKind {}
 impl HandleKind for StoreKind {
+    #[cfg(feature = "js")]
     fn accepts(value: &JsValue) -> bool {
         value.is_object()
             && ["get", "set", "claim", "release"].iter().all(|name| {
@@ -25,7 +28,8 @@ pub type StoreHandle = JsHandle<StoreKind>;
 
 /// Options of `createTokenProvider`. Give `username` and `password`, or a `refreshToken`, or a
 /// `store` that already holds a token set.
-#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct TokenProviderOptions {
     /// The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
@@ -35,43 +39,47 @@ pub struct TokenProviderOptions {
     /// The OAuth client's secret (servers only: it must never reach a browser).
     pub client_secret: String,
     /// The user signed in with the password grant, when no refresh token is at hand.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub username: Option<String>,
     /// That user's password.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub password: Option<String>,
     /// A refresh token to start from (e.g. from your own sign-in); a stored one wins.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub refresh_token: Option<String>,
     /// Where the token set is kept, shared by every provider of the same base URL, client and
     /// user (default: this provider's memory). See `estatekit/store`.
-    #[tsify(optional, type = "import(\"./store.js\").Store")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "import(\"./store.js\").Store"))]
     pub store: Option<StoreHandle>,
     /// How long before the access token expires it is refreshed, in milliseconds (default
     /// 60000; at most a quarter of the token's lifetime, as `createUserTokens`'s).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub refresh_before_ms: Option<u32>,
     /// Timeout of one grant request in milliseconds (default 30000; 0 = none).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub timeout_ms: Option<u32>,
     /// The scope asked for by the password grant (default `offline_access *`).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub scope: Option<String>,
     /// Sends every grant request instead of the global `fetch` (tests, proxies).
-    #[tsify(
-        optional,
-        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    #[cfg_attr(
+        feature = "js",
+        tsify(
+            optional,
+            type = "(input: Request, init?: RequestInit) => Promise<Response>"
+        )
     )]
     pub fetch: Option<Callback>,
     /// Told about grants and the store (for logs and metrics); never given a secret.
-    #[tsify(optional, type = "(event: TokenEvent) => void")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "(event: TokenEvent) => void"))]
     pub on_event: Option<Callback>,
 }
 
 impl Input for TokenProviderOptions {}
 
 /// The OAuth client a low-level grant is made for, and how the request is sent.
-#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct GrantOptions {
     /// The account's base URL (https, except for loopback hosts).
@@ -81,18 +89,21 @@ pub struct GrantOptions {
     /// The OAuth client's secret.
     pub client_secret: String,
     /// The scope asked for by the password grant (default `offline_access *`).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub scope: Option<String>,
     /// Timeout of the request in milliseconds (default 30000; 0 = none).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub timeout_ms: Option<u32>,
     /// Aborts the request; the grant then rejects with kind `aborted`.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
     /// Sends the request instead of the global `fetch`.
-    #[tsify(
-        optional,
-        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    #[cfg_attr(
+        feature = "js",
+        tsify(
+            optional,
+            type = "(input: Request, init?: RequestInit) => Promise<Response>"
+        )
     )]
     pub fetch: Option<Callback>,
 }
@@ -100,7 +111,8 @@ pub struct GrantOptions {
 impl Input for GrantOptions {}
 
 /// A user's sign-in, for `passwordGrant`.
-#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct PasswordCredentials {
     /// The user's name (an e-mail address).
@@ -112,7 +124,8 @@ pub struct PasswordCredentials {
 impl Input for PasswordCredentials {}
 
 /// What the sign-in dialog gave back, for `authorizationCodeGrant`.
-#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct AuthorizationCode {
     /// The `code` the dialog's redirect carried.
@@ -125,7 +138,8 @@ impl Input for AuthorizationCode {}
 
 /// Options of `createUserTokens`: the OAuth client whose signed-in users' token sets `fresh`
 /// refreshes.
-#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UserTokensOptions {
     /// The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
@@ -136,30 +150,33 @@ pub struct UserTokensOptions {
     pub client_secret: String,
     /// Where refreshes are claimed and successors kept, shared by every process of the app
     /// (default: this process's memory). See `estatekit/store`.
-    #[tsify(optional, type = "import(\"./store.js\").Store")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "import(\"./store.js\").Store"))]
     pub store: Option<StoreHandle>,
     /// How long before `expiresAt` a set is refreshed, in milliseconds (default 60000; at most a
     /// quarter of the token's lifetime where the set says it: `lifetimeMs`).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub refresh_before_ms: Option<u32>,
     /// Timeout of one refresh request in milliseconds (default 30000; must be positive: 0 is
     /// refused, a refresh shared by every caller and process must end).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub timeout_ms: Option<u32>,
     /// How long the successor of a rotated refresh token is kept (under a hash of the old
     /// token), in milliseconds (default 900000, 15 minutes): it must cover the time until the
     /// session that still holds the old set writes the new one back.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub successor_retention_ms: Option<u32>,
     /// Sends every refresh request instead of the global `fetch` (tests, proxies).
-    #[tsify(
-        optional,
-        type = "(input: Request, init?: RequestInit) => Promise<Response>"
+    #[cfg_attr(
+        feature = "js",
+        tsify(
+            optional,
+            type = "(input: Request, init?: RequestInit) => Promise<Response>"
+        )
     )]
     pub fetch: Option<Callback>,
     /// Told about refreshes, successors and the store (for logs and metrics); never given a
     /// secret.
-    #[tsify(optional, type = "(event: TokenEvent) => void")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "(event: TokenEvent) => void"))]
     pub on_event: Option<Callback>,
 }
 
@@ -167,54 +184,58 @@ impl Input for UserTokensOptions {}
 
 /// The token set a session holds, as `fresh` takes it (a `TokenSet`, or the same fields kept in
 /// a session; other keys are ignored). Read by `web::auth` field by field, so that no error
-/// quotes a token.
-#[derive(Deserialize, Tsify)]
+/// quotes a token. Its fields are JavaScript values as given: with the `js` feature only.
+#[cfg(feature = "js")]
+#[derive(Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct HeldTokenSet {
     /// The access token.
     #[serde(with = "serde_wasm_bindgen::preserve")]
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "js", tsify(type = "string"))]
     pub access_token: JsValue,
     /// The refresh token; without one, `fresh` can only ask for a new sign-in.
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub refresh_token: JsValue,
     /// When the access token expires, in milliseconds since the Unix epoch (never seconds).
     #[serde(with = "serde_wasm_bindgen::preserve")]
-    #[tsify(type = "number")]
+    #[cfg_attr(feature = "js", tsify(type = "number"))]
     pub expires_at: JsValue,
     /// The token type (default `Bearer`).
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    #[tsify(optional, type = "string")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string"))]
     pub token_type: JsValue,
     /// The access token's lifetime when the set was obtained, in milliseconds (`TokenSet`'s
     /// `lifetimeMs`, kept with the set): the refresh margin is at most a quarter of it. Without
     /// it the margin is `refreshBeforeMs` as given.
     #[serde(default, with = "serde_wasm_bindgen::preserve")]
-    #[tsify(optional, type = "number | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "number | null"))]
     pub lifetime_ms: JsValue,
 }
 
 /// The marker of an `ApiError` that only a new sign-in can cure: the service refused the
 /// refresh token (`invalid_grant`), or the set has none. Never set on network, timeout, 5xx or
 /// store failures.
-#[derive(Clone, Copy, Debug, Serialize, Tsify)]
+#[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct SignInRequired {
     /// Always `true`.
-    #[tsify(type = "true")]
+    #[cfg_attr(feature = "js", tsify(type = "true"))]
     pub sign_in_required: bool,
 }
 
 /// The tokens a grant gives.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct TokenSet {
     /// The bearer access token.
     pub access_token: String,
     /// The refresh token: the one the answer carried, else (for a refresh) the one used.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub refresh_token: Option<String>,
     /// When the access token expires, in milliseconds since the Unix epoch: the time the grant
     /// was sent plus the answer's `expires_in`.
@@ -227,7 +248,7 @@ pub struct TokenSet {
     /// sign-in library's set whose issue time is unknown) is refreshed `refreshBeforeMs` before
     /// it expires.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub lifetime_ms: Option<f64>,
 }
 
@@ -248,7 +269,8 @@ pub fn refresh_margin(refresh_before_ms: f64, lifetime_ms: Option<f64>) -> f64 {
 pub use estatekit_vocab::operations::GrantType;
 
 /// What the provider did with its store when the store failed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub enum StoreOperation {
     /// Reading the token set.
@@ -262,7 +284,8 @@ pub enum StoreOperation {
 }
 
 /// What a token provider's `onEvent` is told. No event carries a token, password or secret.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum TokenEvent {
     /// A grant request was answered (or failed).
@@ -274,11 +297,11 @@ pub enum TokenEvent {
         ok: bool,
         /// The failure's kind, when it failed.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
+        #[cfg_attr(feature = "js", tsify(optional))]
         kind: Option<ApiErrorKind>,
         /// The HTTP status, when the service answered (whether the grant gave a set or not).
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
+        #[cfg_attr(feature = "js", tsify(optional))]
         status: Option<u16>,
         /// Time of the request, in milliseconds.
         duration_ms: f64,

@@ -4,54 +4,57 @@
 use super::{fields_of, BlobHandle, Callback, Input, Signal, Text};
 use crate::objects_only;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "js")]
 use tsify::Tsify;
 
 /// The document types and image formats: written once, in estatekit-vocab.
 pub use estatekit_vocab::{DocumentType, ImageFormat};
 
 /// Metadata sent with an upload: links the document to other objects.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct DocumentMetadata {
     /// Type of document; the service's default is `DOCUMENT`.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub document_type: Option<DocumentType>,
     /// Links the document to a tenant.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub tenant_id: Option<String>,
     /// Links the document to a unit.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub unit_id: Option<String>,
     /// Links the document to a property.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub property_id: Option<String>,
     /// Links the document to a property group.
     #[serde(skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub property_group_id: Option<String>,
 }
 
 /// Input of `uploadDocument`.
-#[derive(Clone, Debug, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UploadDocumentInput {
     /// The content; sent by the browser, never copied into WebAssembly memory.
-    #[tsify(type = "Blob")]
+    #[cfg_attr(feature = "js", tsify(type = "Blob"))]
     pub file: BlobHandle,
     /// Virtual folder, e.g. `tenants/<tenant_id>` or `properties/<property_id>`.
     pub resource_path: String,
     /// Links the document to other objects.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub metadata: Option<DocumentMetadata>,
     /// Forces another file name (it comes back as `title`).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub name: Option<String>,
     /// Converts an image to this format.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub format: Option<ImageFormat>,
 }
 
@@ -62,7 +65,8 @@ impl Input for UploadDocumentInput {
 }
 
 /// Bytes of an upload sent so far.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 pub struct UploadProgress {
     /// Bytes sent.
     pub loaded: f64,
@@ -71,55 +75,60 @@ pub struct UploadProgress {
 }
 
 /// Options of `uploadDocument`. Uploads have no timeout unless `timeoutMs` is given.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct UploadOptions {
     /// Aborts the upload; it then rejects with kind `aborted`.
-    #[tsify(optional, type = "AbortSignal")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "AbortSignal"))]
     pub signal: Option<Signal>,
     /// Timeout of this upload in milliseconds (default: none).
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub timeout_ms: Option<u32>,
     /// Called as bytes go out; the last call has `loaded === total`.
-    #[tsify(optional, type = "(progress: UploadProgress) => void")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "(progress: UploadProgress) => void")
+    )]
     pub on_progress: Option<Callback>,
     /// Told about this call's events, besides the client's `onEvent`.
-    #[tsify(optional, type = "(event: ClientEvent) => void")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "(event: ClientEvent) => void"))]
     pub on_event: Option<Callback>,
 }
 
 impl Input for UploadOptions {}
 
 /// Filters of `listDocuments`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct ListDocumentsQuery {
     /// Only documents linked to this unit.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub unit_id: Option<String>,
     /// Only documents linked to this property.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub property_id: Option<String>,
     /// Only documents linked to this property group.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub property_group_id: Option<String>,
     /// Only documents linked to this candidate.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub candidate_id: Option<String>,
     /// Only documents linked to this tenant.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub tenant_id: Option<String>,
     /// Only documents of these types.
-    #[tsify(optional, type = "readonly DocumentType[]")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "readonly DocumentType[]"))]
     pub types: Option<Vec<DocumentType>>,
     /// Title filter.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub title: Option<String>,
     /// Number of records to skip.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub skip: Option<u32>,
     /// Number of records to return.
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub take: Option<u32>,
 }
 
@@ -136,67 +145,104 @@ pub type Unchecked = serde::de::IgnoredAny;
 /// field the service sends is kept in the object the caller receives.
 // `S` is how its strings are read (`Unread` where the client only checks them); its
 // `type_params = ""` keep it out of the TypeScript declaration, which has strings.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
-#[tsify(missing_as_null)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
+#[cfg_attr(feature = "js", tsify(missing_as_null))]
 #[serde(rename_all = "camelCase", remote = "Self")]
 pub struct DocumentRecord<S = Text> {
     /// Document id.
-    #[tsify(type = "string", type_params = "")]
+    #[cfg_attr(feature = "js", tsify(type = "string", type_params = ""))]
     pub id: S,
     /// `<subdomain>/<companyId>/<given resourcePath>/<id>`.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub resource_path: Option<S>,
     /// File name (the upload's `name`).
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub title: Option<S>,
     /// Owning company.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub company_id: Option<S>,
     /// A `DocumentType`; values added later by the service are passed through.
     #[serde(default, rename = "type")]
-    #[tsify(
-        optional,
-        type = "DocumentType | (string & {}) | null",
-        type_params = ""
+    #[cfg_attr(
+        feature = "js",
+        tsify(
+            optional,
+            type = "DocumentType | (string & {}) | null",
+            type_params = ""
+        )
     )]
     pub document_type: Option<S>,
     /// Linked tenant.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub tenant_id: Option<S>,
     /// Linked unit.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub unit_id: Option<S>,
     /// Linked property.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub property_id: Option<S>,
     /// Linked property group.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub property_group_id: Option<S>,
     /// Linked candidate.
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub candidate_id: Option<Unchecked>,
     /// Size in bytes.
     #[serde(default)]
     pub size: Option<f64>,
     /// The file's media type (e.g. `application/pdf`; after a `format` conversion, the new one).
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub mime_type: Option<Unchecked>,
     /// When it was uploaded (ISO 8601).
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub created_at: Option<Unchecked>,
     /// When its record last changed (ISO 8601).
     #[serde(default)]
-    #[tsify(optional, type = "string | null", type_params = "")]
+    #[cfg_attr(
+        feature = "js",
+        tsify(optional, type = "string | null", type_params = "")
+    )]
     pub updated_at: Option<Unchecked>,
 }
 

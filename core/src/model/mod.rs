@@ -1,6 +1,7 @@
 //! The service's types and the inputs a caller passes, one file per resource. Each is one Rust
 //! type with serde derives (how it crosses the JavaScript boundary, read and written by
-//! serde-wasm-bindgen) and a tsify derive (its TypeScript declaration in `estatekit.d.ts`).
+//! serde-wasm-bindgen) and, with the `js` feature, a tsify derive (its TypeScript declaration in
+//! `estatekit.d.ts`). A caller's JavaScript value inside an input is a [`JsHandle`].
 //!
 //! Inputs refuse keys they do not have (a misspelt option is an error, not silently ignored; the
 //! browser layer compares the caller's object with the keys serde reads, [`Input`]).
@@ -10,16 +11,27 @@
 //! where the client only checks them (nothing is copied), [`Text`] where it reads them.
 
 use serde::de::{self, DeserializeOwned, Deserializer, Visitor};
-use serde::{Deserialize, Serialize, Serializer};
+use serde::Deserialize;
 use std::fmt;
-use wasm_bindgen::{JsCast, JsValue};
 
 #[cfg(any(test, feature = "auth"))]
 pub mod auth;
-pub mod client;
 pub mod documents;
+pub mod events;
+pub mod handle;
 pub mod messages;
+pub mod options;
 pub mod webhooks;
+
+/// The client's options and events under the name of the room that held both, for the code
+/// that still imports them from there: [`options`] and [`events`].
+#[doc(hidden)]
+pub mod client {
+    pub use super::events::*;
+    pub use super::options::*;
+}
+
+pub use handle::{BlobHandle, Callback, HandleKind, JsHandle, Signal};
 
 /// An object a caller passes (options, a filter, an upload's input). serde-wasm-bindgen reads
 /// only the keys a struct declares, so the browser layer looks for the others itself: a key with
@@ -61,101 +73,6 @@ pub fn fields_of<T: DeserializeOwned>() -> &'static [&'static str] {
     let mut fields: &'static [&'static str] = &[];
     let _ = T::deserialize(Listen(&mut fields));
     fields
-}
-
-/// A JavaScript object carried through serde untouched (a callback, an `AbortSignal`, a `Blob`),
-/// checked to be of its kind `K` when read. Only serde-wasm-bindgen can carry it.
-pub struct JsHandle<K> {
-    value: JsValue,
-    kind: std::marker::PhantomData<K>,
-}
-
-/// The kinds of [`JsHandle`]: what the value must be, and how an error describes it.
-pub trait HandleKind {
-    /// Whether `value` is of this kind.
-    fn accepts(value: &JsValue) -> bool;
-    /// What the value must be, for error messages (`a function`).
-    const EXPECTED: &'static str;
-}
-
-/// A JavaScript function (`getToken`, `onRetry`, `onProgress`, ...).
-pub enum FunctionKind {}
-impl HandleKind for FunctionKind {
-    fn accepts(value: &JsValue) -> bool {
-        value.is_function()
-    }
-    const EXPECTED: &'static str = "a function";
-}
-
-/// An `AbortSignal`.
-pub enum SignalKind {}
-impl HandleKind for SignalKind {
-    fn accepts(value: &JsValue) -> bool {
-        value.is_instance_of::<web_sys::AbortSignal>()
-    }
-    const EXPECTED: &'static str = "an AbortSignal";
-}
-
-/// A `Blob` (or `File`).
-pub enum BlobKind {}
-impl HandleKind for BlobKind {
-    fn accepts(value: &JsValue) -> bool {
-        value.is_instance_of::<web_sys::Blob>()
-    }
-    const EXPECTED: &'static str = "a Blob or File";
-}
-
-/// A JavaScript callback given in options.
-pub type Callback = JsHandle<FunctionKind>;
-/// An `AbortSignal` given in options.
-pub type Signal = JsHandle<SignalKind>;
-/// The `Blob` of an upload.
-pub type BlobHandle = JsHandle<BlobKind>;
-
-impl<K> JsHandle<K> {
-    /// The JavaScript value.
-    pub fn value(&self) -> &JsValue {
-        &self.value
-    }
-
-    /// The value as the web-sys type `T` (checked when it was read).
-    pub fn cast<T: JsCast>(&self) -> &T {
-        self.value.unchecked_ref()
-    }
-}
-
-impl<K> Clone for JsHandle<K> {
-    fn clone(&self) -> Self {
-        JsHandle {
-            value: self.value.clone(),
-            kind: std::marker::PhantomData,
-        }
-    }
-}
-
-impl<K> fmt::Debug for JsHandle<K> {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("JsHandle")
-    }
-}
-
-impl<'de, K: HandleKind> Deserialize<'de> for JsHandle<K> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value: JsValue = serde_wasm_bindgen::preserve::deserialize(deserializer)?;
-        if !K::accepts(&value) {
-            return Err(de::Error::custom(format!("must be {}", K::EXPECTED)));
-        }
-        Ok(JsHandle {
-            value,
-            kind: std::marker::PhantomData,
-        })
-    }
-}
-
-impl<K> Serialize for JsHandle<K> {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serde_wasm_bindgen::preserve::serialize(&self.value, serializer)
-    }
 }
 
 /// Any JSON object, checked to be one (a message's `user`, whose fields are not documented).
@@ -296,9 +213,9 @@ macro_rules! objects_only {
 
 #[cfg(test)]
 mod tests {
-    use super::client::{CallOptions, ClientOptions, RetryOptions};
     use super::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
     use super::messages::{GraphPaging, MessageFilter, MessagesOptions};
+    use super::options::{CallOptions, ClientOptions, RetryOptions};
     use super::webhooks::RegisterWebhookInput;
     use super::*;
 
@@ -341,7 +258,7 @@ mod tests {
 
     #[test]
     fn rate_limit_keys_are_serdes_and_the_two_read_by_hand() {
-        use super::client::{RateLimitOptions, RATE_LIMIT_KEYS};
+        use super::options::{RateLimitOptions, RATE_LIMIT_KEYS};
         assert_eq!(fields_of::<RateLimitOptions>(), ["perMinute"]);
         assert_eq!(RATE_LIMIT_KEYS, ["perMinute", "store", "key"]);
     }

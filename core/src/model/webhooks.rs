@@ -3,6 +3,7 @@
 use super::Text;
 use crate::objects_only;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "js")]
 use tsify::Tsify;
 
 /// An event type a webhook can subscribe to (section 6 of the interface): written once, in
@@ -10,7 +11,8 @@ use tsify::Tsify;
 pub use estatekit_vocab::EventType;
 
 /// Input of `registerWebhook` and `ensureWebhook`; also the JSON body sent to register one.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RegisterWebhookInput {
     /// The event to be notified of.
@@ -24,43 +26,44 @@ impl super::Input for RegisterWebhookInput {}
 
 /// A registered webhook (section 2.5), as the service returns it. `id`, `type` and `url` are
 /// required; every other field the service sends is kept in the object the caller receives.
-#[derive(Clone, Debug, Default, PartialEq, Deserialize, Tsify)]
-#[tsify(missing_as_null)]
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
+#[cfg_attr(feature = "js", tsify(missing_as_null))]
 #[serde(rename_all = "camelCase", remote = "Self")]
 pub struct Webhook {
     /// Webhook id.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "js", tsify(type = "string"))]
     pub id: Text,
     /// An `EventType`; values added later by the service are passed through.
     #[serde(rename = "type")]
-    #[tsify(type = "EventType | (string & {})")]
+    #[cfg_attr(feature = "js", tsify(type = "EventType | (string & {})"))]
     pub event_type: Text,
     /// The address that receives notifications.
-    #[tsify(type = "string")]
+    #[cfg_attr(feature = "js", tsify(type = "string"))]
     pub url: Text,
     /// Partner id.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub partner_id: Option<Text>,
     /// Company id.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub company_id: Option<Text>,
     /// The user who registered the webhook.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub connected_by_user_id: Option<Text>,
     /// ISO 8601 creation time.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub created_at: Option<Text>,
     /// ISO 8601 time of the last change.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub updated_at: Option<Text>,
     /// ISO 8601 deletion time; null while not deleted.
     #[serde(default)]
-    #[tsify(optional, type = "string | null")]
+    #[cfg_attr(feature = "js", tsify(optional, type = "string | null"))]
     pub deleted_at: Option<Text>,
 }
 

@@ -30,7 +30,7 @@ use crate::model::auth::{
     refresh_margin, HeldTokenSet, SignInRequired, StoreOperation, TokenEvent, TokenSet,
     TokenSignal, UserTokensOptions,
 };
-use crate::model::client::TokenReason;
+use crate::model::events::TokenReason;
 use crate::transport;
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};

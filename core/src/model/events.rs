@@ -1,96 +1,15 @@
-//! Client-wide inputs: `ClientOptions`, the per-call options every method accepts, and what the
-//! client tells callbacks.
+//! What the client tells the caller: `onEvent`'s `ClientEvent` (every attempt of every call),
+//! `onRetry`'s `RetryEvent`, and why `getToken` is asked for a token.
 
-use super::{fields_of, Callback, Input, Signal};
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
 use serde::{Deserialize, Serialize};
+#[cfg(feature = "js")]
 use tsify::Tsify;
 
-/// Options of `new Client(...)`. Give `token` or `getToken`, not both.
-#[derive(Clone, Default, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct ClientOptions {
-    /// The account's base URL, e.g. `https://acme.example.com` (https, except for loopback hosts).
-    pub base_url: String,
-    /// A bearer access token.
-    #[tsify(optional)]
-    pub token: Option<String>,
-    /// Returns a fresh access token, or `{ token, expiresAt }`: called at first use, after a
-    /// 401, and (when it gave `expiresAt`) again shortly before the token expires.
-    #[tsify(
-        optional,
-        type = "(reason: TokenReason) => string | AccessToken | Promise<string | AccessToken>"
-    )]
-    pub get_token: Option<Callback>,
-    /// Timeout of every call except uploads, in milliseconds (default 30000; 0 = none).
-    #[tsify(optional)]
-    pub timeout_ms: Option<u32>,
-    /// Automatic retries of safe requests (reads, deletes, the messages query).
-    #[tsify(optional)]
-    pub retry: Option<RetryOptions>,
-    /// Opt-in client-side rate limiting: requests queue instead of hitting 429.
-    #[tsify(optional)]
-    pub rate_limit: Option<RateLimitOptions>,
-    /// Called before each automatic retry, e.g. for logging.
-    #[tsify(optional, type = "(event: RetryEvent) => void")]
-    pub on_retry: Option<Callback>,
-    /// Told about every attempt of every call (for logs and metrics); what it throws is ignored.
-    #[tsify(optional, type = "(event: ClientEvent) => void")]
-    pub on_event: Option<Callback>,
-    /// Sends every request instead of the global `fetch` (tests, proxies, instrumentation); it
-    /// gets a `Request` (with the token and the call's abort signal) and must resolve to a
-    /// `Response`. With it, an upload's `onProgress` gets one report, at the end.
-    #[tsify(
-        optional,
-        type = "(input: Request, init?: RequestInit) => Promise<Response>"
-    )]
-    pub fetch: Option<Callback>,
-}
-
-impl Input for ClientOptions {
-    fn nested(key: &str) -> Option<&'static [&'static str]> {
-        match key {
-            "retry" => Some(fields_of::<RetryOptions>()),
-            "rateLimit" => Some(RATE_LIMIT_KEYS),
-            _ => None,
-        }
-    }
-}
-
-/// The keys of `rateLimit`: serde's fields of [`RateLimitOptions`] and the two the client reads
-/// itself (`store`, `key`).
-pub const RATE_LIMIT_KEYS: &[&str] = &["perMinute", "store", "key"];
-
-/// Retry policy: full-jitter exponential backoff, honouring `Retry-After` and `X-RateLimit-Reset`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct RetryOptions {
-    /// Retries after the first attempt (default 2; 0 disables retries).
-    #[tsify(optional)]
-    pub max_retries: Option<u32>,
-    /// Backoff base in milliseconds (default 300).
-    #[tsify(optional)]
-    pub base_delay_ms: Option<u32>,
-    /// Longest single wait in milliseconds (default 20000).
-    #[tsify(optional)]
-    pub max_delay_ms: Option<u32>,
-}
-
-// `store` and `key` are read by the client itself (web::rate), not by serde: a field serde reads
-// costs the browser module about 150 bytes. They are allowed by RATE_LIMIT_KEYS. The TypeScript
-// declaration of `RateLimitOptions` (its three fields) is web::RATE_STORE's, once: this struct
-// is only serde's reading of `perMinute`.
-/// Client-side rate limit.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RateLimitOptions {
-    /// Requests allowed per minute (the service allows 300).
-    pub per_minute: u32,
-}
-
 /// Why `getToken` is asked for a token.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "lowercase")]
 pub enum TokenReason {
     /// The first call needs a token.
@@ -112,19 +31,9 @@ impl TokenReason {
     }
 }
 
-/// An access token with its expiry: what `getToken` may resolve with (and what a token
-/// provider's `getToken` gives, e.g. for a server route that hands a browser its token).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct AccessToken {
-    /// The bearer access token.
-    pub token: String,
-    /// When it expires, in milliseconds since the Unix epoch (`Date.now()`'s clock).
-    pub expires_at: f64,
-}
-
 /// What `onRetry` is told before a retry.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RetryEvent {
     /// What the call is doing, e.g. `list webhooks`.
@@ -137,33 +46,17 @@ pub struct RetryEvent {
     pub kind: ApiErrorKind,
     /// HTTP status of the failed attempt, when there was one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[tsify(optional)]
+    #[cfg_attr(feature = "js", tsify(optional))]
     pub status: Option<u16>,
 }
-
-/// The last argument of every method.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, Tsify)]
-#[serde(rename_all = "camelCase")]
-pub struct CallOptions {
-    /// Aborts the call; it then rejects with kind `aborted`.
-    #[tsify(optional, type = "AbortSignal")]
-    pub signal: Option<Signal>,
-    /// Timeout of this call in milliseconds (0 = none); it then rejects with kind `timeout`.
-    #[tsify(optional)]
-    pub timeout_ms: Option<u32>,
-    /// Told about this call's events, besides the client's `onEvent`.
-    #[tsify(optional, type = "(event: ClientEvent) => void")]
-    pub on_event: Option<Callback>,
-}
-
-impl Input for CallOptions {}
 
 /// The client method a call was made through (`ClientEvent.operation`): the operation table's
 /// rows (vocab/src/operations.rs).
 pub use estatekit_vocab::operations::Operation;
 
 /// The service's rate-limit figures, when its `X-RateLimit-*` headers are readable.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitInfo {
     /// Requests allowed per window (`X-RateLimit-Limit`).
@@ -177,7 +70,8 @@ pub struct RateLimitInfo {
 /// What `onEvent` is told, for every attempt of every call; `callId` ties a call's events
 /// together. Events carry no body, no header but `X-Request-Id` and `X-RateLimit-*`, and never
 /// the token.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, Tsify)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(tag = "type", rename_all = "camelCase")]
 pub enum ClientEvent {
     /// An attempt is sent.
@@ -213,11 +107,11 @@ pub enum ClientEvent {
         duration_ms: f64,
         /// `X-Request-Id`, when the service sends one and CORS exposes it.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
+        #[cfg_attr(feature = "js", tsify(optional))]
         request_id: Option<String>,
         /// The rate-limit figures, when the headers are readable.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
+        #[cfg_attr(feature = "js", tsify(optional))]
         rate_limit: Option<RateLimitInfo>,
     },
     /// The client waits before repeating a failed attempt.
@@ -235,7 +129,7 @@ pub enum ClientEvent {
         kind: ApiErrorKind,
         /// HTTP status of the failed attempt, when there was one.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
+        #[cfg_attr(feature = "js", tsify(optional))]
         status: Option<u16>,
     },
     /// The call failed for good.
@@ -249,7 +143,7 @@ pub enum ClientEvent {
         kind: ApiErrorKind,
         /// HTTP status, when the service answered.
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[tsify(optional)]
+        #[cfg_attr(feature = "js", tsify(optional))]
         status: Option<u16>,
         /// Requests the call sent.
         attempts: u32,
@@ -265,11 +159,11 @@ pub enum ClientEvent {
         /// The call this event belongs to.
         call_id: u32,
         /// What the store was asked for: `rate` (the rate budget).
-        #[tsify(type = "StorePurpose")]
+        #[cfg_attr(feature = "js", tsify(type = "StorePurpose"))]
         purpose: String,
         /// `timeout` (no answer in time) or `error` (it rejected, or answered something else).
         /// (Strings, not Rust enums: their serde code would cost the browser module ~140 bytes.)
-        #[tsify(type = "StoreFailure")]
+        #[cfg_attr(feature = "js", tsify(type = "StoreFailure"))]
         reason: String,
     },
     /// The call asks the client's `getToken` for a token (`reason`), before its next attempt.
