@@ -1,5 +1,5 @@
 // `ApiError`, the one class of every failure of estatekit, written once. The WebAssembly module
-// constructs it through its binding (web/src/js_error.rs imports this file: wasm-bindgen copies it
+// constructs it through its binding (web/src/api_error.rs imports this file: wasm-bindgen copies it
 // beside the glue), and the JavaScript wrappers (the loader's refusal, `baseUrl`, a freed client,
 // estatekit/auth's and estatekit/query's refusals) call the same constructor. No error object is
 // assembled field by field anywhere else.

@@ -1,4 +1,4 @@
-// A call's events, told in one crossing from the module (web/src/events.rs imports `tellEvent`
+// A call's events, told in one crossing from the module (web/src/call_events.rs imports `tellEvent`
 // through wasm-bindgen, which copies this file beside its glue, in snippets/js/). The module hands
 // plain values (the event's type, its operation, its call, then its own values in the order of
 // its fields); an `onEvent` listener gets the event object (`ClientEvent`, declared by the module

@@ -543,7 +543,7 @@ fn hide_alone(text: String, needle: &str, hidden: usize, anywhere: bool) -> Stri
 }
 
 /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
-/// so it has a stack). Internal: serialized for the `ApiError` constructor (web/src/js_error.rs),
+/// so it has a stack). Internal: serialized for the `ApiError` constructor (web/src/api_error.rs),
 /// without a TypeScript declaration of its own; its fields are [`ERROR_FIELDS`], which documents
 /// each (the declarations are generated from that table). `details` and `data` are JavaScript
 /// values as they are: with the `js` feature only.

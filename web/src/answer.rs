@@ -3,8 +3,8 @@
 //! The body and headers are what the service sent; the token the request carried is hidden in
 //! the failures made from them (their messages, `details` and `data`), never in the answer.
 
+use super::api_error::Failure;
 use super::js;
-use super::js_error::Failure;
 use crate::api::check::not_json;
 use crate::api::status::{self, ErrorBody, ResponseHead};
 use crate::error::{redact, Error};

@@ -12,9 +12,10 @@
 //! provider; the child reuses their private parts without widening them).
 
 use super::answer::Answer;
-use super::events::Events;
-use super::js::{self, required};
-use super::js_error::Failure;
+use super::api_error::Failure;
+use super::call_events::Events;
+use super::input::required;
+use super::js;
 use super::pipeline::{self, Call, Hooks, Pipeline, Retry};
 use super::transport::{self, Waited};
 use crate::api::auth::{
@@ -71,7 +72,7 @@ fn secret_input<T: Input>(name: &str, value: JsValue) -> Result<T, Failure> {
                     .iter()
                     .any(|secret| field.ends_with(secret)) =>
         {
-            // An `undefined` or `null` given for it (serde's "unit value", `js::input`'s words).
+            // An `undefined` or `null` given for it (serde's "unit value", `input::input`'s words).
             let missing = reason.starts_with("is missing");
             invalid(
                 &field,

@@ -9,9 +9,9 @@
 //! when a call asks for the claim ends that call with an error saying that nothing was
 //! registered: with a store given, a duplicate is never registered in silence.
 
-use super::events::Events;
+use super::api_error::Failure;
+use super::call_events::Events;
 use super::js;
-use super::js_error::Failure;
 use super::transport::{self, Waited};
 use crate::error::Error;
 use crate::model::webhooks::RegisterWebhookInput;

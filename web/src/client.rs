@@ -3,9 +3,10 @@
 //! retry class, its answer's check from `checks`); `pipeline` sends it.
 
 use super::answer::Answer;
-use super::events::Events;
-use super::js::{self, optional, required};
-use super::js_error::Failure;
+use super::api_error::Failure;
+use super::call_events::Events;
+use super::input::{optional, required};
+use super::js;
 use super::pipeline::{self, Call, Check, Hooks, Pipeline};
 use super::rate::Rate;
 use super::results::{self, webhooks_of};
@@ -14,9 +15,10 @@ use crate::api::retry::RetryPolicy;
 use crate::api::url::check_http_url;
 use crate::api::{self, documents, messages, webhooks, BaseUrl, HttpRequest};
 use crate::error::Error;
-use crate::model::client::{CallOptions, ClientOptions, Operation};
 use crate::model::documents::{ListDocumentsQuery, UploadDocumentInput, UploadOptions};
+use crate::model::events::Operation;
 use crate::model::messages::{MessageFilter, MessagesOptions};
+use crate::model::options::{CallOptions, ClientOptions};
 use crate::model::webhooks::RegisterWebhookInput;
 use js_sys::{Function, Promise};
 use std::fmt;

@@ -8,16 +8,17 @@
 pub use estatekit_core::{api, error, model};
 
 mod answer;
+mod api_error;
 #[cfg(feature = "auth")]
 mod auth;
+mod call_events;
 #[cfg(feature = "server")]
 mod claim;
 mod client;
-mod events;
 #[cfg(feature = "dom-emulation")]
 mod form;
+mod input;
 mod js;
-mod js_error;
 mod pipeline;
 mod rate;
 mod results;
@@ -93,5 +94,5 @@ export type StorePurpose = "rate" | "webhook";
 export type StoreFailure = "timeout" | "error";
 "#;
 
+pub use api_error::is_api_error;
 pub use client::Client;
-pub use js_error::is_api_error;

@@ -5,9 +5,9 @@
 //! grants of `estatekit/auth`).
 
 use super::answer::Answer;
-use super::events::Events;
+use super::api_error::Failure;
+use super::call_events::Events;
 use super::js;
-use super::js_error::Failure;
 use super::rate::{Rate, Stop};
 use super::token::{Bounds, Tokens};
 use super::transport::{self, Bearer, Outgoing};
@@ -16,7 +16,7 @@ use crate::api::HttpRequest;
 use crate::error::{retryable, ApiErrorKind, Error, Resend};
 #[cfg(feature = "auth")]
 use crate::model::auth::GrantType;
-use crate::model::client::RetryEvent;
+use crate::model::events::RetryEvent;
 use js_sys::{Function, Promise};
 use std::cell::RefCell;
 use std::future::Future;

@@ -3,7 +3,7 @@
 //! `rateLimit.store`, taken first. Browsers share a budget with no other process, and their
 //! module stays without that code (it cost the main entry about 900 bytes gzip).
 
-use super::events::Events;
+use super::call_events::Events;
 use super::js;
 use super::transport;
 use crate::api::rate::RateWindow;

@@ -3,8 +3,8 @@
 //! gives the caller the browser's own `JSON.parse` value, as sent.
 
 use super::answer::Answer;
+use super::api_error::Failure;
 use super::js;
-use super::js_error::Failure;
 use crate::api::check::{self, LIST_KEYS};
 use crate::api::{documents, messages, webhooks};
 use crate::error::Error;

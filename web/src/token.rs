@@ -2,9 +2,9 @@
 //! again when it is due for renewal, and after a 401), one `getToken` call shared by every
 //! request waiting for it.
 
-use super::events::Events;
+use super::api_error::Failure;
+use super::call_events::Events;
 use super::js;
-use super::js_error::Failure;
 use super::transport::{self, Waited};
 use crate::api;
 use crate::error::{limit, Error};

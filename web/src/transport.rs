@@ -9,8 +9,8 @@
 //! excerpts are, for error messages, where the token is hidden: see `answer`).
 
 use super::answer::{Answer, Headers};
+use super::api_error::Failure;
 use super::js;
-use super::js_error::Failure;
 use crate::api::{FormValue, HttpRequest, JsonBody, RequestBody};
 use crate::error::{limit, redact, Error};
 use crate::model::documents::UploadProgress;

@@ -23,14 +23,6 @@ pub mod messages;
 pub mod options;
 pub mod webhooks;
 
-/// The client's options and events under the name of the room that held both, for the code
-/// that still imports them from there: [`options`] and [`events`].
-#[doc(hidden)]
-pub mod client {
-    pub use super::events::*;
-    pub use super::options::*;
-}
-
 pub use handle::{BlobHandle, Callback, HandleKind, JsHandle, Signal};
 
 /// An object a caller passes (options, a filter, an upload's input). serde-wasm-bindgen reads

@@ -5,12 +5,12 @@
 //! one listens; a listener that throws is ignored.
 
 use super::answer::Answer;
+use super::api_error::Failure;
 use super::js;
-use super::js_error::Failure;
 use crate::api::platform::decimal;
 use crate::api::HttpMethod;
 use crate::error::ApiErrorKind;
-use crate::model::client::{Operation, TokenReason};
+use crate::model::events::{Operation, TokenReason};
 use js_sys::Function;
 use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
