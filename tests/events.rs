@@ -1,6 +1,7 @@
 //! Browser tests of request events (`onEvent`): the exact sequence for a plain call, a retried
-//! call, a refreshed token, an aborted and a timed-out call; distinct `callId`s; a throwing
-//! listener changes nothing; no event carries the token.
+//! call, a refreshed token, an aborted and a timed-out call; the rate-limit figures; distinct
+//! `callId`s; a throwing listener changes nothing; no event carries the token; every event
+//! exactly as its declaration (`ClientEvent`) says.
 #![cfg(target_arch = "wasm32")]
 #![allow(
     clippy::unwrap_used,
@@ -96,6 +97,26 @@ async fn a_plain_call() {
     assert_eq!(num(done, "attempts"), 1.0);
     assert!(num(done, "durationMs") >= num(response, "durationMs"));
     assert!(get(done, "status").is_undefined());
+}
+
+#[wasm_bindgen_test]
+async fn a_response_carries_the_rate_limit_figures() {
+    let token = new_account().await;
+    let body = format!(r#"{{"rateLimit":100,"token":"{token}"}}"#);
+    admin("POST", "/_emulator/config", Some(&body)).await;
+    let (c, seen) = observed(&token, "");
+    ok(c.list_webhooks(None)).await;
+    let events = seen.borrow().clone();
+    // Each event as declared (`types`), `rateLimit` (built from three values) included.
+    assert_eq!(types(&events), ["request", "response", "done"]);
+    let rate = get(&events[1], "rateLimit");
+    assert_eq!(num(&rate, "limit"), 100.0, "{}", stringify(&events[1]));
+    assert_eq!(num(&rate, "remaining"), 99.0, "{}", stringify(&events[1]));
+    assert!(
+        num(&rate, "resetSeconds") >= 0.0,
+        "{}",
+        stringify(&events[1])
+    );
 }
 
 #[wasm_bindgen_test]
