@@ -34,14 +34,14 @@ const FIELDS = {
  * @param {string} operation
  * @param {number} callId
  * @param {unknown[]} values the variant's own values, in the order of {@link FIELDS} (for
- *   `response`, `rateLimit` as three values: `limit`, `remaining`, `resetSeconds`)
+ *   `response`, `rateLimit` as three values: `perWindow`, `remaining`, `resetMs`)
  * @returns {Record<string, unknown>}
  */
 export function eventOf(type, operation, callId, values) {
   if (type === "response") {
     // The rate-limit figures come as three values (all given, or none).
-    const [limit, remaining, resetSeconds] = values.slice(6);
-    values = [...values.slice(0, 6), limit === undefined ? undefined : { limit, remaining, resetSeconds }];
+    const [perWindow, remaining, resetMs] = values.slice(6);
+    values = [...values.slice(0, 6), perWindow === undefined ? undefined : { perWindow, remaining, resetMs }];
   }
   /** @type {Record<string, unknown>} */
   const event = { type, operation };

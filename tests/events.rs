@@ -110,10 +110,10 @@ async fn a_response_carries_the_rate_limit_figures() {
     // Each event as declared (`types`), `rateLimit` (built from three values) included.
     assert_eq!(types(&events), ["request", "response", "done"]);
     let rate = get(&events[1], "rateLimit");
-    assert_eq!(num(&rate, "limit"), 100.0, "{}", stringify(&events[1]));
+    assert_eq!(num(&rate, "perWindow"), 100.0, "{}", stringify(&events[1]));
     assert_eq!(num(&rate, "remaining"), 99.0, "{}", stringify(&events[1]));
     assert!(
-        num(&rate, "resetSeconds") >= 0.0,
+        num(&rate, "resetMs") >= 0.0,
         "{}",
         stringify(&events[1])
     );

@@ -22,7 +22,7 @@ function cells(entry) {
       return [clock(at), `#${e.callId}`, e.operation, "request", request, String(e.attempt), "", "", ""];
     case "response": {
       const limit = e.rateLimit
-        ? `rate limit ${e.rateLimit.remaining}/${e.rateLimit.limit}, resets in ${e.rateLimit.resetSeconds} s`
+        ? `rate limit ${e.rateLimit.remaining}/${e.rateLimit.perWindow}, resets in ${Math.ceil(e.rateLimit.resetMs / 1000)} s`
         : "";
       const id = e.requestId ? `request id ${e.requestId}` : "";
       return [clock(at), `#${e.callId}`, e.operation, "response", request, String(e.attempt), String(e.status), ms(e.durationMs), [limit, id].filter(Boolean).join("; ")];

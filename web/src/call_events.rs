@@ -74,9 +74,9 @@ extern "C" {
         status: u16,
         duration_ms: f64,
         request_id: Option<String>,
-        limit: Option<f64>,
+        per_window: Option<f64>,
         remaining: Option<f64>,
-        reset_seconds: Option<f64>,
+        reset_ms: Option<f64>,
     );
     #[wasm_bindgen(js_name = tellEvent)]
     #[allow(clippy::too_many_arguments)]
@@ -221,16 +221,17 @@ impl Events {
     ) {
         self.emit(|a, b, op, id| {
             let number = |name| answer.header(name).and_then(|v| decimal(v.trim()));
-            let [limit, remaining, reset] = [
+            let [per_window, remaining, reset] = [
                 "x-ratelimit-limit",
                 "x-ratelimit-remaining",
                 "x-ratelimit-reset",
             ]
             .map(number);
-            // The rate-limit figures only when all three are readable.
-            let all = limit.is_some() && remaining.is_some() && reset.is_some();
-            let (limit, remaining, reset) = match all {
-                true => (limit, remaining, reset),
+            // The rate-limit figures only when all three are readable; the reset, in seconds
+            // on the wire, in milliseconds.
+            let all = per_window.is_some() && remaining.is_some() && reset.is_some();
+            let (per_window, remaining, reset_ms) = match all {
+                true => (per_window, remaining, reset.map(|s| s * 1000.0)),
                 false => (None, None, None),
             };
             tell_response(
@@ -245,9 +246,9 @@ impl Events {
                 answer.status,
                 js::now_precise() - sent,
                 answer.header_redacted("x-request-id"),
-                limit,
+                per_window,
                 remaining,
-                reset,
+                reset_ms,
             )
         });
     }

@@ -60,11 +60,11 @@ pub use estatekit_vocab::operations::Operation;
 #[serde(rename_all = "camelCase")]
 pub struct RateLimitInfo {
     /// Requests allowed per window (`X-RateLimit-Limit`).
-    pub limit: f64,
+    pub per_window: f64,
     /// Requests left in this window (`X-RateLimit-Remaining`).
     pub remaining: f64,
-    /// Seconds until the window resets (`X-RateLimit-Reset`).
-    pub reset_seconds: f64,
+    /// Milliseconds until the window resets (`X-RateLimit-Reset`, which gives seconds).
+    pub reset_ms: f64,
 }
 
 /// What `onEvent` is told, for every attempt of every call; `callId` ties a call's events
