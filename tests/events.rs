@@ -112,11 +112,7 @@ async fn a_response_carries_the_rate_limit_figures() {
     let rate = get(&events[1], "rateLimit");
     assert_eq!(num(&rate, "perWindow"), 100.0, "{}", stringify(&events[1]));
     assert_eq!(num(&rate, "remaining"), 99.0, "{}", stringify(&events[1]));
-    assert!(
-        num(&rate, "resetMs") >= 0.0,
-        "{}",
-        stringify(&events[1])
-    );
+    assert!(num(&rate, "resetMs") >= 0.0, "{}", stringify(&events[1]));
 }
 
 #[wasm_bindgen_test]

@@ -578,15 +578,15 @@ export interface RateLimitInfo {
     /**
      * Requests allowed per window (`X-RateLimit-Limit`).
      */
-    limit: number;
+    perWindow: number;
     /**
      * Requests left in this window (`X-RateLimit-Remaining`).
      */
     remaining: number;
     /**
-     * Seconds until the window resets (`X-RateLimit-Reset`).
+     * Milliseconds until the window resets (`X-RateLimit-Reset`, which gives seconds).
      */
-    resetSeconds: number;
+    resetMs: number;
 }
 
 /**
