@@ -2,7 +2,8 @@
 # Writes the generated files: from the error model (core/src/error.rs), the declarations
 # web/src/api_error.d.ts and js/api_error.js's block between its GENERATED markers; from the
 # operation table (vocab/src/operations.rs, vocab/src/query.rs), the blocks between the GENERATED
-# markers of js/query.js and js/query.d.ts (estatekit/query's factories).
+# markers of js/query.js and js/query.d.ts (estatekit/query's factories); from `ClientEvent`
+# (core/src/model/events.rs), js/events.js's block (each event's keys in declared order).
 # core/tests/generated.rs (cargo test, in `make test`) fails when one is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -29,6 +30,9 @@ block js/query.js "operation table" "$(query --js)
 "
 block js/query.d.ts "operation table" "$(query --ts)
 "
+# From ClientEvent (core/src/model/events.rs): each event's keys in js/events.js.
+block js/events.js "client events" "$(cargo run -q -p estatekit-core --bin events-js)
+"
 # The retry rule in words behind every <!-- rule:retry --> marker of the Markdown files.
 RULE="$(gen --rule)" node -e '
 const fs = require("fs");
@@ -40,4 +44,4 @@ for (const file of files) {
   if (next !== text) fs.writeFileSync(file, next);
 }
 '
-echo "generate: web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs"
+echo "generate: web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs; js/events.js from core/src/model/events.rs"

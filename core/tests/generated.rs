@@ -1,4 +1,5 @@
-//! The files generated from the error model (core/src/error.rs) and from the operation table
+//! The files generated from the error model (core/src/error.rs), from `ClientEvent`
+//! (core/src/model/events.rs) and from the operation table
 //! (vocab/src/operations.rs, vocab/src/query.rs) are fresh: `make generate` writes them, and
 //! this test (in `make test`) fails when one was not regenerated.
 
@@ -40,5 +41,15 @@ fn the_query_factories_are_generated_from_the_operation_table() {
     assert!(
         block(ts, "operation table") == Some(estatekit_vocab::query::typescript().as_str()),
         "js/query.d.ts's generated block is stale: run `make generate` (it is made from vocab/src/operations.rs and vocab/src/query.rs)"
+    );
+}
+
+#[test]
+fn the_event_keys_of_events_js_are_generated_from_client_event() {
+    let js = include_str!("../../js/events.js");
+    let expected = estatekit_core::model::events::javascript().expect("every event serialises");
+    assert!(
+        block(js, "client events") == Some(expected.as_str()),
+        "js/events.js's generated block is stale: run `make generate` (it is made from `ClientEvent` in core/src/model/events.rs)"
     );
 }
