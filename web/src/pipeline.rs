@@ -345,8 +345,14 @@ impl Pipeline {
                             continue;
                         }
                     }
-                    let asked = op.retry.asked_wait(&answer);
-                    ((op.check)(&answer), Some(answer.status), asked)
+                    let outcome = (op.check)(&answer);
+                    // The wait an answer asks for matters only before a repeat: a success's
+                    // headers are not read.
+                    let asked = outcome
+                        .is_err()
+                        .then(|| op.retry.asked_wait(&answer))
+                        .flatten();
+                    (outcome, Some(answer.status), asked)
                 }
                 Err(mut failure) => {
                     // The attempt's timer is the call's deadline: report the call's timeout.
