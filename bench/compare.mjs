@@ -3,13 +3,14 @@
 // round with the peer (fetch + zod, bench/peer.js) and plain samplers: how a change to the client
 // is measured step by step, on the same page and the same emulator, the paired ratio drift-proof.
 //
-//   node bench/compare.mjs [options] NAME=DIR [NAME=DIR ...] [raw] [shape]
+//   node bench/compare.mjs [options] NAME=DIR [NAME=DIR ...] [raw] [shape] [send]
 //
 //   NAME=DIR        a build of the package (pkg/'s layout: estatekit.js, the .wasm), e.g.
 //                   before=target/compare/before now=pkg
 //   raw, shape      plain samplers: fetch + response.json(); the request as estatekit sends it,
 //                   written in JavaScript (Request object, abort timer, no redirect, no
-//                   credentials, bytes decoded and parsed)
+//                   credentials, bytes decoded and parsed); the first build's own request
+//                   function (js/request.js's sendRequest) and JSON.parse, without the module
 //   --in-page       every fetch answered in the page (the client's own work only)
 //   --scenario S    listWebhooks (default; 10 records) or getDocument (1000 concurrent)
 //   --rounds N      timed rounds per repeat (default 41), --repeats K (default 3),
@@ -34,13 +35,13 @@ const rounds = Number(option("--rounds", 41));
 const repeats = Number(option("--repeats", 3));
 const batch = Number(option("--batch", scenario === "getDocument" ? 1 : 10));
 const builds = args.filter((a) => a.includes("=")).map((a) => a.split("="));
-const plain = args.filter((a) => a === "raw" || a === "shape");
+const plain = args.filter((a) => a === "raw" || a === "shape" || a === "send");
 if (builds.length === 0 || args.length !== builds.length + plain.length || !["listWebhooks", "getDocument"].includes(scenario)) {
-  console.error("usage: node bench/compare.mjs [--in-page] [--scenario listWebhooks|getDocument] [--rounds N] [--repeats K] [--batch B] NAME=DIR ... [raw] [shape]");
+  console.error("usage: node bench/compare.mjs [--in-page] [--scenario listWebhooks|getDocument] [--rounds N] [--repeats K] [--batch B] NAME=DIR ... [raw] [shape] [send]");
   process.exit(2);
 }
 for (const [name, dir] of builds) {
-  if (!/^[a-z][a-z0-9-]*$/i.test(name) || ["peer", "raw", "shape"].includes(name)) throw new Error(`bad build name ${name}`);
+  if (!/^[a-z][a-z0-9-]*$/i.test(name) || ["peer", "raw", "shape", "send"].includes(name)) throw new Error(`bad build name ${name}`);
   if (!existsSync(join(dir, "estatekit.js"))) throw new Error(`${dir} has no estatekit.js (a pkg/ build)`);
 }
 

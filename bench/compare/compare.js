@@ -26,7 +26,16 @@ const PLAIN = {
       clearTimeout(timer);
     }
   },
+  // The first build's own request function (js/request.js's `sendRequest`, as the module calls
+  // it: no option, no hook, the default 30 s timeout) and `JSON.parse` of its text: the client
+  // without its WebAssembly half.
+  send: async () => {
+    const sent = await sendRequest(undefined, undefined, 0, "GET", WEBHOOKS, auth.Authorization, false, undefined, undefined, 30_000);
+    return JSON.parse(sent.text);
+  },
 };
+
+let sendRequest;
 
 let peer;
 /** @type {Record<string, any>} */
@@ -42,6 +51,7 @@ window.compare = {
       await m.default();
       clients[name] = new m.Client({ baseUrl: base, token: TOKEN });
     }
+    ({ sendRequest } = await import(`/${builds[0]}/snippets/js/request.js`));
     const first = clients[builds[0]];
     for (const w of await first.listWebhooks()) await first.deleteWebhook(w.id);
     for (let i = 0; i < 10; i++) await first.registerWebhook({ type: "UNIT_CREATED", url: `${base}/_emulator/sink/compare-${i}` });
