@@ -262,12 +262,13 @@ fn unknown_key(
             continue;
         }
         let key = key.as_string().unwrap_or_default();
-        let path = format!("{path}.{key}");
+        // The path is written only for a key that is refused or looked into.
+        let path_of = || format!("{path}.{key}");
         if !known.contains(&key.as_str()) {
-            return Some(path);
+            return Some(path_of());
         }
         if let Some(inner) = nested(&key) {
-            if let Some(found) = unknown_key(&value, inner, |_| None, &path) {
+            if let Some(found) = unknown_key(&value, inner, |_| None, &path_of()) {
                 return Some(found);
             }
         }
