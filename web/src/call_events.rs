@@ -221,18 +221,17 @@ impl Events {
     ) {
         self.emit(|a, b, op, id| {
             let number = |name| answer.header(name).and_then(|v| decimal(v.trim()));
-            let [per_window, remaining, reset] = [
-                "x-ratelimit-limit",
-                "x-ratelimit-remaining",
-                "x-ratelimit-reset",
-            ]
-            .map(number);
-            // The rate-limit figures only when all three are readable; the reset, in seconds
-            // on the wire, in milliseconds.
-            let all = per_window.is_some() && remaining.is_some() && reset.is_some();
-            let (per_window, remaining, reset_ms) = match all {
-                true => (per_window, remaining, reset.map(|s| s * 1000.0)),
-                false => (None, None, None),
+            // The rate-limit figures only when all three are readable (the next is read only
+            // while the ones before were); the reset, in seconds on the wire, in milliseconds.
+            let figures = number("x-ratelimit-limit").and_then(|per_window| {
+                let remaining = number("x-ratelimit-remaining")?;
+                Some((per_window, remaining, number("x-ratelimit-reset")? * 1000.0))
+            });
+            let (per_window, remaining, reset_ms) = match figures {
+                Some((per_window, remaining, reset_ms)) => {
+                    (Some(per_window), Some(remaining), Some(reset_ms))
+                }
+                None => (None, None, None),
             };
             tell_response(
                 a,
