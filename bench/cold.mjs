@@ -9,25 +9,13 @@
 //   node bench/cold.mjs [rounds]      (default 80; pkg/ must be built)
 //
 // Prints microseconds per call. Figures are printed, never asserted.
-import { join } from "node:path";
-import { launchChromium, root, startEmulator } from "../scripts/local.mjs";
+import { openWebhooksPage } from "./webhooks-page.mjs";
 
 const rounds = Number(process.argv[2] ?? 80);
-const emulator = await startEmulator(["--rate-limit", "0", "--static", join("bench", "compare"), "--static", `/pkg=${join(root, "pkg")}`], {
-  bin: process.env.ESTATEKIT_EMULATOR_BIN ?? join(root, "target", "bench-emulator", "estatekit-emulator"),
-});
-const browser = await launchChromium([]);
+const { page, close } = await openWebhooksPage();
 try {
-  const page = await browser.newPage();
-  await page.goto(`${emulator.url}/index.html`);
   const line = await page.evaluate(async (rounds) => {
-    const m = await import("/pkg/estatekit.js");
-    await m.default();
-    const client = new m.Client({ baseUrl: location.origin, token: "dev-token" });
-    for (const w of await client.listWebhooks()) await client.deleteWebhook(w.id);
-    for (let i = 0; i < 10; i++) await client.registerWebhook({ type: "UNIT_CREATED", url: `${location.origin}/_emulator/sink/cold-${i}` });
-    const { sendRequest } = await import("/pkg/snippets/js/request.js");
-    const url = `${location.origin}/api/external-integrations/webhooks`;
+    const { client, sendRequest, WEBHOOKS: url } = /** @type {any} */ (globalThis);
     const text = await (await fetch(url, { headers: { Authorization: "Bearer dev-token" } })).text();
     // Every fetch answered in the page, its `Request` made as a real fetch makes it.
     globalThis.fetch = async (input, init) => {
@@ -73,6 +61,5 @@ try {
   }, rounds);
   console.log(`listWebhooks in the page, ${rounds - 10} rounds x 50 calls: ${line}`);
 } finally {
-  await browser.close();
-  await emulator.stop();
+  await close();
 }

@@ -12,8 +12,7 @@
 // Prints microseconds per call: wall, then each process's CPU. Figures are printed, never
 // asserted. Needs `make bench-emulator` (target/bench-emulator/estatekit-emulator).
 import { readFileSync, readdirSync } from "node:fs";
-import { join } from "node:path";
-import { launchChromium, root, startEmulator } from "../scripts/local.mjs";
+import { openWebhooksPage } from "./webhooks-page.mjs";
 
 const blocks = Number(process.argv[2] ?? 10);
 const calls = Number(process.argv[3] ?? 300);
@@ -57,21 +56,10 @@ function cpuByProcess() {
   return out;
 }
 
-const emulator = await startEmulator(["--rate-limit", "0", "--static", join("bench", "compare"), "--static", `/pkg=${join(root, "pkg")}`], {
-  bin: process.env.ESTATEKIT_EMULATOR_BIN ?? join(root, "target", "bench-emulator", "estatekit-emulator"),
-});
-const browser = await launchChromium([]);
+const { page, close } = await openWebhooksPage();
 try {
-  const page = await browser.newPage();
-  await page.goto(`${emulator.url}/index.html`);
   await page.evaluate(async () => {
-    const m = await import("/pkg/estatekit.js");
-    await m.default();
-    const client = new m.Client({ baseUrl: location.origin, token: "dev-token" });
-    for (const w of await client.listWebhooks()) await client.deleteWebhook(w.id);
-    for (let i = 0; i < 10; i++) await client.registerWebhook({ type: "UNIT_CREATED", url: `${location.origin}/_emulator/sink/cpu-${i}` });
-    const { sendRequest } = await import("/pkg/snippets/js/request.js");
-    const url = `${location.origin}/api/external-integrations/webhooks`;
+    const { client, sendRequest, WEBHOOKS: url } = /** @type {any} */ (globalThis);
     /** @type {Record<string, () => Promise<unknown[]>>} */
     const one = {
       raw: async () => (await fetch(url, { headers: { Authorization: "Bearer dev-token" } })).json(),
@@ -105,6 +93,5 @@ try {
     console.log(`${name.padEnd(7)} wall ${((t.wall / n) * 1000).toFixed(0)}  ${cpu.join("  ")}`);
   }
 } finally {
-  await browser.close();
-  await emulator.stop();
+  await close();
 }
