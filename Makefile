@@ -23,7 +23,7 @@ $(foreach b,$(BROWSER),$(if $(filter $(b),$(ENGINES)),,$(error BROWSER=$(b): use
 # geckodriver: GECKODRIVER from the environment, else the one scripts/setup.sh installs.
 GECKODRIVER ?= $(HOME)/.cargo/bin/geckodriver
 # wasm-bindgen-test-runner takes GECKODRIVER before CHROMEDRIVER: each engine sees only its own.
-WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=300
+WASM_TEST_ENV := CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=$(CURDIR)/scripts/wasm-test-runner.sh WASM_BINDGEN_TEST_TIMEOUT=300
 DRIVER_ENV_chromium := -u GECKODRIVER CHROMEDRIVER=/usr/bin/chromedriver
 # MOZ_DISABLE_NONLOCAL_CONNECTIONS=1 (inherited by Firefox from geckodriver; moz:firefoxOptions'
 # env is applied on Android only): Firefox refuses every non-loopback connection, and honours
