@@ -15,7 +15,7 @@ const rounds = Number(process.argv[2] ?? 80);
 const { page, close } = await openWebhooksPage();
 try {
   const line = await page.evaluate(async (rounds) => {
-    const { client, sendRequest, WEBHOOKS: url } = /** @type {any} */ (globalThis);
+    const { client, send, WEBHOOKS: url } = /** @type {any} */ (globalThis);
     const text = await (await fetch(url, { headers: { Authorization: "Bearer dev-token" } })).text();
     // Every fetch answered in the page, its `Request` made as a real fetch makes it.
     globalThis.fetch = async (input, init) => {
@@ -26,7 +26,6 @@ try {
     const thrash = () => {
       for (let i = 0; i < big.length; i += 64) big[i]++;
     };
-    const send = async () => JSON.parse((await sendRequest(undefined, undefined, 0, "GET", url, "Bearer dev-token", false, undefined, undefined, 30_000)).text);
     /** @type {Record<string, () => Promise<unknown>>} */
     const one = {
       thrash: async () => thrash(),

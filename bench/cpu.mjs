@@ -59,11 +59,11 @@ function cpuByProcess() {
 const { page, close } = await openWebhooksPage();
 try {
   await page.evaluate(async () => {
-    const { client, sendRequest, WEBHOOKS: url } = /** @type {any} */ (globalThis);
+    const { client, send, WEBHOOKS: url } = /** @type {any} */ (globalThis);
     /** @type {Record<string, () => Promise<unknown[]>>} */
     const one = {
       raw: async () => (await fetch(url, { headers: { Authorization: "Bearer dev-token" } })).json(),
-      send: async () => JSON.parse((await sendRequest(undefined, undefined, 0, "GET", url, "Bearer dev-token", false, undefined, undefined, 30_000)).text),
+      send,
       client: () => client.listWebhooks(),
     };
     /** @type {any} */ (window).block = async (/** @type {string} */ name, /** @type {number} */ n) => {

@@ -1,7 +1,8 @@
 // The page bench/cpu.mjs and bench/cold.mjs measure in: the optimised emulator serving pkg/ and
 // bench/compare/, headless Chromium on its index.html, and in the page (as globals) `client` (the
-// package's Client, 10 webhooks registered), `sendRequest` (js/request.js's, the client's request
-// function alone) and `WEBHOOKS` (the list's URL).
+// package's Client, 10 webhooks registered), `send` (the list's request by js/request.js's
+// `sendRequest` as the module calls it, and `JSON.parse` of its text: the client without its
+// WebAssembly half) and `WEBHOOKS` (the list's URL).
 import { join } from "node:path";
 import { launchChromium, root, startEmulator } from "../scripts/local.mjs";
 
@@ -25,7 +26,9 @@ export async function openWebhooksPage() {
       for (const w of await client.listWebhooks()) await client.deleteWebhook(w.id);
       for (let i = 0; i < 10; i++) await client.registerWebhook({ type: "UNIT_CREATED", url: `${location.origin}/_emulator/sink/bench-${i}` });
       const { sendRequest } = await import("/pkg/snippets/js/request.js");
-      Object.assign(globalThis, { client, sendRequest, WEBHOOKS: `${location.origin}/api/external-integrations/webhooks` });
+      const WEBHOOKS = `${location.origin}/api/external-integrations/webhooks`;
+      const send = async () => JSON.parse((await sendRequest(undefined, undefined, 0, "GET", WEBHOOKS, "Bearer dev-token", false, undefined, undefined, 30_000)).text);
+      Object.assign(globalThis, { client, send, WEBHOOKS });
     });
     const opened = browser;
     return {
