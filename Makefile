@@ -11,7 +11,7 @@ EMULATOR := target/debug/estatekit-emulator
 # js/README.md: the package's own README (build-pkg.sh copies it over wasm-pack's copy of README.md).
 PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
   js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
-  scripts/embed-wasm.mjs
+  scripts/lean-toolchain.sh scripts/embed-wasm.mjs
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
@@ -202,7 +202,7 @@ test-parity: pkg
 
 # Each in turn through scripts/timed-make.sh, which prints the seconds each took (and a summary at
 # the end, also when one fails): where the minutes go.
-TEST_TARGETS := setup lint test-links test-native pkg test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+TEST_TARGETS := setup lint test-links test-native pkg lean-check test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 test:
 	@MAKE="$(MAKE)" scripts/timed-make.sh $(TEST_TARGETS)
 	@echo "make test: all suites passed"
@@ -268,3 +268,9 @@ size: pkg
 
 size-check: pkg
 	@node scripts/size.mjs --check
+
+# Every module the package ships built lean, none carrying core's panic messages
+# (scripts/lean-check.mjs; CONTRIBUTING.md, "The lean build").
+.PHONY: lean-check
+lean-check: pkg
+	@node scripts/lean-check.mjs pkg

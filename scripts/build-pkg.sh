@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Builds pkg/, the npm package:
-# 1. wasm-pack (release, --target web, out-name estatekit_wasm): wasm-bindgen's glue
-#    estatekit_wasm.js + estatekit_wasm.d.ts, kept exactly as emitted, the module
-#    estatekit_wasm_bg.wasm;
+# 1. the crate built for wasm32 by the lean toolchain (below), then wasm-bindgen (--target web,
+#    out-name estatekit_wasm): wasm-bindgen's glue estatekit_wasm.js + estatekit_wasm.d.ts, kept
+#    exactly as emitted, the module estatekit_wasm_bg.wasm;
 # 2. wasm-opt -Oz (pinned npm binaryen) on the module, in place; imports and exports keep their
 #    names, so the glue needs no change;
 # 3. the public wrapper (js/client.js, js/loader.js, the entries js/estatekit.js for browsers and
@@ -30,6 +30,16 @@
 #    imports are the optional peers @opentelemetry/api and @opentelemetry/core (js/otel.js and its
 #    parts js/otel_*.js, js/otel.d.ts), and otel_routes.js, its table of the client's requests,
 #    generated from vocab/src/operations.rs. The main entry never imports it.
+#
+# Every shipped module (the main, server, testing and webhooks modules, and so their embedded and
+# fallback copies) is built lean: the standard library rebuilt for it (-Zbuild-std) with panics
+# that abort at once (-Cpanic=immediate-abort: no panic message is formatted, a panic is the
+# `unreachable` trap) and no source locations (-Zlocation-detail=none), by Debian's rustc-web 1.96
+# that scripts/lean-toolchain.sh installs and checks, in a target directory of its own
+# (target/lean), with RUSTC_BOOTSTRAP=1 for that command alone. Cargo.toml holds nothing unstable:
+# contributors' builds, tests and clippy use the ordinary toolchain. `PANIC_MESSAGES=1
+# scripts/build-pkg.sh` builds the same package with the ordinary toolchain, panic messages kept
+# (for diagnosing a trap; never shipped: `make test`'s size-check refuses it).
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -62,16 +72,34 @@ vocab_bin() {
   cargo build -q --workspace --bin "$2" --examples
   "target/debug/$2" > "$1"
 }
-rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
-if [ "$out" != pkg ]; then
-  # What wasm-pack runs, plus --keep-debug (wasm-pack has no way to pass it on).
-  cargo build --lib --release --target wasm32-unknown-unknown
-  wasm-bindgen --target web --typescript --keep-debug --out-name estatekit_wasm --out-dir "$out" \
-    target/wasm32-unknown-unknown/release/estatekit.wasm
+# cargo_wasm ARGS...: `cargo build --release --target wasm32-unknown-unknown ARGS`, lean unless
+# PANIC_MESSAGES=1; its modules are under $wasm_dir.
+if [ "${PANIC_MESSAGES:-}" = 1 ]; then
+  echo "build-pkg: PANIC_MESSAGES=1: the ordinary toolchain, panic messages kept (not for shipping)" >&2
+  wasm_dir=target/wasm32-unknown-unknown/release
+  cargo_wasm() { cargo build --release --target wasm32-unknown-unknown "$@"; }
 else
-  # --mode no-install: use the wasm-bindgen on PATH (scripts/setup.sh pins it), never download.
-  wasm-pack --log-level warn build --mode no-install --target web --out-name estatekit_wasm --release
+  source scripts/lean-toolchain.sh
+  wasm_dir=target/lean/wasm32-unknown-unknown/release
+  cargo_wasm() {
+    env RUSTC="$LEAN_RUSTC" RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$LEAN_LINKER" \
+      RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+      "$LEAN_CARGO" build --release --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
+      --target-dir target/lean "$@"
+  }
 fi
+# bindgen OUT_NAME OUT_DIR MODULE [ARGS...]: wasm-bindgen's glue for the browser's ES modules.
+# wasm-bindgen-cli is pinned by scripts/setup.sh to the crate's version.
+bindgen() {
+  local name=$1 dir=$2 module=$3
+  shift 3
+  wasm-bindgen --target web --typescript "$@" --out-name "$name" --out-dir "$dir" "$module"
+}
+rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
+cargo_wasm --lib
+keep=()
+[ "$out" = pkg ] || keep=(--keep-debug)
+bindgen estatekit_wasm "$out" "$wasm_dir/estatekit.wasm" "${keep[@]}"
 optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
 # The ApiError class: wasm-bindgen copies js/api_error.js beside the glue (snippets/js/, where the
 # module's binding imports it); the wrapper's ./api_error.js is that same file, one module instance.
@@ -97,9 +125,8 @@ cp js/EMULATOR.md "$out/EMULATOR.md"
 if [ "$out" = pkg ]; then
   node_out=target/pkg-node
   rm -rf "$node_out"
-  cargo build --lib --release --target wasm32-unknown-unknown --features dom-emulation,auth,server
-  wasm-bindgen --target web --typescript --out-name estatekit_wasm_node --out-dir "$node_out" \
-    target/wasm32-unknown-unknown/release/estatekit.wasm
+  cargo_wasm --lib --features dom-emulation,auth,server
+  bindgen estatekit_wasm_node "$node_out" "$wasm_dir/estatekit.wasm"
   optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
   cp "$node_out/estatekit_wasm_node.js" "$node_out/estatekit_wasm_node.d.ts" "$out/"
   # The node glue's snippets (the ApiError class, as the browser glue's): the same files.
@@ -123,9 +150,8 @@ fi
 
 # 4. estatekit/testing (not with --keep-names: that build is for the main module's profiles).
 if [ "$out" = pkg ]; then
-  cargo build -p estatekit-testing --lib --release --target wasm32-unknown-unknown
-  wasm-bindgen --target web --typescript --out-name estatekit_testing_wasm --out-dir "$out" \
-    target/wasm32-unknown-unknown/release/estatekit_testing.wasm
+  cargo_wasm -p estatekit-testing --lib
+  bindgen estatekit_testing_wasm "$out" "$wasm_dir/estatekit_testing.wasm"
   # -O1, not -Oz: on this module (2026-11-23) -O1 took 11 s and gave 631,366 bytes gzipped,
   # -Os 38 s and 670,709, -Oz 43 s and 673,205 (larger raw modules of -O1 compress better).
   optimize -O1 "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_bg.wasm"
@@ -136,9 +162,8 @@ fi
 
 # 5. estatekit/webhooks (not with --keep-names either).
 if [ "$out" = pkg ]; then
-  cargo build -p estatekit-webhooks --lib --release --target wasm32-unknown-unknown
-  wasm-bindgen --target web --typescript --out-name estatekit_webhooks_wasm --out-dir "$out" \
-    target/wasm32-unknown-unknown/release/estatekit_webhooks.wasm
+  cargo_wasm -p estatekit-webhooks --lib
+  bindgen estatekit_webhooks_wasm "$out" "$wasm_dir/estatekit_webhooks.wasm"
   optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   printf '%s\n' '// The WebhookEventError class: the file the module imports (js/webhook_event_error.js in the repository).' \

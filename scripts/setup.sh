@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building and testing estatekit needs, skipping what is already there at the
 # right version: the wasm32 target, wasm-bindgen-cli (same version as the wasm-bindgen crate),
-# wasm-pack, Debian's Chromium + ChromeDriver, Debian's Firefox ESR + geckodriver (a crate on
+# the lean build's toolchain (scripts/lean-toolchain.sh: Debian's rustc-web 1.96, the library's
+# source, wasm-ld), Debian's Chromium + ChromeDriver, Debian's Firefox ESR + geckodriver (a crate on
 # crates.io: Debian does not package it), Debian's WebKitGTK WebDriver + MiniBrowser and Xvfb,
 # Debian's redis-server (the multi-process tests of estatekit/store), and the npm dev tools
 # (package-lock.json).
@@ -10,7 +11,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 WASM_BINDGEN_VERSION=$(sed -nE 's/^wasm-bindgen = "=([0-9.]+)"/\1/p' Cargo.toml)
-WASM_PACK_VERSION=0.15.1
 # geckodriver 0.37.1 drives Debian's firefox-esr 153 (make test-browser, tests/consumers).
 GECKODRIVER_VERSION=0.37.1
 export PATH="$HOME/.cargo/bin:$PATH"
@@ -35,10 +35,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -qx "wasm-bindgen $WASM_BINDGEN_V
   cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
 fi
 
-if ! wasm-pack --version 2>/dev/null | grep -qx "wasm-pack $WASM_PACK_VERSION"; then
-  say "installing wasm-pack $WASM_PACK_VERSION (about 1.5 minutes)"
-  cargo install wasm-pack --version "$WASM_PACK_VERSION" --locked --force
-fi
+# The shipped modules' toolchain (scripts/build-pkg.sh sources the same script before it builds).
+bash scripts/lean-toolchain.sh
 
 if [ "${ESTATEKIT_SKIP_BROWSER:-}" != 1 ] && { [ ! -x /usr/bin/chromium ] || [ ! -x /usr/bin/chromedriver ]; }; then
   say "installing Debian's chromium and chromium-driver"
