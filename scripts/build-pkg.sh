@@ -36,10 +36,12 @@
 # that abort at once (-Cpanic=immediate-abort: no panic message is formatted, a panic is the
 # `unreachable` trap) and no source locations (-Zlocation-detail=none), by Debian's rustc-web 1.96
 # that scripts/lean-toolchain.sh installs and checks, in a target directory of its own
-# (target/lean), with RUSTC_BOOTSTRAP=1 for that command alone. Cargo.toml holds nothing unstable:
-# contributors' builds, tests and clippy use the ordinary toolchain. `PANIC_MESSAGES=1
-# scripts/build-pkg.sh` builds the same package with the ordinary toolchain, panic messages kept
-# (for diagnosing a trap; never shipped: `make test`'s size-check refuses it).
+# (target/lean), with RUSTC_BOOTSTRAP=1 for that command alone; the standard library with its
+# `optimize_for_size` feature (its smaller variants of sorting, formatting and searching).
+# Cargo.toml holds nothing unstable: contributors' builds, tests and clippy use the ordinary
+# toolchain. `PANIC_MESSAGES=1 scripts/build-pkg.sh` builds the same package with the ordinary
+# toolchain, panic messages kept (for diagnosing a trap; never shipped: `make lean-check`, part of
+# `make test`, refuses it).
 #
 # `scripts/build-pkg.sh --keep-names` builds the same package into target/pkg-named/ with the
 # function names kept (wasm-bindgen --keep-debug, wasm-opt -Oz -g): for twiggy (`make size-top`)
@@ -85,6 +87,7 @@ else
     env RUSTC="$LEAN_RUSTC" RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$LEAN_LINKER" \
       RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
       "$LEAN_CARGO" build --release --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
+      -Zbuild-std-features=optimize_for_size \
       --target-dir target/lean "$@"
   }
 fi
