@@ -271,6 +271,11 @@ size-check: pkg
 
 # Every module the package ships built lean, none carrying core's panic messages
 # (scripts/lean-check.mjs; CONTRIBUTING.md, "The lean build").
-.PHONY: lean-check
+.PHONY: lean-check lean-steps
 lean-check: pkg
 	@node scripts/lean-check.mjs pkg
+
+# The main module's bytes at each step of the lean build, and two steps not kept
+# (bench/lean-steps.sh; about 2 minutes a step; not part of make test).
+lean-steps: setup
+	bench/lean-steps.sh
