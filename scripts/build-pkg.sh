@@ -157,6 +157,12 @@ if [ "$out" = pkg ]; then
   cp js/query.js js/query.d.ts "$out/"
 fi
 
+# 7b. estatekit/token: the browser's side of estatekit/auth's token route, plain JavaScript (no
+#     module of its own, nothing added to the main entry).
+if [ "$out" = pkg ]; then
+  cp js/token.js js/token.d.ts "$out/"
+fi
+
 # 8. estatekit/otel: plain JavaScript (no module of its own); the requests' templates generated
 #    from their one definition (vocab/src/operations.rs).
 if [ "$out" = pkg ]; then

@@ -20,6 +20,7 @@ const WRAPPER = [
   "checked_client.js",
   "base_url.js",
   "query.js",
+  "token.js",
   ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
 ];
 const SHIPPED = [
@@ -72,6 +73,8 @@ const SHIPPED = [
   "store.d.ts",
   // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
   "query.d.ts",
+  // estatekit/token: the browser's side of the token route, plain JavaScript (portal.test.mjs).
+  "token.d.ts",
   // estatekit/otel: OpenTelemetry, plain JavaScript (tests/node/otel.test.mjs); its table of the
   // client's requests generated from their one definition (vocab/src/operations.rs).
   "otel.d.ts",
@@ -148,6 +151,7 @@ test.it("has complete npm metadata", () => {
     assert.doesNotMatch(js, /from\s*["']bullmq["']|import\(\s*["']bullmq["']/, `${file} imports bullmq`);
   }
   assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
+  assert.deepEqual(manifest.exports["./token"], { types: "./token.d.ts", default: "./token.js" });
   assert.deepEqual(manifest.exports["./otel"], { types: "./otel.d.ts", default: "./otel.js" });
   assert.equal(manifest.engines.node, ">=20");
   // One bin, a Node program shipped as it is in js/ (its only import from the package is
@@ -187,6 +191,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["auth.workerd.js", "auth.d.ts"],
     ["store.js", "store.d.ts"],
     ["query.js", "query.d.ts"],
+    ["token.js", "token.d.ts"],
     ["otel.js", "otel.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
@@ -201,7 +206,7 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/otel"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/token", "estatekit/otel"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
   const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
   assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);

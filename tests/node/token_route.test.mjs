@@ -1,7 +1,9 @@
-// The browser's token, the server's side, against pkg/ (`make test-node`) and the in-process
-// emulator of estatekit/testing: estatekit/auth's createTokenRoute (the signed-in staff member's
-// own token from the app's session, same origin only, never cached, a rotated set written back,
-// 401 when no one is signed in, never a token provider's token).
+// The browser's token, both sides, against pkg/ (`make test-node`) and the in-process emulator of
+// estatekit/testing: estatekit/auth's createTokenRoute (the signed-in staff member's own token
+// from the app's session, same origin only, never cached, a rotated set written back, 401 when no
+// one is signed in, never a token provider's token) and estatekit/token's createSessionToken (the
+// route's answer for the Client, its 401 as the sign-in-required ApiError, clear() reaching the
+// other tabs through BroadcastChannel).
 import test from "node:test";
 import assert from "node:assert/strict";
 
@@ -10,6 +12,7 @@ const { createUserTokens, createTokenProvider, createTokenRoute, passwordGrant }
 const { createTestService } = await import(`${pkg}testing.node.js`);
 const { toNodeListener } = await import(`${pkg}webhooks.node.js`);
 const { Client, isApiError } = await import(`${pkg}estatekit.node.js`);
+const { createSessionToken, isSignInRequired } = await import(`${pkg}token.js`);
 
 const CLIENT = { clientId: "staff-portal", clientSecret: "s3cret-of-the-portal-Q9" };
 const USER = { username: "agent@acme.test", password: "pa55-of-the-agent-Q9" };
@@ -184,5 +187,87 @@ test.describe("createTokenRoute", () => {
     } finally {
       await new Promise((resolve) => server.close(resolve));
     }
+  });
+});
+
+/** A page's fetch that sends what a browser adds (its Cookie, Sec-Fetch-Site) to the route. */
+const browserFetch = (route, cookie) => async (input, init) =>
+  route(new Request(new URL(input, APP), { ...init, headers: { ...init?.headers, cookie: cookie(), "sec-fetch-site": "same-origin" } }));
+
+test.describe("createSessionToken", () => {
+  test.it("hands the Client { token, expiresAt }: the Client calls the service with the staff member's token", async () => {
+    const { emulator, route, signIn } = await portal();
+    await signIn();
+    let asked = 0;
+    const tokens = createSessionToken({
+      url: "/api/estate-token",
+      fetch: (input, init) => (asked++, browserFetch(route, () => "sid=s1")(input, init)),
+    });
+    const client = new Client({ baseUrl: emulator.baseUrl, getToken: tokens.getToken, fetch: emulator.fetch });
+    await Promise.all([client.listWebhooks(), client.listWebhooks(), client.listWebhooks()]);
+    assert.equal(asked, 1, "asked once for many calls");
+    const answer = await tokens.getToken();
+    assert.deepEqual(Object.keys(answer).sort(), ["expiresAt", "token"]);
+    client.free();
+  });
+
+  test.it("the route's 401 is the sign-in-required ApiError, a 503 a plain failure the Client reports", async () => {
+    const { emulator, route } = await portal();
+    const tokens = createSessionToken({ url: "/api/estate-token", fetch: browserFetch(route, () => "sid=nobody") });
+    const e = await tokens.getToken().then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(isApiError(e));
+    assert.equal(e.kind, "unauthorized");
+    assert.equal(e.status, 401);
+    assert.equal(e.retryable, false);
+    assert.equal(e.signInRequired, true);
+    assert.ok(isSignInRequired(e));
+    assert.match(e.message, /sign-in required.*\/api\/estate-token answered 401: no one is signed in/);
+    // Through the Client: the call's error is (or is caused by) it.
+    const client = new Client({ baseUrl: emulator.baseUrl, getToken: tokens.getToken, fetch: emulator.fetch });
+    const call = await client.listWebhooks().then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(isSignInRequired(call), `${call.kind}: ${call.message}`);
+    client.free();
+    const down = createSessionToken({ url: "/t", fetch: async () => new Response('{"error":"token_unavailable","message":"try again"}', { status: 503 }) });
+    const failed = await down.getToken().then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(!isSignInRequired(failed));
+    assert.match(failed.message, /token route \/t answered HTTP 503: try again/);
+    const garbled = createSessionToken({ url: "/t", fetch: async () => new Response("<html>", { status: 200 }) });
+    assert.match((await garbled.getToken().catch((e) => e)).message, /not \{ token, expiresAt \}/);
+  });
+
+  test.it("clear() reaches the other tabs (BroadcastChannel) and drops a token still on its way", async () => {
+    const { route, signIn } = await portal();
+    await signIn();
+    const channel = `estatekit-token-test-${process.pid}`;
+    let release;
+    const held = new Promise((resolve) => (release = resolve));
+    const tabA = createSessionToken({ url: "/api/estate-token", channel, fetch: async (input, init) => (await held, browserFetch(route, () => "sid=s1")(input, init)) });
+    const tabB = createSessionToken({ url: "/api/estate-token", channel, fetch: browserFetch(route, () => "sid=s1") });
+    // A third tab of the page, as a plain BroadcastChannel (it keeps this process alive while it
+    // waits: the entry's channels never do): it sees the message tabA sends.
+    const tabC = new BroadcastChannel(channel);
+    const seen = new Promise((resolve) => (tabC.onmessage = (event) => resolve(event.data)));
+    const cleared = [];
+    tabA.onClear(() => cleared.push("a"));
+    const heard = new Promise((resolve) => tabB.onClear(() => resolve(cleared.push("b"))));
+    const onItsWay = tabA.getToken();
+    tabA.clear();
+    release();
+    const e = await onItsWay.then(() => assert.fail("resolved"), (e) => e);
+    assert.ok(isSignInRequired(e), "a token asked for before the sign-out is not handed out after it");
+    assert.deepEqual(await seen, { type: "clear" }, "nothing but the sign-out is sent (no token)");
+    await heard;
+    tabC.close();
+    assert.deepEqual(cleared.sort(), ["a", "b"]);
+    // A later sign-in is served again.
+    assert.equal(typeof (await tabA.getToken()).token, "string");
+  });
+
+  test.it("refuses options it cannot use", () => {
+    assert.throws(() => createSessionToken({}), (e) => isApiError(e) && e.kind === "invalid_input" && /options\.url/.test(e.message));
+    assert.throws(() => createSessionToken({ url: "/t", fetch: 1 }), /options\.fetch/);
+    assert.throws(() => createSessionToken({ url: "https://other.example/token" }), /own origin/);
+    assert.throws(() => createSessionToken("//other.example/token"), /own origin/);
+    assert.equal(typeof createSessionToken("/api/estate-token").getToken, "function");
   });
 });
