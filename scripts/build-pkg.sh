@@ -87,6 +87,9 @@ cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estat
 cp js/README.md "$out/README.md"
 # The emulator's documentation (`npx estatekit-emulator`), linked from the README.
 cp js/EMULATOR.md "$out/EMULATOR.md"
+# The documentation the README links (docs/*.md, CHANGELOG.md), its links resolved in the package
+# (scripts/pack-docs.mjs: a link to a file the package does not ship goes to the repository).
+node scripts/pack-docs.mjs "$out"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token

@@ -3,7 +3,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { transformSync } from "esbuild";
 import ts from "typescript";
 import { pkgDir, root, tarball } from "./lib.mjs";
@@ -23,8 +23,11 @@ const WRAPPER = [
   "token.js",
   ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
 ];
+/** The documentation the README links (scripts/pack-docs.mjs): docs/*.md and CHANGELOG.md. */
+const DOCS = [...readdirSync(`${root}docs`).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`), "CHANGELOG.md"];
 const SHIPPED = [
   ...WRAPPER,
+  ...DOCS,
   "estatekit.d.ts",
   "estatekit_wasm.d.ts",
   "estatekit_wasm.js",
@@ -94,7 +97,7 @@ test.it("its README and EMULATOR.md link only to files the package ships or publ
   assert.equal(readme, readFileSync(`${root}/js/README.md`, "utf8"), "the package's own README (js/README.md)");
   assert.equal(readFileSync(`${pkgDir}/EMULATOR.md`, "utf8"), readFileSync(`${root}/js/EMULATOR.md`, "utf8"));
   assert.match(readme, /\]\(\.\/EMULATOR\.md\)/, "the README links to the emulator's documentation");
-  for (const doc of ["README.md", "EMULATOR.md"]) {
+  for (const doc of ["README.md", "EMULATOR.md"]) { // docs/*.md: tests/docs/links.mjs --packed
     const text = readFileSync(`${pkgDir}/${doc}`, "utf8").replace(/```[\s\S]*?```/g, "");
     const links = [...text.matchAll(/\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]);
     assert.ok(links.length > 0, doc);
@@ -161,7 +164,8 @@ test.it("has complete npm metadata", () => {
   assert.equal(bin, readFileSync(`${root}js/emulator-cli.mjs`, "utf8"));
   assert.ok(bin.startsWith("#!/usr/bin/env node\n"));
   assert.equal(manifest.sideEffects, false);
-  assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
+  const listed = SHIPPED.filter((f) => f !== "package.json" && !f.startsWith("docs/"));
+  assert.deepEqual([...manifest.files].sort(), [...listed, "docs/*.md"].sort());
 });
 
 test.it("has no top-level await and imports nothing from Node", () => {
