@@ -10,8 +10,10 @@ PORT ?= 8787
 EMULATOR := target/debug/estatekit-emulator
 # js/README.md: the package's own README (build-pkg.sh copies it over wasm-pack's copy of README.md).
 PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
-  js/README.md $(wildcard docs/*.md) CHANGELOG.md scripts/pack-docs.mjs core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
+  js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
   scripts/embed-wasm.mjs
+# The documentation the package ships (scripts/pack-docs.mjs copies it into pkg/).
+PKG_SOURCES += $(wildcard docs/*.md) CHANGELOG.md scripts/pack-docs.mjs
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
@@ -144,10 +146,11 @@ test-readme: pkg
 test-links:
 	node tests/docs/links.mjs
 	node --test tests/docs/rules.test.mjs
-	@if [ -f pkg/package.json ]; then node tests/docs/links.mjs --packed; else echo "packed links: no pkg/ (make test-packed-docs builds it)"; fi
+	@if [ -f pkg/package.json ]; then node tests/docs/links.mjs --packed; else echo "packed links: no pkg/ (make test-packed-docs builds it first)"; fi
 
 # The Markdown of the packed tarball (README, EMULATOR.md, docs/*.md, CHANGELOG.md): every link
-# resolves inside it (tests/docs/links.mjs --packed).
+# resolves inside it (tests/docs/links.mjs --packed; in make test through
+# tests/consumers/package.test.mjs).
 .PHONY: test-packed-docs
 test-packed-docs: pkg
 	node tests/docs/links.mjs --packed
@@ -209,7 +212,7 @@ test-parity: pkg
 
 # Each in turn through scripts/timed-make.sh, which prints the seconds each took (and a summary at
 # the end, also when one fails): where the minutes go.
-TEST_TARGETS := setup lint test-links test-native pkg test-packed-docs test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+TEST_TARGETS := setup lint test-links test-native pkg test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 test:
 	@MAKE="$(MAKE)" scripts/timed-make.sh $(TEST_TARGETS)
 	@echo "make test: all suites passed"

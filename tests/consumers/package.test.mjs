@@ -112,6 +112,13 @@ test.it("its README and EMULATOR.md link only to files the package ships or publ
   assert.match(readme, /npm install \.\/estatekit-[\d.]+\.tgz/);
 });
 
+test.it("its Markdown (README, EMULATOR.md, docs/*.md, CHANGELOG.md) links only inside the tarball or to https URLs", () => {
+  // tests/docs/links.mjs --packed: every relative link a file of the tarball, every #anchor a heading.
+  const out = execFileSync(process.execPath, [`${root}tests/docs/links.mjs`, "--packed"], { encoding: "utf8" });
+  assert.match(out, /packed links: ok: \d+ Markdown files/);
+  for (const doc of DOCS) assert.ok(out.includes(doc), `${doc} is packed and checked`);
+});
+
 test.it("has complete npm metadata", () => {
   const manifest = JSON.parse(execFileSync("tar", ["-xzOf", tgz, "package/package.json"], { encoding: "utf8" }));
   const cargo = readFileSync(`${root}Cargo.toml`, "utf8");
