@@ -12,8 +12,6 @@ EMULATOR := target/debug/estatekit-emulator
 PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
   js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
   scripts/embed-wasm.mjs
-# The documentation the package ships (scripts/pack-docs.mjs copies it into pkg/).
-PKG_SOURCES += $(wildcard docs/*.md) CHANGELOG.md scripts/pack-docs.mjs
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
@@ -70,6 +68,9 @@ emulator:
 # wasm-opt -Oz, the wrapper (js/*.js, js/*.d.ts, js/package.json) copied as is, and the embedded
 # modules of the server entries (scripts/build-pkg.sh says which file is what).
 pkg: pkg/estatekit_wasm_bg.wasm
+
+# The documentation the package ships (scripts/pack-docs.mjs copies it into pkg/).
+PKG_SOURCES += $(wildcard docs/*.md) CHANGELOG.md scripts/pack-docs.mjs
 
 pkg/estatekit_wasm_bg.wasm: $(PKG_SOURCES)
 	scripts/build-pkg.sh
