@@ -69,11 +69,11 @@ export const TESTING_ENTRY = "testing.js";
 export const WEBHOOKS_WASM = "estatekit_webhooks_wasm_bg.wasm";
 export const WEBHOOKS_ENTRY = "webhooks.js";
 
-/** The TanStack Query entry, `estatekit/query` (plain JavaScript, no module): reported, not budgeted. */
-export const QUERY_ENTRY = "query.js";
-
 /** The browser's token entry, `estatekit/token` (plain JavaScript, no module): reported, not budgeted. */
 export const TOKEN_ENTRY = "token.js";
+
+/** The TanStack Query entry, `estatekit/query` (plain JavaScript, no module): reported, not budgeted. */
+export const QUERY_ENTRY = "query.js";
 
 /** The OpenTelemetry entry, `estatekit/otel` (plain JavaScript, no module), and its budget (issue 46). */
 export const OTEL_ENTRY = "otel.js";
@@ -135,15 +135,6 @@ function chunks(result) {
   };
 }
 
-/** `estatekit/query` bundled and minified as an app would ship it (it imports nothing). */
-export function measureQuery(pkgDir = new URL("../pkg/", import.meta.url)) {
-  const entry = fileURLToPath(new URL(QUERY_ENTRY, pkgDir));
-  const options = { entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent" };
-  const raw = buildSync(options).outputFiles[0].contents;
-  const min = Buffer.from(buildSync({ ...options, minify: true }).outputFiles[0].contents);
-  return { name: `${QUERY_ENTRY} + imports (bundled)`, raw: raw.length, minified: min.length, gzip: gzip(min) };
-}
-
 /**
  * `estatekit/token` bundled and minified as an app ships it, without the `ApiError` class it
  * shares with the main entry (./api_error.js): what it adds to a page that has a `Client`.
@@ -154,6 +145,15 @@ export function measureToken(pkgDir = new URL("../pkg/", import.meta.url)) {
   const raw = buildSync(options).outputFiles[0].contents;
   const min = Buffer.from(buildSync({ ...options, minify: true }).outputFiles[0].contents);
   return { name: `${TOKEN_ENTRY} (bundled, ApiError shared)`, raw: raw.length, minified: min.length, gzip: gzip(min) };
+}
+
+/** `estatekit/query` bundled and minified as an app would ship it (it imports nothing). */
+export function measureQuery(pkgDir = new URL("../pkg/", import.meta.url)) {
+  const entry = fileURLToPath(new URL(QUERY_ENTRY, pkgDir));
+  const options = { entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent" };
+  const raw = buildSync(options).outputFiles[0].contents;
+  const min = Buffer.from(buildSync({ ...options, minify: true }).outputFiles[0].contents);
+  return { name: `${QUERY_ENTRY} + imports (bundled)`, raw: raw.length, minified: min.length, gzip: gzip(min) };
 }
 
 /**
@@ -241,8 +241,8 @@ export function currentFigures(pkgDir = new URL("../pkg/", import.meta.url)) {
     webhooks: webhooks.total,
     "webhooks-wasm": webhooks.files[0].gzip,
     "webhooks-lazy": webhooks.lazy?.gzip ?? 0,
-    query: measureQuery(pkgDir).gzip,
     token: measureToken(pkgDir).gzip,
+    query: measureQuery(pkgDir).gzip,
     otel: measureOtel(pkgDir).gzip,
     server: server.gzip,
     "server-raw": server.raw,
@@ -265,8 +265,8 @@ function sizeSection(f) {
     row("server module (Node, Workers; with `estatekit/auth`)", "server", `${marked("server-raw", f["server-raw"])} raw`),
     row("`estatekit/testing` (test-only entry)", "testing", `its \`.wasm\` ${marked("testing-wasm", f["testing-wasm"])}; lazy chunk ${marked("testing-lazy", f["testing-lazy"])}`),
     row("`estatekit/webhooks`", "webhooks", `its \`.wasm\` ${marked("webhooks-wasm", f["webhooks-wasm"])}; lazy chunk ${marked("webhooks-lazy", f["webhooks-lazy"])}`),
-    row("`estatekit/query`", "query"),
     row("`estatekit/token` (the `ApiError` class it shares with the main entry not counted)", "token"),
+    row("`estatekit/query`", "query"),
     row("`estatekit/otel` (its peers `@opentelemetry/*` not counted)", "otel", `budget ${format(OTEL_BUDGET)}`),
     row("the peer's zod code (`fetch` + zod 4, bench/peer.js)", "peer"),
   ].join("\n");
@@ -321,12 +321,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   console.log(`${"sum".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${n(webhooks.total)}`);
   fallback(webhooks.lazy);
-  const query = measureQuery();
-  console.log("\nestatekit/query (TanStack Query option factories, not in the main entry's budget):");
-  console.log(`${query.name.padEnd(width)} ${n(query.raw)} ${n(query.minified)} ${n(query.gzip)}`);
   const token = measureToken();
   console.log("\nestatekit/token (the browser's token route client, not in the main entry's budget):");
   console.log(`${token.name.padEnd(width)} ${n(token.raw)} ${n(token.minified)} ${n(token.gzip)}`);
+  const query = measureQuery();
+  console.log("\nestatekit/query (TanStack Query option factories, not in the main entry's budget):");
+  console.log(`${query.name.padEnd(width)} ${n(query.raw)} ${n(query.minified)} ${n(query.gzip)}`);
   const otel = measureOtel();
   console.log("\nestatekit/otel (OpenTelemetry, not in the main entry's budget; its peers @opentelemetry/* external):");
   console.log(`${otel.name.padEnd(width)} ${n(otel.raw)} ${n(otel.minified)} ${n(otel.gzip)}  budget ${OTEL_BUDGET.toLocaleString("en-US")}: ${otel.pass ? `ok, ${(OTEL_BUDGET - otel.gzip).toLocaleString("en-US")} bytes under` : `OVER by ${(otel.gzip - OTEL_BUDGET).toLocaleString("en-US")} bytes`}`);
