@@ -69,6 +69,9 @@ emulator:
 # modules of the server entries (scripts/build-pkg.sh says which file is what).
 pkg: pkg/estatekit_wasm_bg.wasm
 
+# The documentation the package ships (scripts/pack-docs.mjs copies it into pkg/).
+PKG_SOURCES += $(wildcard docs/*.md) CHANGELOG.md scripts/pack-docs.mjs
+
 pkg/estatekit_wasm_bg.wasm: $(PKG_SOURCES)
 	scripts/build-pkg.sh
 
@@ -144,6 +147,14 @@ test-readme: pkg
 test-links:
 	node tests/docs/links.mjs
 	node --test tests/docs/rules.test.mjs
+	@if [ -f pkg/package.json ]; then node tests/docs/links.mjs --packed; else echo "packed links: no pkg/ (make test-packed-docs builds it first)"; fi
+
+# The Markdown of the packed tarball (README, EMULATOR.md, docs/*.md, CHANGELOG.md): every link
+# resolves inside it (tests/docs/links.mjs --packed; in make test through
+# tests/consumers/package.test.mjs).
+.PHONY: test-packed-docs
+test-packed-docs: pkg
+	node tests/docs/links.mjs --packed
 
 # The documents' current figures (behind <!-- figure:KEY --> markers, docs/figures.md) within 1 %
 # of what `make size` measures (scripts/figures.mjs).

@@ -43,7 +43,8 @@ export type { Store } from "./store.js";
 export interface TokenProvider {
     /**
      * The access token and when it expires (`{ token, expiresAt }`, what a `Client`'s `getToken`
-     * may return, and what a route handler can hand a browser). The cached token while it is
+     * may return, on the server: this is the service account's token, which must never reach a
+     * browser; a browser gets the signed-in staff member's own, {@link createTokenRoute}). The cached token while it is
      * not due; else a new one, from the store when another process got it, or by one grant
      * that concurrent callers share (a refresh, or the password grant when there is no refresh
      * token or the service refused it). `"unauthorized"` (the client's call after a 401) gets a
@@ -97,6 +98,73 @@ export interface UserTokens {
  * shows its base URL and client id, never a secret.
  */
 export function createUserTokens(options: UserTokensOptions): UserTokens;
+
+/**
+ * The app's session of the signed-in staff member, as {@link createTokenRoute} reads and writes
+ * it: any session library, by two functions (recipes for NextAuth/Auth.js and Better Auth in
+ * docs/browser-apps.md).
+ */
+export interface TokenRouteSession {
+    /**
+     * The token set the request's session holds (what the sign-in gave, e.g. `toTokenSet(account)`,
+     * or the last set written by `set`), or `null`/`undefined` when no one is signed in (the route
+     * answers 401). A throw is answered 503.
+     */
+    get(request: Request): HeldTokenSet | null | undefined | Promise<HeldTokenSet | null | undefined>;
+    /**
+     * Writes a refreshed (rotated) token set back to the session; called only when the set
+     * changed. May return headers to add to the route's answer (a session cookie's `Set-Cookie`).
+     * A throw is ignored: the token is still given, and `fresh` serves the old set's successor
+     * for `successorRetentionMs`.
+     */
+    set(request: Request, tokenSet: TokenSet): void | HeadersInit | Promise<void | HeadersInit>;
+}
+
+/** Options of {@link createTokenRoute}. */
+export interface TokenRouteOptions {
+    /**
+     * The signed-in staff's token sets: `createUserTokens(...)`. A token provider
+     * (`createTokenProvider`, the service account's token, valid for the whole account) is
+     * refused, by `tsc` and at run time: it must never reach a browser.
+     */
+    userTokens: UserTokens & { getToken?: never };
+    /** The session of the signed-in staff member: where the token set is read and written back. */
+    session: TokenRouteSession;
+    /**
+     * The app's public origin(s) (`https://portal.example.com`), for the `Origin` check of a POST
+     * from a browser that sends no `Sec-Fetch-Site`. Default: the request URL's own origin
+     * (behind a proxy that ends TLS or rewrites the host, give the public one).
+     */
+    origin?: string | string[];
+}
+
+/** What {@link createTokenRoute} answers with 200: what a `Client`'s `getToken` may return. */
+export interface TokenRouteAnswer {
+    /** The signed-in staff member's access token. */
+    token: string;
+    /** When it expires, in milliseconds since the Unix epoch. */
+    expiresAt: number;
+}
+
+/**
+ * A route that gives the browser the signed-in staff member's **own** access token, fresh: a
+ * `Request -> Response` function for a Next.js route handler (`export const POST =
+ * createTokenRoute(...)`, and `GET`), and, through `toNodeListener` (estatekit/webhooks), Node's
+ * http and Express. It answers:
+ * - 200 `{ token, expiresAt }` (a {@link TokenRouteAnswer}) from `userTokens.fresh` of the
+ *   session's set (`fresh(set, "unauthorized")` for `?reason=unauthorized`, which the browser's
+ *   `getToken` adds after the service answered 401), writing a refreshed set back with `session.set`;
+ * - 401 `{ error: "sign_in_required" }` when no one is signed in or the sign-in has ended (the
+ *   browser's `createSessionToken` makes it the sign-in-required `ApiError`);
+ * - 403 to a request that is not from a page of the same origin: only `Sec-Fetch-Site:
+ *   same-origin`, or, where a browser sends no `Sec-Fetch-Site`, a POST whose `Origin` is the
+ *   route's own; 405 to other methods; 503 when the service or the session cannot answer now;
+ *   500 to a malformed set in the session.
+ * Every answer has `Cache-Control: no-store` and `Vary: Cookie`, and no CORS header: no other
+ * site's page can read it. Throws an `ApiError` (`invalid_input`) at once for options that are
+ * not `createUserTokens`'s user tokens (a token provider is refused) and a session's two functions.
+ */
+export function createTokenRoute(options: TokenRouteOptions): (request: Request) => Promise<Response>;
 
 /** The `ApiError` of a token set that only a new sign-in can replace. */
 export type SignInRequiredError = ApiError & SignInRequired;

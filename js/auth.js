@@ -15,5 +15,6 @@ throw new Error(
         "conditions (esbuild: conditions: [\"workerd\", \"worker\", \"browser\"], with .wasm imports kept as modules)."
     : "estatekit/auth is for servers (Node 20+, Bun, Deno, Cloudflare Workers, Next.js route handlers, server " +
         "actions and server components): it holds the OAuth client secret, which must never ship to a browser. In the " +
-        "browser, give the Client a getToken that asks your own backend for { token, expiresAt }.",
+        "browser, give the Client the getToken of estatekit/token's createSessionToken, which asks your backend's " +
+        "createTokenRoute for the signed-in staff member's { token, expiresAt }.",
 );

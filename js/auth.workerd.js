@@ -9,4 +9,4 @@ import { entry } from "./auth_tokens.js";
 
 export { ApiError, isApiError } from "./client.js";
 export const { createTokenProvider, createUserTokens, passwordGrant, refreshGrant, authorizationCodeGrant } = entry(init);
-export { authjsProvider, betterAuthProvider, isSignInRequired, toStaffProfile, toTokenSet } from "./auth_tokens.js";
+export { authjsProvider, betterAuthProvider, createTokenRoute, isSignInRequired, toStaffProfile, toTokenSet } from "./auth_tokens.js";

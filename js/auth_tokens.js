@@ -45,6 +45,13 @@ const INSPECT = Symbol.for("nodejs.util.inspect.custom");
 const OBSERVE = Symbol.for("estatekit.tokens.observe");
 
 /**
+ * The mark of user tokens made by `createUserTokens` (any copy of the package): what
+ * `createTokenRoute` requires, so that no route can hand a browser a token provider's (the
+ * service account's) token.
+ */
+const USER_TOKENS = Symbol.for("estatekit.userTokens");
+
+/**
  * What observes a provider or user tokens (estatekit/otel's, internal): `begin` is asked at each
  * call, synchronously, for a scope (the caller's tracing context); `signal` is told each event
  * of the round that call starts, with that scope: the round's `TokenEvent`s (as `onEvent` gets
@@ -265,7 +272,7 @@ function createUserTokens(options) {
     toString: () => `[UserTokens ${about.clientId} at ${about.baseUrl}]`,
     [INSPECT]: () => `UserTokens { baseUrl: '${about.baseUrl}', clientId: '${about.clientId}' }`,
   };
-  return Object.freeze(Object.defineProperty(userTokens, OBSERVE, { value: watch.hook }));
+  return Object.freeze(Object.defineProperties(userTokens, { [OBSERVE]: { value: watch.hook }, [USER_TOKENS]: { value: true } }));
 }
 
 /**
@@ -459,6 +466,130 @@ export function betterAuthProvider(options) {
       }
       return { id: user.id, name: user.name ?? user.id, email: user.email, image: user.image ?? undefined, emailVerified: false };
     },
+  };
+}
+
+/** The headers of every answer of a token route: never cached, never shared across origins. */
+const ROUTE_HEADERS = { "cache-control": "no-store", vary: "Cookie", "content-type": "application/json", "x-content-type-options": "nosniff" };
+
+/**
+ * A JSON answer of a token route, with `extra` headers (a session's Set-Cookie) appended.
+ * @param {number} status
+ * @param {unknown} body
+ * @param {HeadersInit} [extra]
+ */
+function routeAnswer(status, body, extra) {
+  const headers = new Headers(ROUTE_HEADERS);
+  if (status === 405) headers.set("allow", "GET, POST");
+  if (extra !== undefined) new Headers(extra).forEach((value, name) => headers.append(name, value));
+  return new Response(JSON.stringify(body), { status, headers });
+}
+
+/**
+ * Whether `request` comes from a page of the route's own origin: `Sec-Fetch-Site: same-origin`
+ * (every current browser sends it), or, where the browser sends no `Sec-Fetch-Site`, a POST whose
+ * `Origin` is the route's origin (`origins`, else the request URL's own).
+ * @param {Request} request
+ * @param {string[] | undefined} origins
+ */
+function sameOrigin(request, origins) {
+  const site = request.headers.get("sec-fetch-site");
+  if (site !== null) return site === "same-origin";
+  const origin = request.headers.get("origin");
+  if (request.method !== "POST" || origin === null) return false;
+  return (origins ?? [new URL(request.url).origin]).includes(origin);
+}
+
+/**
+ * The allowed origins of `options.origin`, checked (an `invalid_input` ApiError naming it).
+ * @param {unknown} given
+ * @returns {string[] | undefined}
+ */
+function routeOrigins(given) {
+  if (given === undefined) return undefined;
+  const list = Array.isArray(given) ? given : [given];
+  return list.map((o) => {
+    /** @type {URL | undefined} */
+    let url;
+    try {
+      url = typeof o === "string" ? new URL(o) : undefined;
+    } catch {
+      url = undefined;
+    }
+    if (!url || url.origin !== o) {
+      throw apiError("invalid_input", "invalid options.origin: must be an origin (`https://portal.example.com`, no path or trailing slash) or an array of them");
+    }
+    return o;
+  });
+}
+
+/**
+ * A route that gives the signed-in staff member's own access token to the browser. See ./auth.d.ts.
+ * @param {import("./auth.js").TokenRouteOptions} options
+ * @returns {(request: Request) => Promise<Response>}
+ */
+export function createTokenRoute(options) {
+  const { userTokens, session, origin } = /** @type {Partial<import("./auth.js").TokenRouteOptions>} */ (options ?? {});
+  const tokens = /** @type {Record<PropertyKey, unknown> | null | undefined} */ (/** @type {unknown} */ (userTokens));
+  if (tokens === null || typeof tokens !== "object" || tokens[USER_TOKENS] !== true) {
+    const provider = tokens !== null && typeof tokens === "object" && typeof tokens.getToken === "function";
+    throw apiError(
+      "invalid_input",
+      provider
+        ? "invalid options.userTokens: this is a token provider (createTokenProvider), whose token is the service account's, valid for " +
+            "the whole account: it must never reach a browser. Give createUserTokens(...) and the session of the signed-in staff member"
+        : "invalid options.userTokens: must be the user tokens of createUserTokens({ baseUrl, clientId, clientSecret })",
+    );
+  }
+  const s = /** @type {{ get?: unknown, set?: unknown } | null | undefined} */ (session);
+  if (s === null || typeof s !== "object" || typeof s.get !== "function" || typeof s.set !== "function") {
+    throw apiError("invalid_input", "invalid options.session: must be { get(request), set(request, tokenSet) }, the app's session of the signed-in staff member");
+  }
+  const origins = routeOrigins(origin);
+  const fresh = /** @type {UserTokens} */ (userTokens).fresh;
+  const { get, set } = /** @type {import("./auth.js").TokenRouteSession} */ (s);
+
+  return async function tokenRoute(request) {
+    if (request.method !== "GET" && request.method !== "POST") {
+      return routeAnswer(405, { error: "method_not_allowed", message: "the token route answers GET and POST from its own origin" });
+    }
+    if (!sameOrigin(request, origins)) {
+      return routeAnswer(403, { error: "cross_origin", message: "the token route answers its own origin's pages only" });
+    }
+    /** @type {HeldTokenSet | null | undefined} */
+    let held;
+    try {
+      held = await get(request);
+    } catch {
+      return routeAnswer(503, { error: "session_unavailable", message: "the session could not be read: try again" });
+    }
+    if (held == null) return routeAnswer(401, { error: "sign_in_required", message: "no one is signed in" });
+    /** @type {TokenSet} */
+    let fresher;
+    try {
+      // `?reason=unauthorized`: the service answered 401 to the token the browser holds.
+      const unauthorized = new URL(request.url).searchParams.get("reason") === "unauthorized";
+      fresher = await (unauthorized ? fresh(held, "unauthorized") : fresh(held));
+    } catch (e) {
+      if (isSignInRequired(e)) return routeAnswer(401, { error: "sign_in_required", message: "the session's sign-in has ended: sign in again" });
+      const kind = isApiError(e) ? /** @type {{ kind: string }} */ (e).kind : "unknown";
+      // A malformed set in the session, or bad options: the app's fault, not to be asked again.
+      if (kind === "invalid_input") return routeAnswer(500, { error: "invalid_session", message: "the session's token set was refused (invalid_input): see the server's configuration" });
+      // The service's or the network's failure, not the user's: the browser may ask again.
+      return routeAnswer(503, { error: "token_unavailable", kind, message: "no token could be had from the service now: try again" });
+    }
+    /** @type {Headers | undefined} */
+    let written;
+    if (fresher.accessToken !== held.accessToken || fresher.refreshToken !== (held.refreshToken ?? undefined)) {
+      try {
+        const headers = await set(request, fresher);
+        if (headers != null) written = new Headers(headers);
+      } catch {
+        // Not written: the token is still good, and `fresh` serves the successor to the old set
+        // for `successorRetentionMs`; the next answer writes it again.
+      }
+    }
+    return routeAnswer(200, { token: fresher.accessToken, expiresAt: fresher.expiresAt }, written);
   };
 }
 

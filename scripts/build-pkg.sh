@@ -118,6 +118,9 @@ cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estat
 cp js/README.md "$out/README.md"
 # The emulator's documentation (`npx estatekit-emulator`), linked from the README.
 cp js/EMULATOR.md "$out/EMULATOR.md"
+# The documentation the README links (docs/*.md, CHANGELOG.md), its links resolved in the package
+# (scripts/pack-docs.mjs: a link to a file the package does not ship goes to the repository).
+node scripts/pack-docs.mjs "$out"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token
@@ -183,6 +186,12 @@ fi
 # 7. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).
 if [ "$out" = pkg ]; then
   cp js/query.js js/query.d.ts "$out/"
+fi
+
+# 7b. estatekit/token: the browser's side of estatekit/auth's token route, plain JavaScript (no
+#     module of its own, nothing added to the main entry).
+if [ "$out" = pkg ]; then
+  cp js/token.js js/token.d.ts "$out/"
 fi
 
 # 8. estatekit/otel: plain JavaScript (no module of its own); the requests' templates generated

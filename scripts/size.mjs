@@ -69,6 +69,9 @@ export const TESTING_ENTRY = "testing.js";
 export const WEBHOOKS_WASM = "estatekit_webhooks_wasm_bg.wasm";
 export const WEBHOOKS_ENTRY = "webhooks.js";
 
+/** The browser's token entry, `estatekit/token` (plain JavaScript, no module): reported, not budgeted. */
+export const TOKEN_ENTRY = "token.js";
+
 /** The TanStack Query entry, `estatekit/query` (plain JavaScript, no module): reported, not budgeted. */
 export const QUERY_ENTRY = "query.js";
 
@@ -130,6 +133,18 @@ function chunks(result) {
     lazy: js.filter((p) => !eager.has(p)).map(file),
     inputs: [...eager].flatMap((p) => Object.keys(outputs[p].inputs)),
   };
+}
+
+/**
+ * `estatekit/token` bundled and minified as an app ships it, without the `ApiError` class it
+ * shares with the main entry (./api_error.js): what it adds to a page that has a `Client`.
+ */
+export function measureToken(pkgDir = new URL("../pkg/", import.meta.url)) {
+  const entry = fileURLToPath(new URL(TOKEN_ENTRY, pkgDir));
+  const options = { entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent", external: ["./api_error.js"] };
+  const raw = buildSync(options).outputFiles[0].contents;
+  const min = Buffer.from(buildSync({ ...options, minify: true }).outputFiles[0].contents);
+  return { name: `${TOKEN_ENTRY} (bundled, ApiError shared)`, raw: raw.length, minified: min.length, gzip: gzip(min) };
 }
 
 /** `estatekit/query` bundled and minified as an app would ship it (it imports nothing). */
@@ -226,6 +241,7 @@ export function currentFigures(pkgDir = new URL("../pkg/", import.meta.url)) {
     webhooks: webhooks.total,
     "webhooks-wasm": webhooks.files[0].gzip,
     "webhooks-lazy": webhooks.lazy?.gzip ?? 0,
+    token: measureToken(pkgDir).gzip,
     query: measureQuery(pkgDir).gzip,
     otel: measureOtel(pkgDir).gzip,
     server: server.gzip,
@@ -249,6 +265,7 @@ function sizeSection(f) {
     row("server module (Node, Workers; with `estatekit/auth`)", "server", `${marked("server-raw", f["server-raw"])} raw`),
     row("`estatekit/testing` (test-only entry)", "testing", `its \`.wasm\` ${marked("testing-wasm", f["testing-wasm"])}; lazy chunk ${marked("testing-lazy", f["testing-lazy"])}`),
     row("`estatekit/webhooks`", "webhooks", `its \`.wasm\` ${marked("webhooks-wasm", f["webhooks-wasm"])}; lazy chunk ${marked("webhooks-lazy", f["webhooks-lazy"])}`),
+    row("`estatekit/token` (the `ApiError` class it shares with the main entry not counted)", "token"),
     row("`estatekit/query`", "query"),
     row("`estatekit/otel` (its peers `@opentelemetry/*` not counted)", "otel", `budget ${format(OTEL_BUDGET)}`),
     row("the peer's zod code (`fetch` + zod 4, bench/peer.js)", "peer"),
@@ -304,6 +321,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   }
   console.log(`${"sum".padEnd(width)} ${"".padStart(9)} ${"".padStart(9)} ${n(webhooks.total)}`);
   fallback(webhooks.lazy);
+  const token = measureToken();
+  console.log("\nestatekit/token (the browser's token route client, not in the main entry's budget):");
+  console.log(`${token.name.padEnd(width)} ${n(token.raw)} ${n(token.minified)} ${n(token.gzip)}`);
   const query = measureQuery();
   console.log("\nestatekit/query (TanStack Query option factories, not in the main entry's budget):");
   console.log(`${query.name.padEnd(width)} ${n(query.raw)} ${n(query.minified)} ${n(query.gzip)}`);

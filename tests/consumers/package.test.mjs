@@ -3,7 +3,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, readdirSync } from "node:fs";
 import { transformSync } from "esbuild";
 import ts from "typescript";
 import { pkgDir, root, tarball } from "./lib.mjs";
@@ -20,10 +20,14 @@ const WRAPPER = [
   "checked_client.js",
   "base_url.js",
   "query.js",
+  "token.js",
   ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
 ];
+/** The documentation the README links (scripts/pack-docs.mjs): docs/*.md and CHANGELOG.md. */
+const DOCS = [...readdirSync(`${root}docs`).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`), "CHANGELOG.md"];
 const SHIPPED = [
   ...WRAPPER,
+  ...DOCS,
   "estatekit.d.ts",
   "estatekit_wasm.d.ts",
   "estatekit_wasm.js",
@@ -72,6 +76,8 @@ const SHIPPED = [
   "store.d.ts",
   // estatekit/query: TanStack Query option factories, plain JavaScript (query.test.mjs).
   "query.d.ts",
+  // estatekit/token: the browser's side of the token route, plain JavaScript (portal.test.mjs).
+  "token.d.ts",
   // estatekit/otel: OpenTelemetry, plain JavaScript (tests/node/otel.test.mjs); its table of the
   // client's requests generated from their one definition (vocab/src/operations.rs).
   "otel.d.ts",
@@ -91,7 +97,7 @@ test.it("its README and EMULATOR.md link only to files the package ships or publ
   assert.equal(readme, readFileSync(`${root}/js/README.md`, "utf8"), "the package's own README (js/README.md)");
   assert.equal(readFileSync(`${pkgDir}/EMULATOR.md`, "utf8"), readFileSync(`${root}/js/EMULATOR.md`, "utf8"));
   assert.match(readme, /\]\(\.\/EMULATOR\.md\)/, "the README links to the emulator's documentation");
-  for (const doc of ["README.md", "EMULATOR.md"]) {
+  for (const doc of ["README.md", "EMULATOR.md"]) { // docs/*.md: tests/docs/links.mjs --packed
     const text = readFileSync(`${pkgDir}/${doc}`, "utf8").replace(/```[\s\S]*?```/g, "");
     const links = [...text.matchAll(/\]\(([^)\s]+)[^)]*\)/g)].map((m) => m[1]);
     assert.ok(links.length > 0, doc);
@@ -104,6 +110,13 @@ test.it("its README and EMULATOR.md link only to files the package ships or publ
   }
   assert.doesNotMatch(readme, /npm install estatekit\b(?!-)/, "estatekit is not on the registry: install the tarball");
   assert.match(readme, /npm install \.\/estatekit-[\d.]+\.tgz/);
+});
+
+test.it("its Markdown (README, EMULATOR.md, docs/*.md, CHANGELOG.md) links only inside the tarball or to https URLs", () => {
+  // tests/docs/links.mjs --packed: every relative link a file of the tarball, every #anchor a heading.
+  const out = execFileSync(process.execPath, [`${root}tests/docs/links.mjs`, "--packed"], { encoding: "utf8" });
+  assert.match(out, /packed links: ok: \d+ Markdown files/);
+  for (const doc of DOCS) assert.ok(out.includes(doc), `${doc} is packed and checked`);
 });
 
 test.it("has complete npm metadata", () => {
@@ -148,6 +161,7 @@ test.it("has complete npm metadata", () => {
     assert.doesNotMatch(js, /from\s*["']bullmq["']|import\(\s*["']bullmq["']/, `${file} imports bullmq`);
   }
   assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
+  assert.deepEqual(manifest.exports["./token"], { types: "./token.d.ts", default: "./token.js" });
   assert.deepEqual(manifest.exports["./otel"], { types: "./otel.d.ts", default: "./otel.js" });
   assert.equal(manifest.engines.node, ">=20");
   // One bin, a Node program shipped as it is in js/ (its only import from the package is
@@ -157,7 +171,8 @@ test.it("has complete npm metadata", () => {
   assert.equal(bin, readFileSync(`${root}js/emulator-cli.mjs`, "utf8"));
   assert.ok(bin.startsWith("#!/usr/bin/env node\n"));
   assert.equal(manifest.sideEffects, false);
-  assert.deepEqual([...manifest.files].sort(), [...SHIPPED.filter((f) => f !== "package.json")].sort());
+  const listed = SHIPPED.filter((f) => f !== "package.json" && !f.startsWith("docs/"));
+  assert.deepEqual([...manifest.files].sort(), [...listed, "docs/*.md"].sort());
 });
 
 test.it("has no top-level await and imports nothing from Node", () => {
@@ -187,6 +202,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["auth.workerd.js", "auth.d.ts"],
     ["store.js", "store.d.ts"],
     ["query.js", "query.d.ts"],
+    ["token.js", "token.d.ts"],
     ["otel.js", "otel.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
@@ -201,7 +217,7 @@ test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.
-  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/otel"];
+  const entries = ["estatekit", "estatekit/testing", "estatekit/webhooks", "estatekit/auth", "estatekit/store", "estatekit/query", "estatekit/token", "estatekit/otel"];
   const byRow = entries.every((e) => new RegExp(`│ "${e}"\\s*│ OK \\(ESM\\)\\s*│ OK\\s*│`).test(out));
   const byColumn = new RegExp(`node16 \\(from ESM\\)(\\s*│\\s*OK \\(ESM\\)){${entries.length}}\\s*│`).test(out);
   assert.ok(byRow || byColumn, `${entries.join(", ")}:\n${out}`);

@@ -8,8 +8,13 @@
 // file or folder of the repository (not its build output), optionally with `#anchor` (a heading
 // of that Markdown file). Code is not a link, but a Markdown file it names (`docs/x.md`) must be
 // in the repository too, so that no document sends its reader to a file it does not have.
-// It also fails when README.md is over 20,000 bytes.
+// It also fails when README.md or the package's README (js/README.md) is over 20,000 bytes.
+// With --packed, it checks the Markdown of the built package instead (pkg/, as `npm pack` packs
+// it: the README, EMULATOR.md, docs/*.md, CHANGELOG.md): every link is a public https URL or a
+// relative path to a file the tarball holds, with `#anchor` a heading of it; and the README links
+// every page of docs/ that it names. make test-links runs it when pkg/ is built.
 // Usage: node tests/docs/links.mjs [files...]    (make test-links)
+//        node tests/docs/links.mjs --packed
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { dirname, join, normalize, relative, sep } from "node:path";
@@ -93,7 +98,10 @@ function problem(file, target) {
   const [pathPart, anchor] = t.split("#", 2);
   const path = decodeURIComponent(pathPart.split("?")[0]);
   if (path.startsWith("/")) return "absolute path: use a path relative to the file";
-  const resolved = path === "" ? file : normalize(join(dirname(file), path)).split(sep).join("/").replace(/\/$/, "");
+  let resolved = path === "" ? file : normalize(join(dirname(file), path)).split(sep).join("/").replace(/\/$/, "");
+  // js/README.md and js/EMULATOR.md are the package's pages: there, the packed docs/ and
+  // CHANGELOG.md (scripts/pack-docs.mjs) sit beside them; in the repository, at its root.
+  if (file.startsWith("js/")) resolved = resolved.replace(/^js\/(docs\/.*|CHANGELOG\.md)$/, "$1");
   if (resolved === ".." || resolved.startsWith("../")) return "points outside the repository";
   if (!known.has(resolved) && !folders.has(resolved)) return `${resolved} is not a file of the repository`;
   if (anchor !== undefined && anchor !== "" && resolved.endsWith(".md") && !anchorsOf(resolved).has(anchor.toLowerCase())) {
@@ -147,6 +155,36 @@ function namedExists(file, name) {
     .some((p) => !p.startsWith("../") && known.has(p));
 }
 
+if (process.argv[2] === "--packed") {
+  const pkg = join(root, "pkg");
+  const [info] = JSON.parse(execFileSync("npm", ["pack", "--dry-run", "--json", "--ignore-scripts"], { cwd: pkg, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }));
+  const packed = new Set(info.files.map((f) => f.path));
+  const errors = [];
+  const pages = [...packed].filter((f) => f.endsWith(".md"));
+  const headings = new Map(pages.map((f) => [f, anchors(readFileSync(join(pkg, f), "utf8"))]));
+  for (const file of pages) {
+    for (const { line, target } of links(readFileSync(join(pkg, file), "utf8"))) {
+      const t = target.trim().replace(/^<(.*)>$/, "$1");
+      if (/^https:\/\//.test(t)) continue; // a public URL
+      const [pathPart, anchor] = t.split("#", 2);
+      const path = decodeURIComponent(pathPart);
+      const resolved = path === "" ? file : normalize(join(dirname(file), path)).split(sep).join("/");
+      if (/^[a-z][a-z0-9+.-]*:/i.test(t) || t.startsWith("/") || !packed.has(resolved)) {
+        errors.push(`pkg/${file}:${line}: ${target}: not a file of the tarball`);
+      } else if (anchor && resolved.endsWith(".md") && !headings.get(resolved).has(anchor.toLowerCase())) {
+        errors.push(`pkg/${file}:${line}: ${target}: ${resolved} has no heading #${anchor}`);
+      }
+    }
+  }
+  const readme = readFileSync(join(pkg, "README.md"), "utf8");
+  for (const need of ["CHANGELOG.md", "docs/browser-apps.md", "docs/auth.md", "docs/errors.md"]) {
+    if (!readme.includes(`](./${need}`)) errors.push(`pkg/README.md: does not link ./${need}`);
+  }
+  for (const e of errors) console.log(e);
+  console.log(`packed links: ${errors.length ? "FAILED" : "ok"}: ${pages.length} Markdown files in the tarball (${pages.join(", ")}), ${errors.length} broken`);
+  process.exit(errors.length ? 1 : 0);
+}
+
 const asked = process.argv.slice(2);
 const markdown = (asked.length ? asked.map((f) => relative(root, join(process.cwd(), f)).split(sep).join("/")) : files).filter((f) =>
   f.endsWith(".md"),
@@ -164,9 +202,11 @@ for (const file of markdown) {
 }
 // The README is a newcomer's first page: detail goes to docs/ beyond README_LIMIT bytes.
 const README_LIMIT = 20_000;
-const readmeBytes = readFileSync(join(root, "README.md")).length;
-if (readmeBytes > README_LIMIT) {
-  errors.push(`README.md: ${readmeBytes} bytes, over the limit of ${README_LIMIT}: move detail to docs/`);
+for (const readme of ["README.md", "js/README.md"]) {
+  const readmeBytes = readFileSync(join(root, readme)).length;
+  if (readmeBytes > README_LIMIT) {
+    errors.push(`${readme}: ${readmeBytes} bytes, over the limit of ${README_LIMIT}: move detail to docs/`);
+  }
 }
 for (const e of errors) console.log(e);
 console.log(`links: ${errors.length ? "FAILED" : "ok"}: ${markdown.length} Markdown files, ${errors.length} links outside the repository or broken`);
