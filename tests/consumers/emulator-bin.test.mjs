@@ -8,7 +8,7 @@ import test from "node:test";
 import assert from "node:assert/strict";
 import { execFile, execFileSync, spawn } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -18,11 +18,20 @@ import { freePort, installPacked, root, tarballPath } from "./lib.mjs";
 const project = mkdtempSync(path.join(tmpdir(), "estatekit-bin-"));
 const site = path.join(project, "site");
 
-/** PATH without cargo or any Rust directory, with this node's directory (npx needs node). */
-const bare = [
-  path.dirname(process.execPath),
-  ...(process.env.PATH ?? "").split(path.delimiter).filter((d) => d && !/cargo|rust/i.test(d)),
-].join(path.delimiter);
+/**
+ * PATH without cargo or any Rust directory: a folder of its own holding only what npx runs (this
+ * node, npm, npx, sh). Node's directory cannot be on it whole: where node is /usr/bin/node, so is
+ * Debian's cargo (the lean build's toolchain, scripts/lean-toolchain.sh).
+ */
+const tools = path.join(project, "tools");
+mkdirSync(tools);
+for (const [name, target] of [
+  ["node", process.execPath],
+  ["npm", path.join(path.dirname(process.execPath), "npm")],
+  ["npx", path.join(path.dirname(process.execPath), "npx")],
+  ["sh", "/bin/sh"],
+]) symlinkSync(realpathSync(target), path.join(tools, name));
+const bare = tools;
 const env = { ...process.env, PATH: bare, npm_config_yes: "false", npm_config_update_notifier: "false" };
 for (const key of Object.keys(env)) if (/^(CARGO|RUSTUP|RUSTC)/.test(key)) delete env[key];
 const npx = path.join(path.dirname(process.execPath), "npx");
