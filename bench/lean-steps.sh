@@ -23,8 +23,10 @@ row() {
       RUSTFLAGS="$flags" "$LEAN_CARGO" build -q --lib --release --target wasm32-unknown-unknown \
       --target-dir "$dir" "$@"
   fi
-  wasm-bindgen --target web --out-name m --out-dir "$dir/bound" "$dir/wasm32-unknown-unknown/release/estatekit.wasm"
-  wasm-opt "$dir/bound/m_bg.wasm" --low-memory-unused --strip-debug --strip-producers --enable-bulk-memory \
+  # The same names and flags as make pkg's (the import module's name is in the .wasm's bytes).
+  wasm-bindgen --target web --typescript --out-name estatekit_wasm --out-dir "$dir/bound" \
+    "$dir/wasm32-unknown-unknown/release/estatekit.wasm"
+  wasm-opt "$dir/bound/estatekit_wasm_bg.wasm" --low-memory-unused --strip-debug --strip-producers --enable-bulk-memory \
     --enable-bulk-memory-opt --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals \
     --enable-multivalue --enable-reference-types -Oz -o "$dir/m.wasm"
   printf '| %s | %s | %s | %s |\n' "$note" "$(stat -c %s "$dir/m.wasm")" "$(gzip -9 -c "$dir/m.wasm" | wc -c)" "$name"
