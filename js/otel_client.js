@@ -189,6 +189,32 @@ function withListener(options, onEvent) {
 }
 
 /**
+ * What the parts of one instrumented client share: the tracer and instruments, the client's
+ * server (read at its first request: its base URL is valid then), the request being sent now by
+ * each call (by `callId`) with the context it runs in (what the hook around `fetch` needs), and
+ * the context of each call that asks `getToken` now (its operation span's).
+ * @typedef {{
+ *   telemetry: Telemetry,
+ *   tracer: import("@opentelemetry/api").Tracer,
+ *   where: () => Server,
+ *   sending: Map<number, { span: Span, parent: Context }>,
+ *   asking: Map<number, Context>,
+ * }} Instrumented
+ */
+
+/**
+ * The first call of one method call: when the method was called (its span starts then: its token
+ * and its wait for the module are the call's time too; undefined once used, or for a list call's
+ * pages, sent when awaited or iterated), and whether any event came.
+ * @typedef {{ started?: number, seen?: boolean }} First
+ */
+
+/**
+ * What takes a call's events' plain values (see ./events.js).
+ * @typedef {(type: string, operation: string, callId: number, values: readonly any[]) => void} Tell
+ */
+
+/**
  * Instruments `client` (see the file's comment); returns it.
  * @template {import("./estatekit.js").Client} C
  * @param {C} client
@@ -202,29 +228,37 @@ export function instrumentClient(client, telemetry) {
     throw apiError("invalid_input", "estatekit/otel: this Client is frozen (or sealed): instrument it before freezing it");
   }
   instrumented.add(client);
-  const { tracer } = telemetry;
-
   /** @type {Server | undefined} */
   let server;
-  /** The client's server, read at its first request (its base URL is valid then). */
-  const where = () => (server ??= serverOf(client.baseUrl));
+  /** @type {Instrumented} */
+  const state = {
+    telemetry,
+    tracer: telemetry.tracer,
+    where: () => (server ??= serverOf(client.baseUrl)),
+    sending: new Map(),
+    asking: new Map(),
+  };
+  /** @type {Record<symbol, (hooks: ReturnType<typeof hooksOf>) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT](hooksOf(state));
+  for (const [name, [at]] of Object.entries(OPERATIONS)) {
+    const method = /** @type {(...args: unknown[]) => unknown} */ (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (client))[name]);
+    if (typeof method === "function") wrapMethod(client, name, at, method, state);
+  }
+  return client;
+}
 
+/**
+ * The client's hooks (./client.js's `INSTRUMENT`), each of which must call what it is handed at
+ * once and return what that returns:
+ * - `ask(getToken, reason, callId)` runs `getToken(reason)` (the `token` event came just before)
+ *   in the call's span, so that a token provider's grant (estatekit/otel's tokens part) is its
+ *   child;
+ * - `send(fetch, url, init, callId)` runs `fetch(url, init)` in the CLIENT span's context,
+ *   tracing suppressed below it, and adds `traceparent` to `init.headers` (the request's headers,
+ *   a plain object) when asked.
+ * @param {Instrumented} state
+ */
+function hooksOf({ telemetry, sending, asking }) {
   /**
-   * The request being sent now by each call (by `callId`), and the context it runs in: what the
-   * hook around `fetch` needs.
-   * @type {Map<number, { span: Span, parent: Context }>}
-   */
-  const sending = new Map();
-  /**
-   * The context of each call (by `callId`) that asks `getToken` now: its operation span's.
-   * @type {Map<number, Context>}
-   */
-  const asking = new Map();
-
-  /**
-   * Runs `getToken(reason)` (the `token` event came just before) in the call's span, so that a
-   * token provider's grant (estatekit/otel's tokens part) is its child. Must call `getToken` at
-   * once and return what it returns.
    * @param {(reason: string) => unknown} getToken
    * @param {string} reason
    * @param {number} callId
@@ -235,9 +269,6 @@ export function instrumentClient(client, telemetry) {
     return asked ? within(() => asked, getToken, reason) : getToken(reason);
   };
   /**
-   * Runs `fetch(url, init)` in the CLIENT span's context, tracing suppressed below it; adds
-   * `traceparent` to `init.headers` (the request's headers, a plain object) when asked. Must call
-   * `fetch` at once and return what it returns.
    * @param {(url: string, init: RequestInit) => unknown} fetch
    * @param {string} url
    * @param {RequestInit & { headers: Record<string, string> }} init
@@ -263,220 +294,307 @@ export function instrumentClient(client, telemetry) {
       init,
     );
   };
-  /** @type {Record<symbol, (hooks: { send: typeof send, ask: typeof ask }) => void>} */ (/** @type {unknown} */ (client))[INSTRUMENT]({ send, ask });
+  return { send, ask };
+}
 
-  /**
-   * Ends `call`'s request in flight: with its answer's status, or, when none came, with `kind`.
-   * @param {Call} call
-   * @param {number} callId
-   * @param {{ status?: number, kind?: string, durationMs?: number, requestId?: string }} outcome
-   */
-  const endAttempt = (call, callId, outcome) => {
-    const attempt = call.attempt;
-    if (!attempt) return;
-    call.attempt = undefined;
-    sending.delete(callId);
-    const { span, attributes } = attempt;
-    /** @type {Attributes} */
-    const ended = { ...attributes }; // known already
-    if (outcome.status !== undefined) ended["http.response.status_code"] = outcome.status;
-    const error = outcome.status === undefined ? outcome.kind ?? "_OTHER" : outcome.status >= 400 ? String(outcome.status) : undefined;
-    if (error) ended["error.type"] = error;
-    span.setAttributes(
-      known({
-        "http.response.status_code": outcome.status,
-        "error.type": error,
-        [REQUEST_ID]: outcome.requestId === undefined ? undefined : [outcome.requestId],
-      }),
-    );
-    if (error) span.setStatus({ code: SpanStatusCode.ERROR });
-    span.end();
-    const ms = outcome.durationMs ?? now() - attempt.started;
+/**
+ * Defines the client's own `name` method (non-enumerable), which calls the prototype's `method`
+ * with a view of its options (argument `at`) that tells this module its events (see
+ * {@link listened}); telemetry never breaks a call: if the view cannot be made, the call is made
+ * as given.
+ * @param {object} client
+ * @param {string} name
+ * @param {number} at
+ * @param {(...args: unknown[]) => unknown} method
+ * @param {Instrumented} state
+ */
+function wrapMethod(client, name, at, method, state) {
+  Object.defineProperty(client, name, {
+    configurable: true,
+    writable: true,
+    enumerable: false,
+    value: {
+      /** @this {unknown} @param {unknown[]} args */
+      [name](...args) {
+        /** @type {First} */
+        const first = { started: now() };
+        /** @type {Tell} */
+        let tell;
+        /** @type {unknown[]} */
+        let call;
+        try {
+          tell = guarded(observer(state, active(), first));
+          call = listened(args, at, tell);
+        } catch {
+          // Telemetry never breaks a call: the call as given.
+          return method.apply(this, args);
+        }
+        return settled(method.apply(this, call), name, first, tell);
+      },
+    }[name],
+  });
+}
+
+/**
+ * `tell`, whose failures are ignored: telemetry never breaks a call.
+ * @param {Tell} tell
+ * @returns {Tell}
+ */
+function guarded(tell) {
+  return (type, operation, callId, values) => {
     try {
-      telemetry.duration.record(ms / 1000, ended);
+      tell(type, operation, callId, values);
     } catch {
-      // A meter's failure ends nothing early: the call's span is still ended by its caller.
+      // Telemetry never breaks a call.
     }
   };
+}
 
-  /**
-   * The observer one method call adds to its calls' options (see ./events.js: the module hands it
-   * each event's plain values, the values of the event's fields after `callId` in their declared
-   * order; no event object is made for it): `parent`, the context active at the method call;
-   * `started`, when it was made (the first call's span starts then: its token and its wait for
-   * the module are the call's time too), or undefined (a list call's pages, sent when awaited or
-   * iterated).
-   * @param {Context} parent
-   * @param {{ started?: number, seen?: boolean }} first `seen` is set at its first event
-   * @returns {(type: string, operation: string, callId: number, values: readonly any[]) => void}
-   */
-  const observer = (parent, first) => {
-    /** @type {Map<number, Call>} */
-    const calls = new Map();
-    return (type, operation, id, values) => {
-      let call = calls.get(id);
-      if (!call) {
-        first.seen = true;
-        const span = tracer.startSpan(
-          `estatekit ${operation}`,
-          { kind: SpanKind.INTERNAL, startTime: first.started, attributes: { "estatekit.operation": operation } },
-          parent,
-        );
-        first.started = undefined;
-        call = { span };
-        calls.set(id, call);
-      }
-      const { span } = call;
-      switch (type) {
-        case "request": {
-          const [method, path, attempt] = values;
-          endAttempt(call, id, {});
-          const { origin, prefix, address, port } = where();
-          const route = routeOf(/** @type {Operation} */ (operation), method, path, prefix);
-          const template = route && prefix + route[1];
-          const attributes = known({
-            "http.request.method": method,
-            "server.address": address,
-            "server.port": port,
-            "url.template": template,
-          });
-          const child = tracer.startSpan(
-            template ? `${method} ${template}` : method,
-            {
-              kind: SpanKind.CLIENT,
-              attributes: known({
-                ...attributes,
-                "url.full": fullUrl(origin, path),
-                "http.request.resend_count": attempt > 1 ? attempt - 1 : undefined,
-                "graphql.operation.type": route?.[2],
-                "graphql.operation.name": route?.[3],
-              }),
-            },
-            trace.setSpan(parent, span),
-          );
-          call.attempt = { span: child, started: now(), attributes };
-          sending.set(id, { span: child, parent });
-          break;
-        }
-        case "response": {
-          const [, , , status, durationMs, requestId] = values;
-          endAttempt(call, id, { status, durationMs, requestId });
-          break;
-        }
-        case "retry": {
-          const [, , kind, status] = values;
-          endAttempt(call, id, { kind });
-          telemetry.retries.add(
-            1,
-            known({
-              "estatekit.operation": operation,
-              "error.type": status === undefined ? kind : String(status),
-              "server.address": where().address,
-            }),
-          );
-          break;
-        }
-        case "token":
-          span.addEvent("estatekit.token.request", { "estatekit.token.reason": values[0] });
-          asking.set(id, trace.setSpan(parent, span));
-          break;
-        case "rateWait":
-          span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": values[0] });
-          telemetry.rateLimitWaits.add(1, known({ "estatekit.operation": operation, "server.address": where().address }));
-          break;
-        case "store":
-          span.addEvent("estatekit.store.failure", { "estatekit.store.purpose": values[0], "estatekit.store.reason": values[1] });
-          break;
-        case "error": {
-          const [kind, , attempts] = values;
-          endAttempt(call, id, { kind });
-          span.setAttributes({ "error.type": kind, "estatekit.attempts": attempts });
-          span.setStatus({ code: SpanStatusCode.ERROR });
-          span.end();
-          calls.delete(id);
-          break;
-        }
-        case "done":
-          span.setAttribute("estatekit.attempts", values[0]);
-          span.end();
-          calls.delete(id);
-          break;
-      }
-    };
+/**
+ * A method call's arguments with, at `at`, its options seen with a listener that is an observer
+ * (./events.js), told the plain values (the caller's own `onEvent` still gets every event
+ * object). Options the call refuses (not an object, an `onEvent` that is not a function) are
+ * given as they are: the call's span is made when it is refused ({@link settled}).
+ * @param {unknown[]} args
+ * @param {number} at
+ * @param {Tell} tell
+ * @returns {unknown[]}
+ */
+function listened(args, at, tell) {
+  const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
+  const own = /** @type {((event: ClientEvent) => void) | null | undefined} */ (options?.onEvent);
+  if ((options != null && typeof options !== "object") || (own != null && typeof own !== "function")) return args;
+  /** @param {ClientEvent} event */
+  const onEvent = function onEvent(event) {
+    if (own) own(event);
   };
+  Object.defineProperty(onEvent, OBSERVE, {
+    /**
+     * @param {string} type @param {string} operation @param {number} callId
+     * @param {readonly unknown[]} values @param {() => ClientEvent} event
+     */
+    value: (type, operation, callId, values, event) => {
+      tell(type, operation, callId, values);
+      if (own) own(event());
+    },
+  });
+  const call = [...args];
+  call[at] = options == null ? { onEvent } : withListener(options, onEvent);
+  return call;
+}
 
-  for (const [name, [at]] of Object.entries(OPERATIONS)) {
-    const method = /** @type {(...args: unknown[]) => unknown} */ (/** @type {Record<string, unknown>} */ (/** @type {unknown} */ (client))[name]);
-    if (typeof method !== "function") continue;
-    Object.defineProperty(client, name, {
-      configurable: true,
-      writable: true,
-      enumerable: false,
-      value: {
-        /** @this {unknown} @param {unknown[]} args */
-        [name](...args) {
-          /** @type {{ started?: number, seen?: boolean }} */
-          const first = { started: now() };
-          /** @type {(type: string, operation: string, callId: number, values: readonly unknown[]) => void} */
-          let tell;
-          let call = args;
-          try {
-            const told = observer(active(), first);
-            tell = (type, operation, callId, values) => {
-              try {
-                told(type, operation, callId, values);
-              } catch {
-                // Telemetry never breaks a call.
-              }
-            };
-            const options = /** @type {{ onEvent?: unknown } | null | undefined} */ (args[at]);
-            const own = /** @type {((event: ClientEvent) => void) | null | undefined} */ (options?.onEvent);
-            // Options the call refuses (not an object, an onEvent that is not a function) are
-            // given as they are; the call's span is made when it is refused, below.
-            if (!((options != null && typeof options !== "object") || (own != null && typeof own !== "function"))) {
-              // The call's listener: an observer (./events.js), told the plain values; the
-              // caller's own `onEvent` still gets every event object.
-              /** @param {ClientEvent} event */
-              const onEvent = function onEvent(event) {
-                if (own) own(event);
-              };
-              Object.defineProperty(onEvent, OBSERVE, {
-                /**
-                 * @param {string} type @param {string} operation @param {number} callId
-                 * @param {readonly unknown[]} values @param {() => ClientEvent} event
-                 */
-                value: (type, operation, callId, values, event) => {
-                  tell(type, operation, callId, values);
-                  if (own) own(event());
-                },
-              });
-              call = [...args];
-              call[at] = options == null ? { onEvent } : withListener(options, onEvent);
-            }
-          } catch {
-            // Telemetry never breaks a call: the call as given.
-            return method.apply(this, args);
-          }
-          const result = method.apply(this, call);
-          // A list call's PagePromise sends nothing before it is awaited or iterated: it is
-          // returned as it is (its pages' calls have their spans).
-          if (!(result instanceof Promise) || Symbol.asyncIterator in result) {
-            first.started = undefined;
-            return result;
-          }
-          return result.then(undefined, (error) => {
-            // Refused before it told any event (its arguments, its options, a freed client, a
-            // module that could not load): the listener is told the error the module would
-            // have told, which makes the call's span, from the method call to now.
-            if (!first.seen) {
-              const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
-              tell("error", name, 0, [typeof kind === "string" ? kind : "_OTHER", undefined, 0]);
-            }
-            throw error;
-          });
-        },
-      }[name],
-    });
+/**
+ * What a method call returns. A list call's PagePromise sends nothing before it is awaited or
+ * iterated: it is returned as it is (its pages' calls have their spans). A call refused before it
+ * told any event (its arguments, its options, a freed client, a module that could not load): the
+ * listener is told the error the module would have told, which makes the call's span, from the
+ * method call to now.
+ * @param {unknown} result
+ * @param {string} name
+ * @param {First} first
+ * @param {Tell} tell
+ */
+function settled(result, name, first, tell) {
+  if (!(result instanceof Promise) || Symbol.asyncIterator in result) {
+    first.started = undefined;
+    return result;
   }
-  return client;
+  return result.then(undefined, (error) => {
+    if (!first.seen) {
+      const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
+      tell("error", name, 0, [typeof kind === "string" ? kind : "_OTHER", undefined, 0]);
+    }
+    throw error;
+  });
+}
+
+/**
+ * The observer one method call adds to its calls' options (see ./events.js: the module hands it
+ * each event's plain values, the values of the event's fields after `callId` in their declared
+ * order; no event object is made for it): `parent`, the context active at the method call. A
+ * call's span is made at its first event, and ended at its `error` or `done`.
+ * @param {Instrumented} state
+ * @param {Context} parent
+ * @param {First} first
+ * @returns {Tell}
+ */
+function observer(state, parent, first) {
+  /** @type {Map<number, Call>} */
+  const calls = new Map();
+  return (type, operation, id, values) => {
+    let call = calls.get(id);
+    if (!call) {
+      call = startCall(state, parent, first, operation);
+      calls.set(id, call);
+    }
+    observe(state, { call, id, operation, parent }, type, values);
+    if (type === "error" || type === "done") calls.delete(id);
+  };
+}
+
+/**
+ * A call's INTERNAL span, started at the method call for its first call, else now.
+ * @param {Instrumented} state
+ * @param {Context} parent
+ * @param {First} first
+ * @param {string} operation
+ * @returns {Call}
+ */
+function startCall(state, parent, first, operation) {
+  first.seen = true;
+  const span = state.tracer.startSpan(
+    `estatekit ${operation}`,
+    { kind: SpanKind.INTERNAL, startTime: first.started, attributes: { "estatekit.operation": operation } },
+    parent,
+  );
+  first.started = undefined;
+  return { span };
+}
+
+/**
+ * One call's event, where it was seen.
+ * @typedef {{ call: Call, id: number, operation: string, parent: Context }} Seen
+ */
+
+/**
+ * What an event of a call does to its spans and the instruments.
+ * @param {Instrumented} state
+ * @param {Seen} seen
+ * @param {string} type
+ * @param {readonly any[]} values
+ */
+function observe(state, seen, type, values) {
+  const { call, id, operation, parent } = seen;
+  const { span } = call;
+  switch (type) {
+    case "request":
+      return startAttempt(state, seen, values);
+    case "response": {
+      const [, , , status, durationMs, requestId] = values;
+      return endAttempt(state, call, id, { status, durationMs, requestId });
+    }
+    case "retry":
+      return retried(state, seen, values);
+    case "token":
+      span.addEvent("estatekit.token.request", { "estatekit.token.reason": values[0] });
+      state.asking.set(id, trace.setSpan(parent, span));
+      return;
+    case "rateWait":
+      span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": values[0] });
+      state.telemetry.rateLimitWaits.add(1, known({ "estatekit.operation": operation, "server.address": state.where().address }));
+      return;
+    case "store":
+      span.addEvent("estatekit.store.failure", { "estatekit.store.purpose": values[0], "estatekit.store.reason": values[1] });
+      return;
+    case "error":
+      return failed(state, seen, values);
+    case "done":
+      span.setAttribute("estatekit.attempts", values[0]);
+      span.end();
+  }
+}
+
+/**
+ * A `request` event: the request before it ended (none but after a lost event), and a CLIENT
+ * span for this one, under the call's span, named by the HTTP conventions.
+ * @param {Instrumented} state
+ * @param {Seen} seen
+ * @param {readonly any[]} values
+ */
+function startAttempt(state, { call, id, operation, parent }, values) {
+  const [method, path, attempt] = values;
+  endAttempt(state, call, id, {});
+  const { origin, prefix, address, port } = state.where();
+  const route = routeOf(/** @type {Operation} */ (operation), method, path, prefix);
+  const template = route && prefix + route[1];
+  const attributes = known({
+    "http.request.method": method,
+    "server.address": address,
+    "server.port": port,
+    "url.template": template,
+  });
+  const child = state.tracer.startSpan(
+    template ? `${method} ${template}` : method,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: known({
+        ...attributes,
+        "url.full": fullUrl(origin, path),
+        "http.request.resend_count": attempt > 1 ? attempt - 1 : undefined,
+        "graphql.operation.type": route?.[2],
+        "graphql.operation.name": route?.[3],
+      }),
+    },
+    trace.setSpan(parent, call.span),
+  );
+  call.attempt = { span: child, started: now(), attributes };
+  state.sending.set(id, { span: child, parent });
+}
+
+/**
+ * Ends `call`'s request in flight: with its answer's status, or, when none came, with `kind`.
+ * @param {Instrumented} state
+ * @param {Call} call
+ * @param {number} callId
+ * @param {{ status?: number, kind?: string, durationMs?: number, requestId?: string }} outcome
+ */
+function endAttempt(state, call, callId, outcome) {
+  const attempt = call.attempt;
+  if (!attempt) return;
+  call.attempt = undefined;
+  state.sending.delete(callId);
+  const { span, attributes } = attempt;
+  /** @type {Attributes} */
+  const ended = { ...attributes }; // known already
+  if (outcome.status !== undefined) ended["http.response.status_code"] = outcome.status;
+  const error = outcome.status === undefined ? outcome.kind ?? "_OTHER" : outcome.status >= 400 ? String(outcome.status) : undefined;
+  if (error) ended["error.type"] = error;
+  span.setAttributes(
+    known({
+      "http.response.status_code": outcome.status,
+      "error.type": error,
+      [REQUEST_ID]: outcome.requestId === undefined ? undefined : [outcome.requestId],
+    }),
+  );
+  if (error) span.setStatus({ code: SpanStatusCode.ERROR });
+  span.end();
+  const ms = outcome.durationMs ?? now() - attempt.started;
+  try {
+    state.telemetry.duration.record(ms / 1000, ended);
+  } catch {
+    // A meter's failure ends nothing early: the call's span is still ended by its caller.
+  }
+}
+
+/**
+ * A `retry` event: the failed request ended, and the retries counted.
+ * @param {Instrumented} state
+ * @param {Seen} seen
+ * @param {readonly any[]} values
+ */
+function retried(state, { call, id, operation }, values) {
+  const [, , kind, status] = values;
+  endAttempt(state, call, id, { kind });
+  state.telemetry.retries.add(
+    1,
+    known({
+      "estatekit.operation": operation,
+      "error.type": status === undefined ? kind : String(status),
+      "server.address": state.where().address,
+    }),
+  );
+}
+
+/**
+ * An `error` event: the request in flight ended, and the call's span ended with the error's kind.
+ * @param {Instrumented} state
+ * @param {Seen} seen
+ * @param {readonly any[]} values
+ */
+function failed(state, { call, id }, values) {
+  const [kind, , attempts] = values;
+  endAttempt(state, call, id, { kind });
+  call.span.setAttributes({ "error.type": kind, "estatekit.attempts": attempts });
+  call.span.setStatus({ code: SpanStatusCode.ERROR });
+  call.span.end();
 }

@@ -242,174 +242,320 @@ impl Pipeline {
     /// concurrent calls) and repeats once, checks the answer, and repeats the failures that the
     /// operation's retry class repeats, with backoff. The call's timeout bounds the whole call
     /// (attempts, waits and `getToken`), or each attempt; aborting stops everything at once.
+    /// Every failure is marked with the operation's class, which its `retryable` follows.
     pub async fn run(
         &self,
         op: &Exchange<'_>,
         call: &Call<'_>,
         events: &Events,
     ) -> Result<JsValue, Failure> {
-        let operation = op.request.operation();
-        let signal = call.signal.as_ref();
+        let hooks = self.hooks.borrow().clone();
+        let mut run = Run::new(self, op, call, events, &hooks);
+        let result = run.settle().await;
+        result.map_err(|failure| failure.of(run.resend))
+    }
+}
+
+/// One run of an operation ([`Pipeline::run`]): its settings, and what its attempts told so
+/// far. [`Run::settle`] takes the steps of each attempt in order; each step is a method named
+/// in it (the awaits stay in `settle`: one future for the whole run).
+struct Run<'r> {
+    pipeline: &'r Pipeline,
+    op: &'r Exchange<'r>,
+    call: &'r Call<'r>,
+    events: &'r Events,
+    hooks: &'r Hooks,
+    operation: &'static str,
+    signal: Option<&'r AbortSignal>,
+    /// When the whole call times out (`Date.now()` ms), if it does.
+    deadline: Option<f64>,
+    /// The request's path (its URL without the origin), for the events.
+    path: &'r str,
+    /// How the operation may be sent again (its retry class).
+    resend: Resend,
+    /// Requests sent so far.
+    attempts: u32,
+    /// Repeats so far (the one repeat after a 401's token refresh is not one).
+    retries: u32,
+    /// Whether a 401 has had its token refresh.
+    refreshed: bool,
+}
+
+/// What one attempt came to: its checked outcome, the answer's status (none when nothing
+/// answered), and the wait the answer asked for before a repeat.
+type Attempt = (Result<JsValue, Failure>, Option<u16>, Option<u64>);
+
+impl<'r> Run<'r> {
+    fn new(
+        pipeline: &'r Pipeline,
+        op: &'r Exchange<'r>,
+        call: &'r Call<'r>,
+        events: &'r Events,
+        hooks: &'r Hooks,
+    ) -> Run<'r> {
         let deadline = call.until.or_else(|| {
             (call.timeout_ms > 0 && !call.per_attempt)
                 .then(|| js::now_ms() + f64::from(call.timeout_ms))
         });
-        let remaining = || deadline.map(|d| d - js::now_ms());
-        let hooks = self.hooks.borrow().clone();
-        let bounds = Bounds {
-            operation,
-            signal,
-            timeout_ms: call.timeout_ms,
+        let url = &op.request.url;
+        Run {
+            pipeline,
+            op,
+            call,
+            events,
+            hooks,
+            operation: op.request.operation(),
+            signal: call.signal.as_ref(),
             deadline,
-            events: Some(events),
-            ask: hooks.ask.as_ref(),
-        };
-        let timed_out = || Error::Timeout {
-            operation,
-            timeout_ms: call.timeout_ms,
-        };
-        let stopped = |error: Error, attempts: u32| stopped(error, attempts, signal);
-        let (method, url) = (op.request.method, &op.request.url);
-        let path = url.strip_prefix(self.origin.as_str()).unwrap_or(url);
-        let mut attempts = 0u32;
-        let mut retries = 0u32;
-        let mut refreshed = false;
-        let resend = op.retry.resend();
-        // Every failure is marked with the operation's class, which its `retryable` follows.
-        let result = 'call: loop {
-            if signal.is_some_and(AbortSignal::aborted) {
-                break 'call Err(stopped(Error::Aborted { operation }, attempts));
+            path: url.strip_prefix(pipeline.origin.as_str()).unwrap_or(url),
+            resend: op.retry.resend(),
+            attempts: 0,
+            retries: 0,
+            refreshed: false,
+        }
+    }
+
+    /// Sends attempts until one settles the call: its success, or a failure not repeated.
+    async fn settle(&mut self) -> Result<JsValue, Failure> {
+        loop {
+            // Rate limit.
+            self.unless_aborted()?;
+            if let Some(rate) = &self.pipeline.rate {
+                let turn = rate.turn(self.deadline, self.signal, self.events).await;
+                turn.map_err(|stop| self.rate_stopped(stop))?;
             }
-            if let Some(rate) = &self.rate {
-                if let Err(stop) = rate.turn(deadline, signal, events).await {
-                    let error = match stop {
-                        Stop::Aborted => Error::Aborted { operation },
-                        Stop::Timeout => timed_out(),
-                    };
-                    break 'call Err(stopped(error, attempts));
-                }
-            }
-            let token: Rc<str> = match &self.tokens {
-                Some(tokens) => match tokens.current(bounds).await {
+            // Token: for a grant an empty one (no `Authorization` header: its credentials are in
+            // its body).
+            let token: Rc<str> = match &self.pipeline.tokens {
+                Some(tokens) => match tokens.current(self.bounds()).await {
                     Ok(token) => token,
-                    Err(failure) => break 'call Err(failure.after(attempts)),
+                    Err(failure) => return Err(failure.after(self.attempts)),
                 },
-                // An empty token: no `Authorization` header (a grant's credentials are in
-                // its body).
                 None => Rc::from(""),
             };
-            let timeout_ms = match remaining() {
-                _ if call.per_attempt => call.timeout_ms,
-                Some(r) if r <= 0.0 => break 'call Err(stopped(timed_out(), attempts)),
-                Some(r) => r.ceil() as u32,
-                None => 0,
-            };
-            let attempt = Outgoing {
-                request: op.request,
-                file: call.file.as_ref().map(|(blob, name)| (blob, name.as_str())),
-                signal,
-                timeout_ms,
-                progress: call.progress.as_ref(),
-                fetch: self.fetch.as_ref(),
-                send: hooks.send.as_ref(),
-                call_id: events.call_id(),
-            };
-            events.request(method, path, attempts + 1);
-            // When the attempt started, for whoever is told its outcome (no clock otherwise).
-            let started = if events.listening() || call.attempted.is_some() {
-                js::now_precise()
-            } else {
-                0.0
-            };
-            let authorization = self.bearer.of(&token);
-            let result =
-                transport::send(token.clone(), &authorization, &attempt, &self.origin).await;
-            attempts += 1;
-            let (outcome, status, asked) = match result {
+            // Deadline, send.
+            let attempt = self.outgoing(self.attempt_timeout()?);
+            let started = self.announce();
+            let authorization = self.pipeline.bearer.of(&token);
+            let origin = &self.pipeline.origin;
+            let sent = transport::send(token.clone(), &authorization, &attempt, origin).await;
+            self.attempts += 1;
+            let (outcome, status, asked) = match sent {
                 Ok(mut answer) => {
-                    answer.attempts = attempts;
-                    events.response(method, path, attempts, started, &answer);
-                    if let Some(rate) = &self.rate {
-                        rate.window().borrow_mut().observe(
-                            js::now_ms(),
-                            answer.header("x-ratelimit-remaining").as_deref(),
-                            answer.header("x-ratelimit-reset").as_deref(),
-                        );
-                    }
-                    if answer.status == 401 && !refreshed {
-                        if let Some(tokens) = self.tokens.as_ref().filter(|t| t.renewable()) {
-                            refreshed = true;
-                            if let Err(failure) = tokens.renew(&token, bounds).await {
-                                break 'call Err(refresh_failed(&answer, failure, attempts));
-                            }
-                            continue;
+                    self.answered(&mut answer, started);
+                    if let Some(tokens) = self.refreshes(&answer) {
+                        if let Err(failure) = tokens.renew(&token, self.bounds()).await {
+                            return Err(refresh_failed(&answer, failure, self.attempts));
                         }
+                        continue;
                     }
-                    let outcome = (op.check)(&answer);
-                    // The wait an answer asks for matters only before a repeat: a success's
-                    // headers are not read.
-                    let asked = outcome
-                        .is_err()
-                        .then(|| op.retry.asked_wait(&answer))
-                        .flatten();
-                    (outcome, Some(answer.status), asked)
+                    self.check(&answer)
                 }
-                Err(mut failure) => {
-                    // The attempt's timer is the call's deadline: report the call's timeout.
-                    if let Error::Timeout { timeout_ms, .. } = &mut failure.error {
-                        *timeout_ms = call.timeout_ms;
-                    }
-                    (Err(failure.after(attempts)), None, None)
-                }
+                Err(failure) => self.unanswered(failure),
             };
-            if let Some(attempted) = call.attempted {
+            if let Some(attempted) = self.call.attempted {
                 attempted(&outcome, started);
             }
-            let kind = match &outcome {
-                Ok(_) => break 'call outcome,
-                Err(failure) => failure.error.kind(),
+            let failure = match outcome {
+                Ok(value) => return Ok(value),
+                Err(failure) => failure,
             };
-            // The one rule (core's `retryable`): an answer tells the outcome; without one, a
-            // request that is not idempotent may have acted.
-            // A timeout is retryable but not repeated: it ends the call (or, for a grant's
-            // attempt, leaves the next `getToken` to try again).
-            let repeatable =
-                retryable(kind, status, resend, status.is_some()) && kind != ApiErrorKind::Timeout;
-            if !repeatable || retries >= self.policy.limit {
-                break 'call match outcome {
-                    // Sent, maybe acted on, and never repeated: not retryable, and says why.
-                    Err(failure)
-                        if resend != Resend::Idempotent
-                            && status.is_none()
-                            && failure.attempts > 0
-                            && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout) =>
-                    {
-                        Err(failure.outcome_unknown(op.request.spec.unknown_outcome))
-                    }
-                    outcome => outcome,
-                };
+            let kind = failure.error.kind();
+            if !self.repeats(kind, status) {
+                return Err(self.unrepeated(failure, kind, status));
             }
-            let wait = self.policy.delay_ms(retries, asked, op.retry.jitter());
-            if remaining().is_some_and(|r| f64::from(wait) >= r) {
+            let Some(wait) = self.backoff_wait(asked) else {
                 // No retry fits before the deadline: the last answer is the result.
-                break 'call outcome;
+                return Err(failure);
+            };
+            self.retrying(wait, kind, status);
+            if !transport::delay(wait, self.signal).await {
+                return Err(self.aborted());
             }
-            retries += 1;
-            events.retry(attempts, wait, kind, status);
-            if let Some(on_retry) = &self.on_retry {
-                let event = RetryEvent {
-                    operation: operation.into(),
-                    attempt: attempts,
-                    delay_ms: wait,
-                    kind,
-                    status,
-                };
-                js::notify(on_retry, &js::to_js(&event));
-            }
-            if !transport::delay(wait, signal).await {
-                break 'call Err(stopped(Error::Aborted { operation }, attempts));
-            }
-        };
-        result.map_err(|failure| failure.of(resend))
+        }
+    }
+
+    /// The failure of the call stopped before an answer (aborted, timed out).
+    fn stopped(&self, error: Error) -> Failure {
+        stopped(error, self.attempts, self.signal)
+    }
+
+    /// The failure of the call aborted by its caller.
+    fn aborted(&self) -> Failure {
+        self.stopped(Error::Aborted {
+            operation: self.operation,
+        })
+    }
+
+    /// The failure of the call past its timeout.
+    fn timed_out(&self) -> Failure {
+        self.stopped(Error::Timeout {
+            operation: self.operation,
+            timeout_ms: self.call.timeout_ms,
+        })
+    }
+
+    /// What is left before the call's deadline, in milliseconds, if it has one.
+    fn remaining(&self) -> Option<f64> {
+        self.deadline.map(|d| d - js::now_ms())
+    }
+
+    /// Rate limit: an aborted call stops before its turn.
+    fn unless_aborted(&self) -> Result<(), Failure> {
+        match self.signal.is_some_and(AbortSignal::aborted) {
+            true => Err(self.aborted()),
+            false => Ok(()),
+        }
+    }
+
+    /// Rate limit: the failure of a call stopped while it waited for its turn.
+    fn rate_stopped(&self, stop: Stop) -> Failure {
+        match stop {
+            Stop::Aborted => self.aborted(),
+            Stop::Timeout => self.timed_out(),
+        }
+    }
+
+    /// Token: what bounds a `getToken` call (the call's signal, timeout and deadline).
+    fn bounds(&self) -> Bounds<'r> {
+        Bounds {
+            operation: self.operation,
+            signal: self.signal,
+            timeout_ms: self.call.timeout_ms,
+            deadline: self.deadline,
+            events: Some(self.events),
+            ask: self.hooks.ask.as_ref(),
+        }
+    }
+
+    /// Deadline: the attempt's timeout in milliseconds (0 = none), the call's own for a grant's
+    /// attempt, else what is left of the call's; a call past its deadline stops here.
+    fn attempt_timeout(&self) -> Result<u32, Failure> {
+        match self.remaining() {
+            _ if self.call.per_attempt => Ok(self.call.timeout_ms),
+            Some(r) if r <= 0.0 => Err(self.timed_out()),
+            Some(r) => Ok(r.ceil() as u32),
+            None => Ok(0),
+        }
+    }
+
+    /// Send: the request of one attempt, with its timeout.
+    fn outgoing(&self, timeout_ms: u32) -> Outgoing<'r> {
+        let call = self.call;
+        Outgoing {
+            request: self.op.request,
+            file: call.file.as_ref().map(|(blob, name)| (blob, name.as_str())),
+            signal: self.signal,
+            timeout_ms,
+            progress: call.progress.as_ref(),
+            fetch: self.pipeline.fetch.as_ref(),
+            send: self.hooks.send.as_ref(),
+            call_id: self.events.call_id(),
+        }
+    }
+
+    /// Events: the request told to the call's events; returns when it started, for whoever is
+    /// told its outcome (no clock otherwise).
+    fn announce(&self) -> f64 {
+        let events = self.events;
+        events.request(self.op.request.method, self.path, self.attempts + 1);
+        if events.listening() || self.call.attempted.is_some() {
+            js::now_precise()
+        } else {
+            0.0
+        }
+    }
+
+    /// Events: an answer told to the call's events and to the rate limit's window.
+    fn answered(&self, answer: &mut Answer, started: f64) {
+        answer.attempts = self.attempts;
+        let method = self.op.request.method;
+        (self.events).response(method, self.path, self.attempts, started, answer);
+        if let Some(rate) = &self.pipeline.rate {
+            rate.window().borrow_mut().observe(
+                js::now_ms(),
+                answer.header("x-ratelimit-remaining").as_deref(),
+                answer.header("x-ratelimit-reset").as_deref(),
+            );
+        }
+    }
+
+    /// Refresh on 401: after the call's first 401, the tokens to renew when they can be
+    /// (`getToken("unauthorized")`, shared by concurrent calls), the request then sent once more.
+    fn refreshes(&mut self, answer: &Answer) -> Option<&'r Tokens> {
+        if answer.status != 401 || self.refreshed {
+            return None;
+        }
+        let tokens = self.pipeline.tokens.as_ref().filter(|t| t.renewable())?;
+        self.refreshed = true;
+        Some(tokens)
+    }
+
+    /// Check: the answer made the operation's result. The wait an answer asks for matters only
+    /// before a repeat: a success's headers are not read.
+    fn check(&self, answer: &Answer) -> Attempt {
+        let outcome = (self.op.check)(answer);
+        let asked = outcome
+            .is_err()
+            .then(|| self.op.retry.asked_wait(answer))
+            .flatten();
+        (outcome, Some(answer.status), asked)
+    }
+
+    /// Check: a request that got no answer. The attempt's timer is the call's deadline: a
+    /// timeout reports the call's timeout.
+    fn unanswered(&self, mut failure: Failure) -> Attempt {
+        if let Error::Timeout { timeout_ms, .. } = &mut failure.error {
+            *timeout_ms = self.call.timeout_ms;
+        }
+        (Err(failure.after(self.attempts)), None, None)
+    }
+
+    /// Retry decision: whether a failure is repeated, within the policy's number of repeats.
+    /// The one rule (core's `retryable`): an answer tells the outcome; without one, a request
+    /// that is not idempotent may have acted. A timeout is retryable but not repeated: it ends
+    /// the call (or, for a grant's attempt, leaves the next `getToken` to try again).
+    fn repeats(&self, kind: ApiErrorKind, status: Option<u16>) -> bool {
+        retryable(kind, status, self.resend, status.is_some())
+            && kind != ApiErrorKind::Timeout
+            && self.retries < self.pipeline.policy.limit
+    }
+
+    /// Unknown outcome: a failure that is not repeated is the call's; a request that is not
+    /// idempotent, sent, and left unanswered may have acted: not retryable, and it says why.
+    fn unrepeated(&self, failure: Failure, kind: ApiErrorKind, status: Option<u16>) -> Failure {
+        let unknown = self.resend != Resend::Idempotent
+            && status.is_none()
+            && failure.attempts > 0
+            && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout);
+        if unknown {
+            return failure.outcome_unknown(self.op.request.spec.unknown_outcome);
+        }
+        failure
+    }
+
+    /// Backoff: the wait before the next attempt (the answer's `asked`, else the policy's), or
+    /// none when no repeat fits before the deadline.
+    fn backoff_wait(&self, asked: Option<u64>) -> Option<u32> {
+        let policy = &self.pipeline.policy;
+        let wait = policy.delay_ms(self.retries, asked, self.op.retry.jitter());
+        let late = self.remaining().is_some_and(|r| f64::from(wait) >= r);
+        (!late).then_some(wait)
+    }
+
+    /// Backoff: the repeat counted and told to the call's events and to `onRetry`.
+    fn retrying(&mut self, wait: u32, kind: ApiErrorKind, status: Option<u16>) {
+        self.retries += 1;
+        self.events.retry(self.attempts, wait, kind, status);
+        if let Some(on_retry) = &self.pipeline.on_retry {
+            let event = RetryEvent {
+                operation: self.operation.into(),
+                attempt: self.attempts,
+                delay_ms: wait,
+                kind,
+                status,
+            };
+            js::notify(on_retry, &js::to_js(&event));
+        }
     }
 }
