@@ -22,10 +22,11 @@ pub mod webhooks;
 use crate::error::Error;
 use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
-use estatekit_vocab::operations::Spec;
+use estatekit_vocab::operations::{Route, Spec};
 use serde::{Deserialize, Serialize};
 #[cfg(feature = "js")]
 use tsify::Tsify;
+use url::{encode_component, QueryString};
 
 pub use url::BaseUrl;
 
@@ -49,6 +50,16 @@ impl HttpMethod {
             HttpMethod::Get => "GET",
             HttpMethod::Post => "POST",
             HttpMethod::Delete => "DELETE",
+        }
+    }
+
+    /// A route's method (the table's are these three: `POST` stands for any other, which
+    /// core/tests/operations.rs would find).
+    fn of(name: &str) -> HttpMethod {
+        match name {
+            "GET" => HttpMethod::Get,
+            "DELETE" => HttpMethod::Delete,
+            _ => HttpMethod::Post,
         }
     }
 }
@@ -104,6 +115,27 @@ pub struct HttpRequest {
 }
 
 impl HttpRequest {
+    /// The request of a row of the operation table: its own `route` under `base` (the method
+    /// and path template written once, in the table), each `{name}` of the template replaced by
+    /// the next of `segments` encoded as one path segment, with `query` and `body`.
+    pub(crate) fn of(
+        spec: &'static Spec,
+        route: &Route,
+        base: &BaseUrl,
+        segments: &[&str],
+        query: &QueryString,
+        body: RequestBody,
+    ) -> HttpRequest {
+        let encoded: Vec<String> = segments.iter().map(|s| encode_component(s)).collect();
+        let encoded: Vec<&str> = encoded.iter().map(String::as_str).collect();
+        HttpRequest {
+            spec,
+            method: HttpMethod::of(route.method),
+            url: base.join(&route.path(&encoded), query),
+            body,
+        }
+    }
+
     /// What the call does, for error messages (`list webhooks`).
     pub fn operation(&self) -> &'static str {
         self.spec.phrase
