@@ -87,6 +87,9 @@ cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estat
 cp js/README.md "$out/README.md"
 # The emulator's documentation (`npx estatekit-emulator`), linked from the README.
 cp js/EMULATOR.md "$out/EMULATOR.md"
+# The service's interface as published (`estatekit/openapi.json`, `estatekit/messages.graphql`):
+# generated from the operation table and the model by `make generate` (docs/).
+cp docs/openapi.json docs/messages.graphql "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token

@@ -564,6 +564,62 @@ pub fn javascript() -> String {
     )
 }
 
+/// The docs' operation list (README.md's block between `<!-- operations -->` markers, written by
+/// `make generate`): each method with its parameters, answer, request, paging and retry class.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "| method | request | fields (where) | pages | sent again |\n|---|---|---|---|---|\n",
+    );
+    for op in Operation::ALL {
+        let params: Vec<String> = op
+            .params()
+            .iter()
+            .map(|p| format!("{}{}: {}", p.name, if p.optional { "?" } else { "" }, p.ts))
+            .collect();
+        let requests: Vec<String> = op
+            .routes()
+            .iter()
+            .map(|r| match r.graphql {
+                Some((kind, name)) => format!("`{} {}` ({kind} `{name}`)", r.method, r.template),
+                None => format!("`{} {}`", r.method, r.template),
+            })
+            .collect();
+        let fields: Vec<String> = op
+            .fields()
+            .iter()
+            .map(|f| {
+                let at = match f.at {
+                    At::Path => "path",
+                    At::Query => "query",
+                    At::Body => "body",
+                    At::Form => "form",
+                };
+                format!("`{}{}` ({at})", f.name, if f.optional { "?" } else { "" })
+            })
+            .collect();
+        let resend = match op.spec().resend {
+            Resend::Idempotent => "after any retryable failure",
+            Resend::NotIdempotent => "only when the service did not act (429, 503)",
+            Resend::Never => "never",
+        };
+        out.push_str(&format!(
+            "| `{}({}): Promise<{}>` | {} | {} | {} | {} |\n",
+            op.name(),
+            params.join(", "),
+            op.answer().replace('|', "\\|"),
+            requests.join(", then "),
+            match (fields.is_empty(), op.routes().len()) {
+                (false, _) => fields.join(", "),
+                (true, 1) => "none".to_owned(),
+                (true, _) => "its requests'".to_owned(),
+            },
+            if op.pages() { "yes" } else { "no" },
+            resend,
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -628,6 +684,10 @@ mod tests {
                 .map(|f| f.name)
                 .collect();
             assert_eq!(path, names(route.template), "{name}");
+            assert!(
+                path.len() <= 1,
+                "{name}: core's HttpRequest::of fills one segment"
+            );
             assert!(
                 fields.iter().all(|f| f.at != At::Path || !f.optional),
                 "{name}: a path field is never optional"

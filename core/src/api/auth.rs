@@ -144,7 +144,7 @@ pub fn grant_request(
         kind.spec(),
         kind.route(),
         base,
-        &[],
+        None,
         &QueryString::default(),
         RequestBody::Json(JsonBody::Grant(body)),
     ))

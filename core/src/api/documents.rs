@@ -71,7 +71,7 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
         op.spec(),
         op.route(),
         base,
-        &[],
+        None,
         &QueryString::default(),
         RequestBody::Form(fields),
     ))
@@ -103,7 +103,7 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
         op.spec(),
         op.route(),
         base,
-        &[],
+        None,
         &qs,
         RequestBody::None,
     ))
@@ -117,7 +117,7 @@ pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         op.spec(),
         op.route(),
         base,
-        &[id],
+        Some(id),
         &QueryString::default(),
         RequestBody::None,
     ))
@@ -131,7 +131,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         op.spec(),
         op.route(),
         base,
-        &[id],
+        Some(id),
         &QueryString::default(),
         RequestBody::None,
     ))

@@ -174,7 +174,7 @@ pub fn request(
         op.spec(),
         op.route(),
         base,
-        &[],
+        None,
         &QueryString::default(),
         RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
     ))

@@ -116,22 +116,28 @@ pub struct HttpRequest {
 
 impl HttpRequest {
     /// The request of a row of the operation table: its own `route` under `base` (the method
-    /// and path template written once, in the table), each `{name}` of the template replaced by
-    /// the next of `segments` encoded as one path segment, with `query` and `body`.
+    /// and path template written once, in the table), the template's `{name}` segment (it has at
+    /// most one) replaced by `id` encoded as one path segment, with `query` and `body`.
     pub(crate) fn of(
         spec: &'static Spec,
         route: &Route,
         base: &BaseUrl,
-        segments: &[&str],
+        id: Option<&str>,
         query: &QueryString,
         body: RequestBody,
     ) -> HttpRequest {
-        let encoded: Vec<String> = segments.iter().map(|s| encode_component(s)).collect();
-        let encoded: Vec<&str> = encoded.iter().map(String::as_str).collect();
+        let template = route.template;
+        let parts = template
+            .split_once('{')
+            .and_then(|(head, rest)| Some((head, rest.split_once('}')?.1)));
+        let path = match (id, parts) {
+            (Some(id), Some((head, tail))) => format!("{head}{}{tail}", encode_component(id)),
+            _ => template.to_owned(),
+        };
         HttpRequest {
             spec,
             method: HttpMethod::of(route.method),
-            url: base.join(&route.path(&encoded), query),
+            url: base.join(&path, query),
             body,
         }
     }

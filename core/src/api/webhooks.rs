@@ -17,7 +17,7 @@ pub fn list_request(base: &BaseUrl) -> HttpRequest {
         op.spec(),
         op.route(),
         base,
-        &[],
+        None,
         &QueryString::default(),
         RequestBody::None,
     )
@@ -39,7 +39,7 @@ pub fn register_request(
         op.spec(),
         op.route(),
         base,
-        &[],
+        None,
         &QueryString::default(),
         RequestBody::Json(JsonBody::Webhook(input.clone())),
     ))
@@ -92,7 +92,7 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
         op.spec(),
         op.route(),
         base,
-        &[id],
+        Some(id),
         &QueryString::default(),
         RequestBody::None,
     ))
