@@ -11,7 +11,7 @@ EMULATOR := target/debug/estatekit-emulator
 # js/README.md: the package's own README (build-pkg.sh copies it over wasm-pack's copy of README.md).
 PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
   js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
-  scripts/lean-toolchain.sh scripts/embed-wasm.mjs
+  scripts/lean-toolchain.sh scripts/embed-wasm.mjs docs/openapi.json docs/messages.graphql
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
@@ -90,6 +90,8 @@ lint:
 	# estatekit-core alone, without its `js` feature (the workspace build turns it on through web):
 	# plain Rust and serde, no JavaScript binding crate.
 	cargo clippy -p estatekit-core --all-targets --features auth -- -D warnings
+	# Its OpenAPI generator (the `schema` feature: schemars, native only).
+	cargo clippy -p estatekit-core --all-targets --features schema -- -D warnings
 	cargo clippy -p estatekit -p estatekit-core -p estatekit-web --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy -p estatekit -p estatekit-web --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
@@ -124,6 +126,26 @@ test-browser-in-process: pkg emulator
 	ESTATEKIT_TEST_HOST=in-process scripts/with-emulator.sh --rate-limit 0 --static /pkg=pkg -- \
 	  env $(DRIVER_ENV_chromium) $(WASM_TEST_ENV) cargo test -p estatekit --target wasm32-unknown-unknown --no-fail-fast \
 	  --test documents --test messages --test webhooks --test memory
+
+# The published interface (docs/openapi.json, docs/messages.graphql; `make generate` writes
+# them): the OpenAPI file is what the operation table and the model write (core/tests/openapi.rs),
+# valid OpenAPI 3.1 with its JSON Schema 2020-12 dialect (openapi-spec-validator, in a venv under
+# target/, installed once), and every answer of the emulator is valid against it
+# (scripts/openapi-check.py calls each operation of the file on an emulator of its own). The
+# GraphQL schema's freshness is emulator/tests/graphql_sdl.rs (test-native).
+OPENAPI_VENV := target/openapi-venv
+OPENAPI_SPEC_VALIDATOR := 0.9.0
+.PHONY: test-openapi
+$(OPENAPI_VENV)/installed-$(OPENAPI_SPEC_VALIDATOR):
+	rm -rf $(OPENAPI_VENV)
+	python3 -m venv $(OPENAPI_VENV)
+	$(OPENAPI_VENV)/bin/pip install --quiet --disable-pip-version-check openapi-spec-validator==$(OPENAPI_SPEC_VALIDATOR)
+	touch $@
+
+test-openapi: emulator $(OPENAPI_VENV)/installed-$(OPENAPI_SPEC_VALIDATOR)
+	cargo test -p estatekit-core --features schema --test openapi
+	$(OPENAPI_VENV)/bin/openapi-spec-validator docs/openapi.json
+	scripts/with-emulator.sh --rate-limit 0 -- $(OPENAPI_VENV)/bin/python scripts/openapi-check.py docs/openapi.json
 
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.
 # test-types: the type tests of the public API, the wrapper's JavaScript type-checked (checkJs)
@@ -213,7 +235,7 @@ test-parity: pkg
 
 # Each in turn through scripts/timed-make.sh, which prints the seconds each took (and a summary at
 # the end, also when one fails): where the minutes go.
-TEST_TARGETS := setup lint test-links test-native pkg lean-check test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
+TEST_TARGETS := setup lint test-links test-native test-openapi pkg lean-check test-api size-check test-figures test-node test-parity test-browser-in-process test-types test-golden test-readme test-consumers test-browser test-e2e
 test:
 	@MAKE="$(MAKE)" scripts/timed-make.sh $(TEST_TARGETS)
 	@echo "make test: all suites passed"

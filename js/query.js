@@ -312,8 +312,8 @@ export function deleteWebhookMutationOptions(client, options) {
   const keys = estatekitKeys(client);
   return {
     ...mutation([...keys.webhooks.all, "delete"], [keys.webhooks.all]),
-    /** @param {string} id */
-    mutationFn: (id) => client.deleteWebhook(id, options),
+    /** @param {string} webhookId */
+    mutationFn: (webhookId) => client.deleteWebhook(webhookId, options),
   };
 }
 // END GENERATED (operation table)

@@ -121,6 +121,9 @@ cp js/EMULATOR.md "$out/EMULATOR.md"
 # The documentation the README links (docs/*.md, CHANGELOG.md), its links resolved in the package
 # (scripts/pack-docs.mjs: a link to a file the package does not ship goes to the repository).
 node scripts/pack-docs.mjs "$out"
+# The service's interface as published (`estatekit/openapi.json`, `estatekit/messages.graphql`):
+# generated from the operation table and the model by `make generate` (docs/).
+cp docs/openapi.json docs/messages.graphql "$out/"
 
 # 3b. The server entry's module: the same crate with the `dom-emulation` feature (uploads from DOM
 #     emulations, which exist in Node only), the `auth` feature (estatekit/auth: the token

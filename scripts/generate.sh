@@ -3,8 +3,10 @@
 # web/src/api_error.d.ts and js/api_error.js's block between its GENERATED markers; from the
 # operation table (vocab/src/operations.rs, vocab/src/query.rs), the blocks between the GENERATED
 # markers of js/query.js and js/query.d.ts (estatekit/query's factories); from `ClientEvent`
-# (core/src/model/events.rs), js/events.js's block (each event's keys in declared order).
-# core/tests/generated.rs (cargo test, in `make test`) fails when one is stale.
+# (core/src/model/events.rs), js/events.js's block (each event's keys in declared order); from the
+# operation table and the model, docs/openapi.json, and docs/messages.graphql from the emulator.
+# core/tests/generated.rs, core/tests/openapi.rs and emulator/tests/graphql_sdl.rs (in `make
+# test`) fail when one is stale.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 gen() { cargo run -q -p estatekit-core --bin error-model -- "$1"; }
@@ -33,6 +35,13 @@ block js/query.d.ts "operation table" "$(query --ts)
 # From ClientEvent (core/src/model/events.rs): each event's keys in js/events.js.
 block js/events.js "client events" "$(cargo run -q -p estatekit-core --bin events-js)
 "
+# The docs' operation list (README.md's block behind <!-- operations -->), from the operation table.
+OPS="$(cargo run -q -p estatekit-vocab --bin operations-md)" node -e '
+const fs = require("fs");
+const text = fs.readFileSync("README.md", "utf8");
+const next = text.replace(/<!-- operations -->[\s\S]*?<!-- \/operations -->/, `<!-- operations -->\n${process.env.OPS}\n<!-- /operations -->`);
+fs.writeFileSync("README.md", next);
+'
 # The retry rule in words behind every <!-- rule:retry --> marker of the Markdown files.
 RULE="$(gen --rule)" node -e '
 const fs = require("fs");
@@ -44,4 +53,8 @@ for (const file of files) {
   if (next !== text) fs.writeFileSync(file, next);
 }
 '
-echo "generate: web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs; js/events.js from core/src/model/events.rs"
+# From the operation table and the model's JSON Schemas (estatekit-core's `schema` feature): the
+# OpenAPI 3.1 description; from the emulator's async-graphql schema, the messages query's SDL.
+cargo run -q -p estatekit-core --features schema --bin openapi > docs/openapi.json
+cargo run -q -p estatekit-emulator --bin graphql-sdl > docs/messages.graphql
+echo "generate: docs/openapi.json from vocab/src/operations.rs and core/src/model; docs/messages.graphql from emulator/src/graphql.rs; web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs; js/events.js from core/src/model/events.rs"

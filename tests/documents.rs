@@ -314,7 +314,7 @@ async fn ids_stay_one_path_segment() {
         .filter_map(|k| k.as_string())
         .collect();
     assert!(
-        keys.iter().all(|k| k.contains("/documents/{id}")),
+        keys.iter().all(|k| k.contains("/documents/{documentId}")),
         "only the document routes were reached: {keys:?}"
     );
 }

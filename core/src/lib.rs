@@ -14,5 +14,7 @@
 pub mod api;
 pub mod error;
 pub mod model;
+#[cfg(feature = "schema")]
+pub mod openapi;
 
 pub use error::{ApiErrorKind, Error};

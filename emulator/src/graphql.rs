@@ -196,6 +196,11 @@ pub fn schema() -> &'static EmuSchema {
     })
 }
 
+/// The schema's SDL (what docs/messages.graphql holds), ending with one newline.
+pub fn sdl() -> String {
+    format!("{}\n", schema().sdl().trim_end())
+}
+
 /// Parses a GraphQL request body: a JSON object with a string `query`.
 fn parse_request(body: &[u8]) -> Result<async_graphql::Request, ApiError> {
     let v: serde_json::Value = serde_json::from_slice(body).map_err(|e| {

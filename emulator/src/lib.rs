@@ -21,6 +21,7 @@ pub mod model;
 pub mod oauth;
 pub mod pipeline;
 pub mod ratelimit;
+pub mod routes;
 pub mod seed_data;
 pub mod state;
 pub mod tokens;
@@ -47,33 +48,9 @@ pub fn app(config: Config, host: Arc<dyn host::Host>) -> (Router, AppState) {
 /// Builds the router for an existing state.
 pub fn router(state: AppState) -> Router {
     let limit = state.config.max_body_bytes();
-    Router::new()
-        .route("/api/reporting/graphql", post(graphql::handler))
-        .route(
-            "/api/file-storage/company/documents",
-            post(documents::upload),
-        )
-        .route(
-            "/api/file-storage/company/documents/metadata",
-            get(documents::list),
-        )
-        .route(
-            "/api/file-storage/company/documents/{id}/metadata",
-            get(documents::get_metadata),
-        )
-        .route(
-            "/api/file-storage/company/documents/{id}",
-            get(documents::get_content).delete(documents::delete),
-        )
-        .route(
-            "/api/external-integrations/webhooks",
-            get(webhooks::list).post(webhooks::create),
-        )
-        .route(
-            "/api/external-integrations/webhooks/{id}",
-            axum::routing::delete(webhooks::delete),
-        )
-        .route("/accounts/oauth/token", post(oauth::token))
+    // The service's REST and GraphQL routes and the token endpoint: the operation table's
+    // (routes.rs).
+    routes::service(Router::new())
         .route(
             "/accounts/dialog/authorize",
             get(oauth::authorize).post(oauth::authorize_post),

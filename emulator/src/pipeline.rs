@@ -11,6 +11,7 @@ use axum::extract::{Request, State};
 use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use estatekit_vocab::operations::matches;
 
 /// The token of the account an API request reaches (inserted as a request extension): the
 /// fixed token itself, or the account's token for an issued access token.
@@ -49,49 +50,22 @@ fn area(path: &str) -> Area {
     }
 }
 
-/// Route template and allowed methods of a known API path.
-pub fn api_route(path: &str) -> Option<(&'static str, &'static [Method])> {
-    const DOCS: &str = "/api/file-storage/company/documents";
-    const HOOKS: &str = "/api/external-integrations/webhooks";
-    match path {
-        "/api/reporting/graphql" => return Some(("/api/reporting/graphql", &[Method::POST])),
-        DOCS => return Some((DOCS, &[Method::POST])),
-        "/api/file-storage/company/documents/metadata" => {
-            return Some((
-                "/api/file-storage/company/documents/metadata",
-                &[Method::GET],
-            ))
-        }
-        HOOKS => return Some((HOOKS, &[Method::GET, Method::POST])),
-        _ => {}
-    }
-    if let Some(rest) = path.strip_prefix("/api/file-storage/company/documents/") {
-        let segs: Vec<&str> = rest.split('/').collect();
-        match segs.as_slice() {
-            [id] if !id.is_empty() => {
-                return Some((
-                    "/api/file-storage/company/documents/{id}",
-                    &[Method::GET, Method::DELETE],
-                ))
-            }
-            [id, "metadata"] if !id.is_empty() => {
-                return Some((
-                    "/api/file-storage/company/documents/{id}/metadata",
-                    &[Method::GET],
-                ))
-            }
-            _ => {}
-        }
-    }
-    if let Some(id) = path.strip_prefix("/api/external-integrations/webhooks/") {
-        if !id.is_empty() && !id.contains('/') {
-            return Some((
-                "/api/external-integrations/webhooks/{id}",
-                &[Method::DELETE],
-            ));
-        }
-    }
-    None
+/// Route template and allowed methods of a known API path: the operation table's routes under
+/// `/api/` (routes.rs's `listed`) whose template `path` is, a template without parameters first
+/// (`documents/metadata` is listDocuments', not a document's id).
+pub fn api_route(path: &str) -> Option<(&'static str, Vec<Method>)> {
+    let listed = crate::routes::listed();
+    let template = listed
+        .iter()
+        .filter(|r| r.template.starts_with("/api/") && matches(r.template, path))
+        .map(|r| r.template)
+        .min_by_key(|t| t.matches('{').count())?;
+    let methods = listed
+        .iter()
+        .filter(|r| r.template == template)
+        .filter_map(|r| Method::from_bytes(r.method.as_bytes()).ok())
+        .collect();
+    Some((template, methods))
 }
 
 /// Extracts the bearer token; None when missing or malformed.
@@ -292,7 +266,7 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
         None
     };
     if area == Area::Api {
-        let key = match route {
+        let key = match &route {
             Some((tpl, _)) => format!("{method} {tpl}"),
             None => format!("{method} {path}"),
         };
@@ -338,7 +312,7 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
         let r = if too_big {
             ApiError::too_large(state.config.max_body_bytes()).into_response()
         } else {
-            match route {
+            match &route {
                 Some((_, methods))
                     if methods.contains(&method)
                         || (method == Method::HEAD && methods.contains(&Method::GET)) =>

@@ -178,7 +178,7 @@ async fn counters_and_request_log() {
     assert_eq!(all["total"], 5, "{all}");
     assert_eq!(all["routes"]["GET /api/external-integrations/webhooks"], 2);
     assert_eq!(
-        all["routes"]["DELETE /api/external-integrations/webhooks/{id}"],
+        all["routes"]["DELETE /api/external-integrations/webhooks/{webhookId}"],
         1
     );
     assert_eq!(
@@ -186,7 +186,7 @@ async fn counters_and_request_log() {
         1
     );
     assert_eq!(
-        all["routes"]["GET /api/file-storage/company/documents/{id}/metadata"],
+        all["routes"]["GET /api/file-storage/company/documents/{documentId}/metadata"],
         1
     );
     let t2 = get_json(&c, &format!("{b}/_emulator/counters?token=t2")).await;

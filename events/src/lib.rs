@@ -106,6 +106,7 @@ pub fn check_data_at<'de, D: Deserializer<'de>>(
 /// choice: a JavaScript value kept as it is, `serde_json::Value`, [`Opaque`]). Its `data` is
 /// then checked by [`check_data`].
 #[derive(Clone, Debug, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "camelCase")]
 pub struct Delivery<D> {
     /// The event's id: the same in every retry of a delivery (what deduplication keys on).
@@ -242,6 +243,20 @@ impl<'de> Deserialize<'de> for Timestamp {
                 excerpt(&text, 40)
             )))
         }
+    }
+}
+
+/// An RFC 3339 date-time string, in the JSON Schemas.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Timestamp {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Timestamp".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "format": "date-time" })
     }
 }
 

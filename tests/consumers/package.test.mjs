@@ -44,6 +44,9 @@ const SHIPPED = [
   "package.json",
   // The emulator's documentation (`npx estatekit-emulator`), linked from the README.
   "EMULATOR.md",
+  // The service's interface: OpenAPI 3.1 and the messages query's GraphQL schema (docs/).
+  "openapi.json",
+  "messages.graphql",
   // The ApiError and WebhookEventError classes: wasm-bindgen's copies of js/api_error.js and
   // js/webhook_event_error.js beside the glues (their bindings import them), and the wrapper's
   // re-exports of those same files; js/request.js and js/events.js, the functions that send a
@@ -148,6 +151,8 @@ test.it("has complete npm metadata", () => {
   assert.equal(manifest.exports["./estatekit_webhooks_wasm_bg.wasm"], "./estatekit_webhooks_wasm_bg.wasm");
   assert.deepEqual(manifest.exports["./auth"], entries("auth"));
   assert.deepEqual(manifest.exports["./store"], { types: "./store.d.ts", default: "./store.js" });
+  assert.equal(manifest.exports["./openapi.json"], "./openapi.json");
+  assert.equal(manifest.exports["./messages.graphql"], "./messages.graphql");
   // No dependency: createRedisStore adapts the app's own client (duck typing). estatekit/otel's
   // OpenTelemetry API packages are optional peers: nothing installs them for an app that does not
   // use that entry, and nothing else imports them.

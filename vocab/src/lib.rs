@@ -22,6 +22,7 @@ macro_rules! closed_list {
         $(#[$meta])*
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
         #[cfg_attr(feature = "ts", derive(Tsify))]
+        #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
         pub enum $name {
             $( $(#[$variant_meta])* #[serde(rename = $text)] $variant, )+
         }

@@ -1,18 +1,23 @@
 //! The operation table: every operation of the client (a `Client` method, `ClientEvent.operation`)
 //! and every token grant of `estatekit/auth`, each written once, as one row: its JavaScript name
 //! (the `Operation` variant's serde name), its Rust variant, its phrase in messages ("list
-//! webhooks"), where its options argument is, the requests it may send (HTTP method and path
-//! template, the OpenTelemetry HTTP conventions' `url.template`, with the GraphQL operation's type
-//! and name where the request is one), how it may be sent again after a failure ([`Resend`], what
+//! webhooks"), the method's parameters as its declaration shows them (the options last), what its
+//! promise resolves with, the fields of its request (name on the wire, TypeScript type, where it
+//! goes: path, query, JSON body or form, and whether it may be left out), whether it reads a page
+//! of a list, the requests it may send (HTTP method and path template, the OpenTelemetry HTTP
+//! conventions' `url.template`, with the GraphQL operation's type and name where the request is
+//! one; the first is its own), how it may be sent again after a failure ([`Resend`], what
 //! `retryable` follows), and what a caller should do when its outcome is unknown. Made from it:
-//! the `Operation` enum and its TypeScript union (tsify), the phrases, each request's retry class
-//! (estatekit-core), `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), the
-//! `Client` class's wasm methods (estatekit-web's `client_methods!`, through
+//! the `Operation` enum and its TypeScript union (tsify), the phrases, each request's method, URL
+//! and retry class (estatekit-core's request builders: `HttpRequest::of` fills the row's own
+//! template, no path is written there), the emulator's routes (emulator/src/routes.rs),
+//! `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), the `Client` class's wasm
+//! methods' names (estatekit-web's `client_methods!`, through
 //! [`operation_table!`](crate::operation_table): each method's `js_name` is its row's name),
-//! `estatekit/query`'s factories and their declarations (src/query.rs, the `query-js` binary),
-//! and the contract test of the emulator's routes (core/tests/operations.rs checks each
-//! operation's requests against the templates). An operation's answer check is its resource's
-//! function in core/src/api, named after the row.
+//! `estatekit/query`'s factories and their declarations (src/query.rs, the `query-js` binary:
+//! their parameters and answer are the row's), and the contract test of the requests
+//! (core/tests/operations.rs checks each operation's requests against the templates). An
+//! operation's answer check is its resource's function in core/src/api, named after the row.
 
 #[cfg(feature = "ts")]
 use tsify::Tsify;
@@ -41,8 +46,105 @@ pub struct Route {
     pub graphql: Option<(&'static str, &'static str)>,
 }
 
-/// What the module reads of a row at run time (the routes stay out of it: only the
-/// generators and the tests read them).
+impl Route {
+    /// Its path with each `{name}` segment replaced, in order, by one of `segments` (each already
+    /// encoded as one segment); a segment left without a value stays as written.
+    pub fn path(&self, segments: &[&str]) -> String {
+        let mut values = segments.iter();
+        let mut out = String::with_capacity(self.template.len());
+        for (i, segment) in self.template.split('/').enumerate() {
+            if i > 0 {
+                out.push('/');
+            }
+            let value = match segment.starts_with('{') {
+                true => values.next(),
+                false => None,
+            };
+            match value {
+                Some(value) => out.push_str(value),
+                None => out.push_str(segment),
+            }
+        }
+        out
+    }
+}
+
+/// Where a request field goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum At {
+    /// A `{name}` segment of the route's template.
+    Path,
+    /// A query-string parameter (an array: its key repeated).
+    Query,
+    /// A key of the JSON body (the messages query's GraphQL variables, a registration).
+    Body,
+    /// A part of the `multipart/form-data` body.
+    Form,
+}
+
+/// One field of an operation's request: its name on the wire, its type as TypeScript shows it
+/// (a type of the main entry's declarations), where it goes, and whether it may be left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Field {
+    /// The name on the wire (a template's `{name}`, a query key, a JSON key, a form part).
+    pub name: &'static str,
+    /// Its TypeScript type (`string`, `DocumentType[]`).
+    pub ts: &'static str,
+    /// Where it goes.
+    pub at: At,
+    /// Whether it may be left out.
+    pub optional: bool,
+}
+
+/// One parameter of the client's method, as its declaration shows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Param {
+    /// Its name (`documentId`).
+    pub name: &'static str,
+    /// Its TypeScript type (`string`, `MessageFilter`).
+    pub ts: &'static str,
+    /// Whether it may be left out.
+    pub optional: bool,
+}
+
+const fn field(at: At, name: &'static str, ts: &'static str) -> Field {
+    Field {
+        name,
+        ts,
+        at,
+        optional: false,
+    }
+}
+
+const fn maybe(at: At, name: &'static str, ts: &'static str) -> Field {
+    Field {
+        name,
+        ts,
+        at,
+        optional: true,
+    }
+}
+
+const fn param(name: &'static str, ts: &'static str) -> Param {
+    Param {
+        name,
+        ts,
+        optional: false,
+    }
+}
+
+const fn opt(name: &'static str, ts: &'static str) -> Param {
+    Param {
+        name,
+        ts,
+        optional: true,
+    }
+}
+
+const CALL_OPTIONS: Param = opt("options", "CallOptions");
+
+/// What the module reads of a row at run time (of its routes, only its own request's template:
+/// the generators and the tests read the rest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// The JavaScript name (`listWebhooks`): the method, and `ClientEvent.operation`.
@@ -94,8 +196,11 @@ macro_rules! operations {
             $( $(#[$meta:meta])* $variant:ident {
                 name: $name:literal,
                 phrase: $phrase:literal,
-                options_at: $options_at:expr,
-                routes: $routes:expr,
+                params: $params:expr,
+                answer: $answer:literal,
+                fields: $fields:expr,
+                pages: $pages:expr,
+                routes: [$own:expr $(, $more:expr)* $(,)?],
                 resend: $resend:expr,
                 unknown_outcome: $unknown:expr $(,)?
             } )+
@@ -123,19 +228,62 @@ macro_rules! operations {
                 }
             }
 
+            /// Its own request (the first it sends): the one its URL is built from.
+            pub const fn route(self) -> &'static Route {
+                match self {
+                    $( $enum::$variant => &$own, )+
+                }
+            }
+
             /// Every request it may send, in the order a call sends them.
             pub const fn routes(self) -> &'static [Route] {
                 match self {
-                    $( $enum::$variant => $routes, )+
+                    $( $enum::$variant => {
+                        const ROUTES: &[Route] = &[$own $(, $more)*];
+                        ROUTES
+                    } )+
+                }
+            }
+
+            /// The method's parameters, the options last (none for a grant).
+            pub const fn params(self) -> &'static [Param] {
+                match self {
+                    $( $enum::$variant => {
+                        const PARAMS: &[Param] = $params;
+                        PARAMS
+                    } )+
+                }
+            }
+
+            /// What its promise resolves with, as TypeScript shows it.
+            pub const fn answer(self) -> &'static str {
+                match self {
+                    $( $enum::$variant => $answer, )+
+                }
+            }
+
+            /// The fields of its own request.
+            pub const fn fields(self) -> &'static [Field] {
+                match self {
+                    $( $enum::$variant => {
+                        const FIELDS: &[Field] = $fields;
+                        FIELDS
+                    } )+
+                }
+            }
+
+            /// Whether it reads one page of a list (`skip`/`take`; a page shorter than `take`
+            /// is the last).
+            pub const fn pages(self) -> bool {
+                match self {
+                    $( $enum::$variant => $pages, )+
                 }
             }
 
             /// The position of the method's options argument (the last one: `CallOptions` or
             /// its extension).
             pub const fn options_at(self) -> usize {
-                match self {
-                    $( $enum::$variant => $options_at, )+
-                }
+                self.params().len().saturating_sub(1)
             }
 
             /// Its JavaScript name.
@@ -164,8 +312,18 @@ macro_rules! operation_table {
         ListMessages {
             name: "listMessages",
             phrase: "messages query",
-            options_at: 1,
-            routes: &[GRAPHQL],
+            params: &[param("filter", "MessageFilter"), opt("options", "MessagesOptions")],
+            answer: "(Message | null)[]",
+            fields: &[
+                maybe(At::Body, "candidateId", "string"),
+                maybe(At::Body, "contactId", "string"),
+                maybe(At::Body, "listingId", "string"),
+                maybe(At::Body, "externalContactId", "string"),
+                maybe(At::Body, "paging", "GraphPaging"),
+                maybe(At::Body, "sort", "GraphSorting"),
+            ],
+            pages: true,
+            routes: [GRAPHQL],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -173,8 +331,17 @@ macro_rules! operation_table {
         UploadDocument {
             name: "uploadDocument",
             phrase: "upload document",
-            options_at: 1,
-            routes: &[UPLOAD],
+            params: &[param("input", "UploadDocumentInput"), opt("options", "UploadOptions")],
+            answer: "DocumentRecord",
+            fields: &[
+                field(At::Form, "file", "Blob"),
+                field(At::Form, "resourcePath", "string"),
+                maybe(At::Form, "metadata", "DocumentMetadata"),
+                maybe(At::Form, "name", "string"),
+                maybe(At::Form, "format", "ImageFormat"),
+            ],
+            pages: false,
+            routes: [UPLOAD],
             resend: Resend::NotIdempotent,
             unknown_outcome: "the document may have been uploaded: list the documents before \
                 uploading it again (not retryable: a retry could upload it twice)",
@@ -183,8 +350,21 @@ macro_rules! operation_table {
         ListDocuments {
             name: "listDocuments",
             phrase: "list documents",
-            options_at: 1,
-            routes: &[LIST_DOCUMENTS],
+            params: &[opt("query", "ListDocumentsQuery"), CALL_OPTIONS],
+            answer: "DocumentRecord[]",
+            fields: &[
+                maybe(At::Query, "unitId", "string"),
+                maybe(At::Query, "propertyId", "string"),
+                maybe(At::Query, "propertyGroupId", "string"),
+                maybe(At::Query, "candidateId", "string"),
+                maybe(At::Query, "tenantId", "string"),
+                maybe(At::Query, "types", "DocumentType[]"),
+                maybe(At::Query, "title", "string"),
+                maybe(At::Query, "skip", "number"),
+                maybe(At::Query, "take", "number"),
+            ],
+            pages: true,
+            routes: [LIST_DOCUMENTS],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -192,8 +372,11 @@ macro_rules! operation_table {
         GetDocument {
             name: "getDocument",
             phrase: "get document",
-            options_at: 1,
-            routes: &[GET_DOCUMENT],
+            params: &[param("documentId", "string"), CALL_OPTIONS],
+            answer: "DocumentRecord",
+            fields: &[field(At::Path, "documentId", "string")],
+            pages: false,
+            routes: [GET_DOCUMENT],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -201,8 +384,11 @@ macro_rules! operation_table {
         DeleteDocument {
             name: "deleteDocument",
             phrase: "delete document",
-            options_at: 1,
-            routes: &[DELETE_DOCUMENT],
+            params: &[param("documentId", "string"), CALL_OPTIONS],
+            answer: "void",
+            fields: &[field(At::Path, "documentId", "string")],
+            pages: false,
+            routes: [DELETE_DOCUMENT],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -210,8 +396,11 @@ macro_rules! operation_table {
         ListWebhooks {
             name: "listWebhooks",
             phrase: "list webhooks",
-            options_at: 0,
-            routes: &[LIST_WEBHOOKS],
+            params: &[CALL_OPTIONS],
+            answer: "Webhook[]",
+            fields: &[],
+            pages: false,
+            routes: [LIST_WEBHOOKS],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -219,8 +408,11 @@ macro_rules! operation_table {
         RegisterWebhook {
             name: "registerWebhook",
             phrase: "register webhook",
-            options_at: 1,
-            routes: &[REGISTER_WEBHOOK, LIST_WEBHOOKS],
+            params: &[param("input", "RegisterWebhookInput"), CALL_OPTIONS],
+            answer: "string",
+            fields: &[field(At::Body, "type", "EventType"), field(At::Body, "url", "string")],
+            pages: false,
+            routes: [REGISTER_WEBHOOK, LIST_WEBHOOKS],
             resend: Resend::NotIdempotent,
             unknown_outcome: "the webhook may have been registered: call ensureWebhook({ type, \
                 url }) to find it or register it without a duplicate (not retryable: a retry \
@@ -230,8 +422,11 @@ macro_rules! operation_table {
         EnsureWebhook {
             name: "ensureWebhook",
             phrase: "ensure webhook",
-            options_at: 1,
-            routes: &[LIST_WEBHOOKS, REGISTER_WEBHOOK],
+            params: &[param("input", "RegisterWebhookInput"), opt("options", "EnsureWebhookOptions")],
+            answer: "string",
+            fields: &[],
+            pages: false,
+            routes: [LIST_WEBHOOKS, REGISTER_WEBHOOK],
             resend: Resend::NotIdempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -239,8 +434,11 @@ macro_rules! operation_table {
         DeleteWebhook {
             name: "deleteWebhook",
             phrase: "delete webhook",
-            options_at: 1,
-            routes: &[DELETE_WEBHOOK],
+            params: &[param("webhookId", "string"), CALL_OPTIONS],
+            answer: "void",
+            fields: &[field(At::Path, "webhookId", "string")],
+            pages: false,
+            routes: [DELETE_WEBHOOK],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -263,8 +461,18 @@ operations! {
         Password {
             name: "password",
             phrase: "password grant",
-            options_at: 0,
-            routes: &[TOKEN],
+            params: &[],
+            answer: "TokenSet",
+            fields: &[
+                field(At::Body, "grant_type", "\"password\""),
+                field(At::Body, "username", "string"),
+                field(At::Body, "password", "string"),
+                maybe(At::Body, "scope", "string"),
+                field(At::Body, "client_id", "string"),
+                field(At::Body, "client_secret", "string"),
+            ],
+            pages: false,
+            routes: [TOKEN],
             resend: Resend::NotIdempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -272,8 +480,16 @@ operations! {
         RefreshToken {
             name: "refresh_token",
             phrase: "refresh grant",
-            options_at: 0,
-            routes: &[TOKEN],
+            params: &[],
+            answer: "TokenSet",
+            fields: &[
+                field(At::Body, "grant_type", "\"refresh_token\""),
+                field(At::Body, "refresh_token", "string"),
+                field(At::Body, "client_id", "string"),
+                field(At::Body, "client_secret", "string"),
+            ],
+            pages: false,
+            routes: [TOKEN],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
@@ -281,8 +497,17 @@ operations! {
         AuthorizationCode {
             name: "authorization_code",
             phrase: "authorization code grant",
-            options_at: 0,
-            routes: &[TOKEN],
+            params: &[],
+            answer: "TokenSet",
+            fields: &[
+                field(At::Body, "grant_type", "\"authorization_code\""),
+                field(At::Body, "code", "string"),
+                field(At::Body, "redirect_uri", "string"),
+                field(At::Body, "client_id", "string"),
+                field(At::Body, "client_secret", "string"),
+            ],
+            pages: false,
+            routes: [TOKEN],
             resend: Resend::Never,
             unknown_outcome: CHECK_FIRST,
         }
@@ -339,6 +564,62 @@ pub fn javascript() -> String {
     )
 }
 
+/// The docs' operation list (README.md's block between `<!-- operations -->` markers, written by
+/// `make generate`): each method with its parameters, answer, request, paging and retry class.
+pub fn markdown() -> String {
+    let mut out = String::from(
+        "| method | request | fields (where) | pages | sent again |\n|---|---|---|---|---|\n",
+    );
+    for op in Operation::ALL {
+        let params: Vec<String> = op
+            .params()
+            .iter()
+            .map(|p| format!("{}{}: {}", p.name, if p.optional { "?" } else { "" }, p.ts))
+            .collect();
+        let requests: Vec<String> = op
+            .routes()
+            .iter()
+            .map(|r| match r.graphql {
+                Some((kind, name)) => format!("`{} {}` ({kind} `{name}`)", r.method, r.template),
+                None => format!("`{} {}`", r.method, r.template),
+            })
+            .collect();
+        let fields: Vec<String> = op
+            .fields()
+            .iter()
+            .map(|f| {
+                let at = match f.at {
+                    At::Path => "path",
+                    At::Query => "query",
+                    At::Body => "body",
+                    At::Form => "form",
+                };
+                format!("`{}{}` ({at})", f.name, if f.optional { "?" } else { "" })
+            })
+            .collect();
+        let resend = match op.spec().resend {
+            Resend::Idempotent => "after any retryable failure",
+            Resend::NotIdempotent => "only when the service did not act (429, 503)",
+            Resend::Never => "never",
+        };
+        out.push_str(&format!(
+            "| `{}({}): Promise<{}>` | {} | {} | {} | {} |\n",
+            op.name(),
+            params.join(", "),
+            op.answer().replace('|', "\\|"),
+            requests.join(", then "),
+            match (fields.is_empty(), op.routes().len()) {
+                (false, _) => fields.join(", "),
+                (true, 1) => "none".to_owned(),
+                (true, _) => "its requests'".to_owned(),
+            },
+            if op.pages() { "yes" } else { "no" },
+            resend,
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -366,6 +647,68 @@ mod tests {
             LIST_WEBHOOKS.template,
             "/api/external-integrations/webhooks/1"
         ));
+    }
+
+    #[test]
+    fn a_path_is_its_template_with_the_segments_given() {
+        assert_eq!(
+            GET_DOCUMENT.path(&["a%2Fb"]),
+            "/api/file-storage/company/documents/a%2Fb/metadata"
+        );
+        assert_eq!(LIST_WEBHOOKS.path(&[]), LIST_WEBHOOKS.template);
+        assert_eq!(DELETE_WEBHOOK.path(&[]), DELETE_WEBHOOK.template);
+    }
+
+    /// The `{name}`s of a template.
+    fn names(template: &str) -> Vec<&str> {
+        template
+            .split('/')
+            .filter_map(|s| s.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+            .collect()
+    }
+
+    #[test]
+    fn each_path_field_is_a_segment_of_the_template() {
+        let rows = Operation::ALL
+            .iter()
+            .map(|op| (op.name(), op.route(), op.fields()))
+            .chain(
+                GrantType::ALL
+                    .iter()
+                    .map(|g| (g.name(), g.route(), g.fields())),
+            );
+        for (name, route, fields) in rows {
+            let path: Vec<&str> = fields
+                .iter()
+                .filter(|f| f.at == At::Path)
+                .map(|f| f.name)
+                .collect();
+            assert_eq!(path, names(route.template), "{name}");
+            assert!(
+                path.len() <= 1,
+                "{name}: core's HttpRequest::of fills one segment"
+            );
+            assert!(
+                fields.iter().all(|f| f.at != At::Path || !f.optional),
+                "{name}: a path field is never optional"
+            );
+            assert!(
+                route.graphql.is_none() || fields.iter().all(|f| f.at == At::Body),
+                "{name}: a GraphQL request's fields are its variables"
+            );
+        }
+    }
+
+    #[test]
+    fn the_options_are_the_last_parameter() {
+        for op in Operation::ALL {
+            let last = op.params().last().map(|p| p.name);
+            assert_eq!(last, Some("options"), "{}", op.name());
+            assert!(op
+                .params()
+                .iter()
+                .all(|p| p.name != "options" || p.optional));
+        }
     }
 
     #[test]

@@ -3,15 +3,13 @@
 //! Compiled with the `auth` feature (the server entry's module) and in the unit tests.
 
 use super::url::QueryString;
-use super::{check_token, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
+use super::{check_token, BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::auth::{GrantType, TokenSet};
 use serde::de::{self, Visitor};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;
 
-/// The token endpoint's path.
-pub const TOKEN_PATH: &str = "/accounts/oauth/token";
 /// The scope the password grant asks for unless told otherwise (what the vendor documents).
 pub const DEFAULT_SCOPE: &str = "offline_access *";
 /// An access token's lifetime when the answer gives no `expires_in` (the service's default).
@@ -141,12 +139,15 @@ pub fn grant_request(
         }
     }
     body.grant_type = grant.kind().name();
-    Ok(HttpRequest {
-        spec: grant.kind().spec(),
-        method: HttpMethod::Post,
-        url: base.join(TOKEN_PATH, &QueryString::default()),
-        body: RequestBody::Json(JsonBody::Grant(body)),
-    })
+    let kind = grant.kind();
+    Ok(HttpRequest::of(
+        kind.spec(),
+        kind.route(),
+        base,
+        None,
+        &QueryString::default(),
+        RequestBody::Json(JsonBody::Grant(body)),
+    ))
 }
 
 /// Whether an error is the service refusing the grant itself (`invalid_grant`: a wrong
@@ -360,6 +361,7 @@ fn token_set(answer: TokenAnswer, sent_at: f64, used_refresh_token: Option<&str>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::HttpMethod;
     use serde_json::json;
 
     fn base() -> BaseUrl {

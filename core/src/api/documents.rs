@@ -1,14 +1,12 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
 use super::check::{check, Checked};
-use super::url::{check_id, encode_component, QueryString};
-use super::{check_non_empty, BaseUrl, FormValue, HttpMethod, HttpRequest, JsonBody, RequestBody};
+use super::url::{check_id, QueryString};
+use super::{check_non_empty, BaseUrl, FormValue, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
 use crate::model::Unread;
 use estatekit_vocab::operations::Operation;
-
-const PATH: &str = "/api/file-storage/company/documents";
 
 /// The text fields of an upload (the file part is the browser layer's).
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -68,12 +66,15 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
     if let Some(f) = &input.format {
         fields.push(("format", FormValue::Text(f.clone())));
     }
-    Ok(HttpRequest {
-        spec: Operation::UploadDocument.spec(),
-        method: HttpMethod::Post,
-        url: base.join(PATH, &QueryString::default()),
-        body: RequestBody::Form(fields),
-    })
+    let op = Operation::UploadDocument;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        None,
+        &QueryString::default(),
+        RequestBody::Form(fields),
+    ))
 }
 
 /// `GET /api/file-storage/company/documents/metadata?...` (`types` as repeated keys).
@@ -97,40 +98,43 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
     qs.push_opt("title", q.title.as_deref());
     qs.push_opt("skip", q.skip);
     qs.push_opt("take", q.take);
-    Ok(HttpRequest {
-        spec: Operation::ListDocuments.spec(),
-        method: HttpMethod::Get,
-        url: base.join(&format!("{PATH}/metadata"), &qs),
-        body: RequestBody::None,
-    })
+    let op = Operation::ListDocuments;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        None,
+        &qs,
+        RequestBody::None,
+    ))
 }
 
-/// `GET /api/file-storage/company/documents/{id}/metadata`.
+/// `GET /api/file-storage/company/documents/{documentId}/metadata`.
 pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
-    Ok(HttpRequest {
-        spec: Operation::GetDocument.spec(),
-        method: HttpMethod::Get,
-        url: base.join(
-            &format!("{PATH}/{}/metadata", encode_component(id)),
-            &QueryString::default(),
-        ),
-        body: RequestBody::None,
-    })
+    let op = Operation::GetDocument;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        Some(id),
+        &QueryString::default(),
+        RequestBody::None,
+    ))
 }
 
-/// `DELETE /api/file-storage/company/documents/{id}`.
+/// `DELETE /api/file-storage/company/documents/{documentId}`.
 pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
-    Ok(HttpRequest {
-        spec: Operation::DeleteDocument.spec(),
-        method: HttpMethod::Delete,
-        url: base.join(
-            &format!("{PATH}/{}", encode_component(id)),
-            &QueryString::default(),
-        ),
-        body: RequestBody::None,
-    })
+    let op = Operation::DeleteDocument;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        Some(id),
+        &QueryString::default(),
+        RequestBody::None,
+    ))
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key), its records'
@@ -148,6 +152,7 @@ pub fn check_record(operation: &'static str, status: u16, body: &[u8]) -> Result
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::HttpMethod;
     use crate::error::ApiErrorKind;
     use crate::model::documents::{DocumentType, ImageFormat};
     use serde_json::{json, Value};

@@ -4,7 +4,7 @@
 use super::check::{check, read, Checked};
 use super::status::{GraphqlEnvelope, GraphqlErrors};
 use super::url::QueryString;
-use super::{check_non_empty, BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
+use super::{check_non_empty, BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::messages::{
     GraphPaging, GraphSorting, Message, MessageField, MessageFilter, MessagesOptions,
@@ -12,8 +12,6 @@ use crate::model::messages::{
 use crate::model::Unread;
 use estatekit_vocab::operations::Operation;
 use serde::{Deserialize, Serialize};
-
-const PATH: &str = "/api/reporting/graphql";
 
 /// The five `MessageAttachment` fields, all selected whenever `attachments` is.
 const ATTACHMENT_SELECTION: &str = "{ id name resourcePath type size }";
@@ -171,12 +169,15 @@ pub fn request(
         paging: options.paging.clone(),
         sort: options.sort.clone(),
     };
-    Ok(HttpRequest {
-        spec: Operation::ListMessages.spec(),
-        method: HttpMethod::Post,
-        url: base.join(PATH, &QueryString::default()),
-        body: RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
-    })
+    let op = Operation::ListMessages;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        None,
+        &QueryString::default(),
+        RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
+    ))
 }
 
 /// The `graphql` error of an answer whose `errors` has messages.
@@ -254,6 +255,7 @@ impl<S> Answer<S> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::HttpMethod;
     use crate::error::ApiErrorKind;
     use crate::model::messages::SortDirection;
     use serde_json::{json, Value};

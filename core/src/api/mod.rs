@@ -22,10 +22,11 @@ pub mod webhooks;
 use crate::error::Error;
 use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
-use estatekit_vocab::operations::Spec;
+use estatekit_vocab::operations::{Route, Spec};
 use serde::{Deserialize, Serialize};
 #[cfg(feature = "js")]
 use tsify::Tsify;
+use url::{encode_component, QueryString};
 
 pub use url::BaseUrl;
 
@@ -49,6 +50,16 @@ impl HttpMethod {
             HttpMethod::Get => "GET",
             HttpMethod::Post => "POST",
             HttpMethod::Delete => "DELETE",
+        }
+    }
+
+    /// A route's method (the table's are these three: `POST` stands for any other, which
+    /// core/tests/operations.rs would find).
+    fn of(name: &str) -> HttpMethod {
+        match name {
+            "GET" => HttpMethod::Get,
+            "DELETE" => HttpMethod::Delete,
+            _ => HttpMethod::Post,
         }
     }
 }
@@ -104,6 +115,33 @@ pub struct HttpRequest {
 }
 
 impl HttpRequest {
+    /// The request of a row of the operation table: its own `route` under `base` (the method
+    /// and path template written once, in the table), the template's `{name}` segment (it has at
+    /// most one) replaced by `id` encoded as one path segment, with `query` and `body`.
+    pub(crate) fn of(
+        spec: &'static Spec,
+        route: &Route,
+        base: &BaseUrl,
+        id: Option<&str>,
+        query: &QueryString,
+        body: RequestBody,
+    ) -> HttpRequest {
+        let template = route.template;
+        let parts = template
+            .split_once('{')
+            .and_then(|(head, rest)| Some((head, rest.split_once('}')?.1)));
+        let path = match (id, parts) {
+            (Some(id), Some((head, tail))) => format!("{head}{}{tail}", encode_component(id)),
+            _ => template.to_owned(),
+        };
+        HttpRequest {
+            spec,
+            method: HttpMethod::of(route.method),
+            url: base.join(&path, query),
+            body,
+        }
+    }
+
     /// What the call does, for error messages (`list webhooks`).
     pub fn operation(&self) -> &'static str {
         self.spec.phrase

@@ -2,24 +2,25 @@
 
 use super::check::{check, read};
 use super::status::LenientText;
-use super::url::{check_http_url, check_id, encode_component, QueryString};
-use super::{BaseUrl, HttpMethod, HttpRequest, JsonBody, RequestBody};
+use super::url::{check_http_url, check_id, QueryString};
+use super::{BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
 use estatekit_vocab::operations::Operation;
 use percent_encoding::percent_decode_str;
 use serde::Deserialize;
 
-const PATH: &str = "/api/external-integrations/webhooks";
-
 /// `GET /api/external-integrations/webhooks`.
 pub fn list_request(base: &BaseUrl) -> HttpRequest {
-    HttpRequest {
-        spec: Operation::ListWebhooks.spec(),
-        method: HttpMethod::Get,
-        url: base.join(PATH, &QueryString::default()),
-        body: RequestBody::None,
-    }
+    let op = Operation::ListWebhooks;
+    HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        None,
+        &QueryString::default(),
+        RequestBody::None,
+    )
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key).
@@ -33,12 +34,15 @@ pub fn register_request(
     input: &RegisterWebhookInput,
 ) -> Result<HttpRequest, Error> {
     check_http_url("input.url", &input.url)?;
-    Ok(HttpRequest {
-        spec: Operation::RegisterWebhook.spec(),
-        method: HttpMethod::Post,
-        url: base.join(PATH, &QueryString::default()),
-        body: RequestBody::Json(JsonBody::Webhook(input.clone())),
-    })
+    let op = Operation::RegisterWebhook;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        None,
+        &QueryString::default(),
+        RequestBody::Json(JsonBody::Webhook(input.clone())),
+    ))
 }
 
 /// The webhook id in a `Location` header: a bare id, or a URL/path whose last segment is it.
@@ -80,23 +84,24 @@ pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option
         .map(|w| w.id.to_rust())
 }
 
-/// `DELETE /api/external-integrations/webhooks/{id}`.
+/// `DELETE /api/external-integrations/webhooks/{webhookId}`.
 pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("id", id)?;
-    Ok(HttpRequest {
-        spec: Operation::DeleteWebhook.spec(),
-        method: HttpMethod::Delete,
-        url: base.join(
-            &format!("{PATH}/{}", encode_component(id)),
-            &QueryString::default(),
-        ),
-        body: RequestBody::None,
-    })
+    let op = Operation::DeleteWebhook;
+    Ok(HttpRequest::of(
+        op.spec(),
+        op.route(),
+        base,
+        Some(id),
+        &QueryString::default(),
+        RequestBody::None,
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::api::HttpMethod;
     use crate::error::ApiErrorKind;
     use serde_json::json;
 

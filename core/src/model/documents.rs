@@ -14,6 +14,7 @@ pub use estatekit_vocab::{DocumentType, ImageFormat};
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct DocumentMetadata {
     /// Type of document; the service's default is `DOCUMENT`.
     #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
@@ -102,6 +103,7 @@ impl Input for UploadOptions {}
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ListDocumentsQuery {
     /// Only documents linked to this unit.
     #[cfg_attr(feature = "js", tsify(optional))]
@@ -149,6 +151,8 @@ pub type Unchecked = serde::de::IgnoredAny;
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[cfg_attr(feature = "js", tsify(missing_as_null))]
 #[serde(rename_all = "camelCase", remote = "Self")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "DocumentRecord"))]
 pub struct DocumentRecord<S = Text> {
     /// Document id.
     #[cfg_attr(feature = "js", tsify(type = "string", type_params = ""))]
@@ -219,6 +223,7 @@ pub struct DocumentRecord<S = Text> {
         feature = "js",
         tsify(optional, type = "string | null", type_params = "")
     )]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     pub candidate_id: Option<Unchecked>,
     /// Size in bytes.
     #[serde(default)]
@@ -229,6 +234,7 @@ pub struct DocumentRecord<S = Text> {
         feature = "js",
         tsify(optional, type = "string | null", type_params = "")
     )]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     pub mime_type: Option<Unchecked>,
     /// When it was uploaded (ISO 8601).
     #[serde(default)]
@@ -236,6 +242,7 @@ pub struct DocumentRecord<S = Text> {
         feature = "js",
         tsify(optional, type = "string | null", type_params = "")
     )]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     pub created_at: Option<Unchecked>,
     /// When its record last changed (ISO 8601).
     #[serde(default)]
@@ -243,6 +250,7 @@ pub struct DocumentRecord<S = Text> {
         feature = "js",
         tsify(optional, type = "string | null", type_params = "")
     )]
+    #[cfg_attr(feature = "schema", schemars(with = "Option<serde_json::Value>"))]
     pub updated_at: Option<Unchecked>,
 }
 

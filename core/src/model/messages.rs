@@ -65,6 +65,7 @@ impl MessageField {
 /// Sort direction of `GraphSorting`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum SortDirection {
     /// Ascending.
     #[serde(rename = "ASC")]
@@ -78,6 +79,7 @@ pub enum SortDirection {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MessageFilter {
     /// Messages of this candidate.
     #[cfg_attr(feature = "js", tsify(optional))]
@@ -99,6 +101,7 @@ impl Input for MessageFilter {}
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GraphPaging {
     /// Number of messages to skip.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -114,6 +117,7 @@ pub struct GraphPaging {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GraphSorting {
     /// A `Message` field name, e.g. `id`.
     pub field_name: String,
@@ -167,6 +171,8 @@ impl Input for MessagesOptions {
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[cfg_attr(feature = "js", tsify(missing_as_null))]
 #[serde(rename_all = "camelCase", remote = "Self")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "MessageAttachment"))]
 pub struct MessageAttachment<S = Text> {
     /// Attachment id.
     #[serde(default)]
@@ -209,6 +215,8 @@ objects_only!(MessageAttachment<S>);
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[cfg_attr(feature = "js", tsify(missing_as_null))]
 #[serde(rename_all = "camelCase", remote = "Self")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Message"))]
 pub struct Message<S = Text> {
     /// Message id.
     #[serde(default)]

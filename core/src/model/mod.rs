@@ -92,6 +92,34 @@ impl<'de> Deserialize<'de> for AnyObject {
     }
 }
 
+/// Any JSON object, in the model's JSON Schemas.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for AnyObject {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "AnyObject".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "object" })
+    }
+}
+
+/// A string, in the model's JSON Schemas.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Text {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Text".into()
+    }
+    fn inline_schema() -> bool {
+        true
+    }
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string" })
+    }
+}
+
 /// A string the service sent, in a response record, read as a Rust string: the representation
 /// of a record's strings where the client reads them (a webhook's `type`, `url` and `id`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

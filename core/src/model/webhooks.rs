@@ -14,6 +14,7 @@ pub use estatekit_vocab::EventType;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[serde(rename_all = "camelCase")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RegisterWebhookInput {
     /// The event to be notified of.
     #[serde(rename = "type")]
@@ -30,6 +31,8 @@ impl super::Input for RegisterWebhookInput {}
 #[cfg_attr(feature = "js", derive(Tsify))]
 #[cfg_attr(feature = "js", tsify(missing_as_null))]
 #[serde(rename_all = "camelCase", remote = "Self")]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Webhook"))]
 pub struct Webhook {
     /// Webhook id.
     #[cfg_attr(feature = "js", tsify(type = "string"))]
