@@ -21,12 +21,11 @@ import { WebhookEventError, isInvalidEvent } from "./webhook_event_error.js";
 export { WebhookEventError, isInvalidEvent };
 import { checkedStore } from "./store.js";
 import { apiError } from "./api_error.js";
+import { toNodeListener } from "./node_listener.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
 /** @typedef {import("./webhooks.js").WebhookHandlerOptions} WebhookHandlerOptions */
 /** @typedef {import("./webhooks.js").DedupeStore} DedupeStore */
-/** @typedef {import("./webhooks.js").NodeRequest} NodeRequest */
-/** @typedef {import("./webhooks.js").NodeResponse} NodeResponse */
 
 /**
  * Loads the module once (see `entry`, which every entry calls first); a failed attempt is retried
@@ -45,6 +44,18 @@ const invalid = (reason) => new WebhookEventError(`invalid webhook event: ${reas
 const utf8 = new TextDecoder("utf-8", { fatal: true }); // drops a leading BOM (ignoreBOM: false)
 
 /**
+ * A body's text (UTF-8, fatal; a BOM dropped), or the invalid event's error.
+ * @param {Uint8Array | ArrayBuffer} bytes
+ */
+function decodeBody(bytes) {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalid("the body is not valid UTF-8");
+  }
+}
+
+/**
  * Checks a delivery and gives it typed. See ./webhooks.d.ts.
  * @param {string | Uint8Array | ArrayBuffer | object} body
  * @returns {Promise<WebhookEvent>}
@@ -56,11 +67,7 @@ async function parseEvent(body) {
     if (typeof body === "string") {
       text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
     } else {
-      try {
-        text = utf8.decode(body);
-      } catch {
-        throw invalid("the body is not valid UTF-8");
-      }
+      text = decodeBody(body);
     }
     try {
       value = JSON.parse(text);
@@ -190,7 +197,7 @@ class DoneMarkLate extends Error {
  */
 class WebhookRefused extends Error {
   /**
-   * @param {"method" | "too_large" | "invalid_event" | "subdomain"} reason
+   * @param {"method" | "too_large" | "invalid_event" | "subdomain" | "secret"} reason
    * @param {number} status
    * @param {string} why
    * @param {unknown} [cause]
@@ -213,6 +220,19 @@ class QueueUnavailable extends Error {
   constructor(why, cause) {
     super(`estatekit/webhooks: the queue did not acknowledge the delivery's job (${why}); the delivery was answered 503`, cause === undefined ? undefined : { cause });
     this.name = "QueueUnavailable";
+  }
+}
+
+/**
+ * The error told to `onError` when the event log (`log`) did not take a delivery's event (it
+ * threw, or did not answer within `storeTimeoutMs`): the delivery was answered 503 with
+ * Retry-After, so the sender comes back (the same uuid is appended once).
+ */
+class LogUnavailable extends Error {
+  /** @param {string} why @param {unknown} [cause] */
+  constructor(why, cause) {
+    super(`estatekit/webhooks: the event log did not take the delivery's event (${why}); the delivery was answered 503`, cause === undefined ? undefined : { cause });
+    this.name = "LogUnavailable";
   }
 }
 
@@ -259,16 +279,17 @@ const PROCESS = Symbol.for("estatekit.webhooks.process");
  *   (answered 200 without a call, with `dedupe`), `in_progress` (another instance handles it:
  *   503), `handler_failed` (the handler threw: 500), `store_unavailable` (the dedupe store failed
  *   or was slow: 503 or 500), `queued` (with `queue`: the job was added, 202),
- *   `queue_unavailable` (the queue failed or was slow: 503), `refused` (405, 413, 400, 403: `refusal` says why), `error` (the
+ *   `queue_unavailable` (the queue failed or was slow: 503), `log_unavailable` (the event log
+ *   failed or was slow: 503), `refused` (405, 413, 400, 403, 401: `refusal` says why), `error` (the
  *   event could not be read: 500);
  * - `type`: the event's type as sent (`known`: one of the 28), `id`: its `uuid`, once the body
  *   was read as an event.
  * @typedef {{
- *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "queued" | "queue_unavailable" | "refused" | "error",
+ *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "queued" | "queue_unavailable" | "log_unavailable" | "refused" | "error",
  *   type?: string,
  *   known?: boolean,
  *   id?: string,
- *   refusal?: "method" | "too_large" | "invalid_event" | "subdomain",
+ *   refusal?: "method" | "too_large" | "invalid_event" | "subdomain" | "secret",
  * }} Delivery
  */
 
@@ -313,6 +334,8 @@ function positive(name, value, fallback) {
  *   retryAfter: string,
  *   report: (error: unknown, event: WebhookEvent | undefined) => void,
  *   inFlight: Map<string, Promise<unknown>>,
+ *   log: import("./live.js").EventLog | undefined,
+ *   secret: Promise<Uint8Array> | undefined,
  * }} Receiver
  */
 
@@ -346,7 +369,7 @@ function checkMode({ on, onUnknown, dedupe, queue }) {
  * @param {unknown} error
  */
 const logError = (error) =>
-  error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate || error instanceof QueueUnavailable
+  error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate || error instanceof QueueUnavailable || error instanceof LogUnavailable
     ? console.error(error.message)
     : console.error("estatekit/webhooks: the handler threw", error);
 
@@ -359,6 +382,7 @@ function receiverOf(options) {
   const given = /** @type {Partial<WebhookHandlerOptions> & { queue?: unknown }} */ (options ?? {});
   checkMode(given);
   const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = given;
+  const { log, secret } = logOptions(given);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw apiError("invalid_input", "createWebhookHandler: `maxBytes` must be a positive integer");
   const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
@@ -389,7 +413,84 @@ function receiverOf(options) {
     // sender gave up waiting and retried) waits for the first, then is answered as a duplicate
     // if it succeeded, or handled itself if it failed.
     inFlight: new Map(),
+    log,
+    secret: secret === undefined ? undefined : digest(secret),
   };
+}
+
+/**
+ * The options of the event log (estatekit/live): `log` needs the account (`subdomain`) and the
+ * app's `secret`, which every delivery must carry (the registered URL's \`secret\` parameter).
+ * @param {Partial<WebhookHandlerOptions> & { queue?: unknown }} given
+ * @returns {{ log: import("./live.js").EventLog | undefined, secret: string | undefined }}
+ */
+function logOptions(given) {
+  const { log, secret, subdomain } = given;
+  if (secret !== undefined && (typeof secret !== "string" || secret.length < 16)) {
+    throw apiError("invalid_input", "createWebhookHandler: `secret` must be a string of at least 16 characters (a random one, put in the URL you register)");
+  }
+  if (log === undefined) return { log, secret };
+  if (log === null || typeof log !== "object" || typeof log.append !== "function") {
+    throw apiError("invalid_input", "createWebhookHandler: `log` must be an event log of estatekit/live (createRedisEventLog or createMemoryEventLog)");
+  }
+  if (typeof subdomain !== "string") throw apiError("invalid_input", "createWebhookHandler: `log` needs `subdomain`, the account whose log it is");
+  if (secret === undefined) {
+    throw apiError("invalid_input", "createWebhookHandler: `log` needs `secret`: only deliveries to the URL carrying it (`?secret=...`) reach the log");
+  }
+  return { log, secret };
+}
+
+const encoded = new TextEncoder();
+
+/**
+ * The SHA-256 of `text`: secrets are compared by their digests, in constant time.
+ * @param {string} text
+ */
+const digest = async (text) => new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", encoded.encode(text)));
+
+/**
+ * The 401 of a delivery whose URL does not carry the receiver's `secret` (compared in constant
+ * time, by digests of the same length), if it is one. Checked before the body is read.
+ * @param {Receiver} receiver
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<Response | undefined>}
+ */
+async function refuseUnsigned(receiver, request, told) {
+  if (!receiver.secret) return undefined;
+  const given = new URL(request.url).searchParams.get("secret") ?? "";
+  const [expected, got] = await Promise.all([receiver.secret, digest(given)]);
+  let diff = 0;
+  for (let i = 0; i < expected.length; i++) diff |= /** @type {number} */ (expected[i]) ^ /** @type {number} */ (got[i]);
+  if (diff === 0 && given !== "") return undefined;
+  request.body?.cancel().catch(() => {});
+  const why = "the URL does not carry this handler's `secret` (register the URL with its `?secret=` parameter)";
+  return refused(receiver, told, new WebhookRefused("secret", 401, why), answer(401, { error: "the delivery does not carry the secret" }));
+}
+
+/**
+ * Appends the event to its account's log (with `log`), once per uuid: a redelivery appends
+ * nothing. A log that failed or did not answer within `storeTimeoutMs` gets the delivery
+ * answered 503 with Retry-After (the sender comes back; the same uuid is appended once).
+ * @param {Receiver} receiver
+ * @param {WebhookEvent} event
+ * @param {string} text the body as received
+ * @param {Delivery} told
+ * @returns {Promise<Response | undefined>}
+ */
+async function appendToLog(receiver, event, text, told) {
+  const { log, subdomain, storeTimeoutMs } = receiver;
+  if (!log || subdomain === undefined) return undefined;
+  const type = told.type ?? "unknown";
+  try {
+    const appended = await bounded(Promise.resolve().then(() => log.append(subdomain, { uuid: event.uuid, type, data: text })), storeTimeoutMs);
+    if (appended !== SLOW) return undefined;
+    receiver.report(new LogUnavailable(`no answer within storeTimeoutMs, ${storeTimeoutMs} ms`), event);
+  } catch (e) {
+    receiver.report(new LogUnavailable("its append failed", e), event);
+  }
+  told.outcome = "log_unavailable";
+  return answer(503, { error: "the event log is unavailable" }, { "retry-after": receiver.retryAfter });
 }
 
 /**
@@ -464,13 +565,15 @@ async function deliver(receiver, request, observer, traceparent) {
  * @returns {Promise<Response>}
  */
 async function answerDelivery(receiver, request, told, traceparent) {
-  const early = refuseUnread(receiver, request, told);
+  const early = refuseUnread(receiver, request, told) ?? (await refuseUnsigned(receiver, request, told));
   if (early) return early;
   const read = await readDelivery(receiver, request, told);
   if (read instanceof Response) return read;
-  const { event } = read;
+  const { event, text } = read;
   const foreign = refuseForeign(receiver, event, told);
   if (foreign) return foreign;
+  const unlogged = await appendToLog(receiver, event, text, told);
+  if (unlogged) return unlogged;
   const { queue, store, shared } = receiver;
   if (queue) return enqueue(receiver, queue, event, told, traceparent);
   if (shared) return handleOnce(receiver, shared, event, request, told);
@@ -516,14 +619,18 @@ const tooLarge = (receiver, told, why) =>
  * @param {Receiver} receiver
  * @param {Request} request
  * @param {Delivery} told
- * @returns {Promise<{ event: WebhookEvent } | Response>}
+ * @returns {Promise<{ event: WebhookEvent, text: string } | Response>}
  */
 async function readDelivery(receiver, request, told) {
   const { maxBytes } = receiver;
   /** @type {WebhookEvent} */
   let event;
+  let text = "";
   try {
-    event = await parseEvent(await readBody(request, maxBytes));
+    const bytes = await readBody(request, maxBytes);
+    // With `log`, the body's text as received is what the log keeps (and pages get).
+    if (receiver.log) text = decodeBody(bytes);
+    event = await parseEvent(receiver.log ? text : bytes);
   } catch (e) {
     if (e === TOO_LARGE) return tooLarge(receiver, told, `the body is over maxBytes (${maxBytes} bytes); it was not read further`);
     if (isInvalidEvent(e)) {
@@ -534,7 +641,7 @@ async function readDelivery(receiver, request, told) {
     return answer(500, { error: "the event could not be read" }); // e.g. the module failed to load: retry
   }
   noteEvent(told, event);
-  return { event };
+  return { event, text };
 }
 
 /**
@@ -861,66 +968,6 @@ export function webhookProcessor(options) {
     return run(job, token, undefined);
   };
   return Object.defineProperty(processor, PROCESS, { value: run });
-}
-
-/**
- * A node:http / Express listener around a `Request -> Response` handler. See ./webhooks.d.ts.
- * @param {(request: Request) => Promise<Response>} handler
- * @returns {(req: NodeRequest, res: NodeResponse) => void}
- */
-function toNodeListener(handler) {
-  return (req, res) => {
-    run(req, res).catch(() => {
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
-  };
-
-  /** @param {NodeRequest} req @param {NodeResponse} res */
-  async function run(req, res) {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
-    }
-    const method = req.method ?? "GET";
-    /** @type {BodyInit | undefined} */
-    let body;
-    if (method !== "GET" && method !== "HEAD") {
-      const parsed = req.body; // set by a body parser (Express) that already read the stream
-      if (req.readableEnded && (typeof parsed === "string" || parsed instanceof Uint8Array)) {
-        body = /** @type {BodyInit} */ (parsed);
-      }
-      else if (req.readableEnded && parsed !== undefined) body = JSON.stringify(parsed);
-      else body = streamOf(req);
-    }
-    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    const response = await handler(new Request(url, /** @type {RequestInit} */ ({ method, headers, body, duplex: "half" })));
-    res.statusCode = response.status;
-    response.headers.forEach((value, name) => res.setHeader(name, value));
-    // A body left unread (413) is not drained: the connection is closed once answered.
-    const unread = body !== undefined && typeof body !== "string" && !req.readableEnded;
-    if (unread) res.setHeader("connection", "close");
-    res.end(new Uint8Array(await response.arrayBuffer()));
-    if (unread) res.once?.("finish", () => req.destroy?.());
-  }
-}
-
-/**
- * The request's body as a web stream, pulled chunk by chunk (nothing is read ahead).
- * @param {NodeRequest} req
- * @returns {ReadableStream<Uint8Array>}
- */
-function streamOf(req) {
-  const chunks = req[Symbol.asyncIterator]();
-  return new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await chunks.next();
-      if (done) controller.close();
-      else controller.enqueue(typeof value === "string" ? new TextEncoder().encode(value) : value);
-    },
-    // cancel (413): nothing more is read; the listener closes the connection once it answered
-    // (ending the iteration here would destroy the request, and the answer with it).
-  });
 }
 
 /**
