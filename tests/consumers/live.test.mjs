@@ -154,7 +154,9 @@ for (const client of ["node-redis", "ioredis"]) {
         }
       }
     };
-    const services = [await createTestService({ deliver, deliveryBackoffMs: 50 }), await createTestService({ deliver, deliveryBackoffMs: 50 })];
+    // Two accounts (their subdomains come from their tokens).
+    const services = [await createTestService({ tokens: ["live-a"], deliver, deliveryBackoffMs: 50 }), await createTestService({ tokens: ["live-b"], deliver, deliveryBackoffMs: 50 })];
+    assert.notEqual(services[0].subdomain, services[1].subdomain);
     t.after(() => Promise.all(services.map((s) => s.close())));
     const accounts = services.map((s) => s.subdomain);
     for (const [i, service] of services.entries()) {
