@@ -3,6 +3,9 @@
 import type { IoRedisClient, NodeRedisClient } from "./store.js";
 import type { NodeRequest, NodeResponse } from "./webhooks.js";
 
+export type { IoRedisClient, NodeRedisClient } from "./store.js";
+export type { NodeRequest, NodeResponse } from "./webhooks.js";
+
 /** One event in a log: its position, type, the event's text as the service sent it, when appended (ms). */
 export interface LogEntry {
   /** The log's position of the event (the SSE `id:`): a Redis Stream id, or `<start>:<n>` in memory. */
@@ -21,11 +24,13 @@ export interface LogRead {
   position?: string;
   /** The position to go on from, when the one asked for is no longer held (trimmed, or the log restarted). */
   reset?: string;
+  /** The entries after the position, in the log's order (none with `reset`). */
   entries: LogEntry[];
 }
 
 /** Told of an account's new entries, in the log's order, as this process's reader gets them. */
 export interface LogFollower {
+  /** New entries of the account, in the log's order, none skipped since the last call. */
   entries(entries: LogEntry[]): void;
   /** The log lost entries after the last given (Redis came back without its data): go on from `position`. */
   reset(position: string): void;
@@ -37,6 +42,7 @@ export interface LogFollower {
  * {@link createMemoryEventLog} (one process, tests).
  */
 export interface EventLog {
+  /** Which log this is: {@link createMemoryEventLog}'s or {@link createRedisEventLog}'s. */
   readonly kind: "memory" | "redis";
   /**
    * Appends the event unless its `uuid` was appended before (within `dedupeTtlMs`), in one atomic
@@ -129,6 +135,7 @@ export declare const RESET_EVENT: "estatekit.reset";
 
 /** The stream route made by {@link createEventStream}. */
 export interface EventStreamRoute {
+  /** Answers a page's GET: 401/403, or the stream. */
   (request: Request): Promise<Response>;
   /** Ends every open stream (on SIGTERM: the pages reconnect to another server and resume). */
   close(): void;

@@ -102,7 +102,7 @@ async function accessOf(options, request) {
  * A `Request -> Response` function answering an account's events as Server-Sent Events. See
  * ./live.d.ts.
  * @param {EventStreamOptions} options
- * @returns {((request: Request) => Promise<Response>) & { close(): void, readonly open: number }}
+ * @returns {import("./live.js").EventStreamRoute}
  */
 export function createEventStream(options) {
   checkOptions(options);
@@ -119,10 +119,12 @@ export function createEventStream(options) {
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
     });
   };
-  return Object.defineProperties(route, {
-    close: { value: () => [...open].forEach((end) => end()) },
-    open: { get: () => open.size },
-  });
+  return /** @type {import("./live.js").EventStreamRoute} */ (
+    Object.defineProperties(route, {
+      close: { value: () => [...open].forEach((end) => end()) },
+      open: { get: () => open.size },
+    })
+  );
 }
 
 /**
@@ -184,7 +186,7 @@ function openStream(options, access, after, open) {
         end(undefined);
       },
     },
-    new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes }),
+    /** @type {QueuingStrategy<Uint8Array>} */ (new ByteLengthQueuingStrategy({ highWaterMark: maxBufferedBytes })),
   );
 }
 

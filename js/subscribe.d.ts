@@ -1,6 +1,8 @@
 // estatekit/subscribe: a page's side of estatekit/live's stream route, over EventSource.
 import type { EventOf, EventType } from "./webhooks.js";
 
+export type { EventOf, EventType } from "./webhooks.js";
+
 /** What a handler gets besides the event: its position and its text as the service sent it. */
 export interface LiveEventInfo {
   /** The event's position in the account's log (the SSE `id`). */
@@ -16,9 +18,13 @@ export type LiveHandlers = {
 
 /** The error given to `onError` when the stream route answered 401: the user must sign in again. */
 export interface SignInRequiredStreamError extends Error {
+  /** As every estatekit error (`isApiError` holds). */
   readonly name: "ApiError";
+  /** The kind of a 401. */
   kind: "unauthorized";
+  /** The stream route's answer. */
   status: 401;
+  /** Not until the user signs in again. */
   retryable: false;
   /** Always `true` (estatekit/auth's `isSignInRequired` holds). */
   signInRequired: true;

@@ -107,13 +107,15 @@ function shared(href, withCredentials) {
     if (!subs.size) return;
     if (status === 401 && !signedOut) {
       signedOut = true;
-      const error = Object.assign(new Error("estatekit/subscribe: sign in again to follow these events (the stream was answered 401)"), {
-        name: "ApiError",
-        kind: "unauthorized",
-        status: 401,
-        retryable: false,
-        signInRequired: true,
-      });
+      const error = /** @type {import("./subscribe.js").SignInRequiredStreamError} */ (
+        Object.assign(new Error("estatekit/subscribe: sign in again to follow these events (the stream was answered 401)"), {
+          name: "ApiError",
+          kind: "unauthorized",
+          status: 401,
+          retryable: false,
+          signInRequired: true,
+        })
+      );
       each((s) => s.options.onError?.(error));
     }
     const wait = Math.min(30_000, 1_000 * 2 ** tries++) * (0.5 + Math.random() / 2);

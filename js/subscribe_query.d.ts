@@ -2,8 +2,12 @@
 import type { EventOf, EventType } from "./webhooks.js";
 import type { LiveHandlers } from "./subscribe.js";
 
+export type { EventOf, EventType } from "./webhooks.js";
+export type { LiveHandlers } from "./subscribe.js";
+
 /** What this helper needs of TanStack Query's `QueryClient`. */
 export interface InvalidatingClient {
+  /** TanStack Query's `queryClient.invalidateQueries({ queryKey })`. */
   invalidateQueries(filters: { queryKey: readonly unknown[] }): unknown;
 }
 

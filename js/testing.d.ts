@@ -154,4 +154,4 @@ export function createTestService(options?: TestServiceOptions): Promise<TestSer
 
 /** The in-memory event log of estatekit/live, for tests of a receiver and a stream route (see estatekit/live). */
 export { createMemoryEventLog } from "./live.js";
-export type { EventLog, MemoryEventLogOptions } from "./live.js";
+export type { EventLog, EventLogBounds, LogEntry, LogFollower, LogRead, MemoryEventLogOptions } from "./live.js";

@@ -4,6 +4,8 @@ import type { KnownEvent, UnknownTypeEvent, WebhookEvent } from "./estatekit_web
 import type { Store } from "./store.js";
 import type { EventLog } from "./live.js";
 
+export type { EventLog } from "./live.js";
+
 export type {
   CandidateParsedData,
   ContractFile,
