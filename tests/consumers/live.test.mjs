@@ -10,7 +10,8 @@
 // - mid-run, one server is SIGKILLed (its pages move to another and resume).
 // Asserted: each page got each of its account's events exactly once, in the log's order (XRANGE),
 // none of the other account's, none forged (lost 0, repeated 0); a signed-out stream 401, another
-// account's 403; a resume from a position trimmed away gives the reset event. Printed, never
+// account's 403; a resume from a position trimmed away gives the reset event; Redis restarted
+// empty gives every open stream the reset event, and later events still come once. Printed, never
 // asserted: the delay from the receiver's answer to the page, and the memory per open stream for
 // 200 streams on one server (heap after GC).
 import test from "node:test";
@@ -247,5 +248,17 @@ for (const client of ["node-redis", "ioredis"]) {
     await Promise.all(streams.map((s) => s.cancel()));
     const errors = await servers[1].ask("errors");
     assert.ok(errors.errors.every((e) => e === "WebhookRefused"), JSON.stringify(errors.errors));
+
+    // Redis goes away and comes back empty: every open stream says so (the reset event), and the
+    // events after it still come, once each.
+    const resets = pages.map((p) => p.resets);
+    await redis.outage(500, { keep: false });
+    await until(() => pages.every((p, i) => p.resets > resets[i]), 30_000, "every page told of the lost log (reset)");
+    const counts = pages.map((p) => p.events.length);
+    for (const service of services) await service.emit("UNIT_CREATED");
+    await Promise.all(services.map((s) => s.settled({ timeoutMs: 60_000 })));
+    await until(() => pages.every((p, i) => p.events.length >= counts[i] + 1), 30_000, "the events after the outage");
+    await sleep(200);
+    assert.deepEqual(pages.map((p, i) => p.events.length - counts[i]), [1, 1, 1, 1], "once each");
   });
 }
