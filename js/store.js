@@ -6,6 +6,7 @@
 // Its declarations are ./store.d.ts. Refused input (a wrong argument, a store's wrong answer) is
 // an ApiError of kind invalid_input (./api_error.js), as in every entry (docs/errors.md).
 import { apiError } from "./api_error.js";
+import { redisSender } from "./redis_send.js";
 
 /** @typedef {import("./store.js").Store} Store */
 /** @typedef {import("./store.js").MemoryStoreOptions} MemoryStoreOptions */
@@ -214,44 +215,8 @@ export function createRedisStore(client, options = {}) {
   const { prefix = "estatekit:", timeoutMs = DEFAULT_REDIS_TIMEOUT_MS } = options;
   if (typeof prefix !== "string") throw apiError("invalid_input", "createRedisStore: `prefix` must be a string");
   positiveMs("timeoutMs", timeoutMs);
-  /** @type {(args: string[], signal: AbortSignal) => Promise<unknown>} */
-  let sendRaw;
-  const c = /** @type {Partial<NodeRedisClient & IoRedisClient> | null} */ (client);
-  if (typeof c?.call === "function") {
-    // ioredis (which also has a sendCommand, taking its own Command objects). It has no
-    // per-command signal: a command queued while Redis is away stays queued (its client's
-    // maxRetriesPerRequest / enableOfflineQueue decide), the store's answer is bounded below.
-    const io = /** @type {IoRedisClient} */ (client);
-    sendRaw = ([command, ...args]) => io.call(/** @type {string} */ (command), ...args);
-  } else if (typeof c?.sendCommand === "function") {
-    // node-redis queues a command sent while it is disconnected (its offline queue) until it has
-    // reconnected, however long that takes, and then sends it: without a signal, a call made
-    // while Redis is away waits as long as the outage, and one its caller gave up on is still
-    // sent later. The signal (`abortSignal` of v5, `signal` of v4) takes it out of the queue
-    // and rejects it once `timeoutMs` passed.
-    const nodeRedis = /** @type {NodeRedisClient} */ (client);
-    sendRaw = (args, signal) => nodeRedis.sendCommand(args, { abortSignal: signal, signal });
-  } else {
-    throw apiError("invalid_input", "createRedisStore: give a node-redis client (createClient() of the `redis` package) or an ioredis client");
-  }
-  /**
-   * One command, bounded: rejects once `timeoutMs` passed without an answer (a command not sent
-   * yet is dropped from node-redis's queue), so that no call of the store waits for ever.
-   * @param {string[]} args
-   */
-  const send = (args) => {
-    const signal = AbortSignal.timeout(timeoutMs);
-    const slow = () => new Error(`estatekit/store: Redis did not answer ${args[0]} within ${timeoutMs} ms (createRedisStore's timeoutMs)`);
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    const late = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(slow()), timeoutMs);
-    });
-    const sent = sendRaw(args, signal).catch((e) => {
-      throw signal.aborted ? slow() : e;
-    });
-    return Promise.race([sent, late]).finally(() => clearTimeout(timer));
-  };
+  // Every command raw, bounded by timeoutMs (./redis_send.js).
+  const send = redisSender(client, timeoutMs, "createRedisStore");
   const k = (/** @type {unknown} */ key) => prefix + checkKey(key);
   /** An integer reply (node-redis and ioredis give numbers; a string is read too). */
   const int = (/** @type {unknown} */ reply) => Number(reply);

@@ -151,3 +151,7 @@ export declare class TestService {
  * what came back and the fix (as the main entry's calls do).
  */
 export function createTestService(options?: TestServiceOptions): Promise<TestService>;
+
+/** The in-memory event log of estatekit/live, for tests of a receiver and a stream route (see estatekit/live). */
+export { createMemoryEventLog } from "./live.js";
+export type { EventLog, EventLogBounds, LogEntry, LogFollower, LogRead, MemoryEventLogOptions } from "./live.js";

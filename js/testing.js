@@ -8,3 +8,5 @@ export const { createTestService, TestService } = entry(
   () => new URL("estatekit_testing_wasm_bg.wasm", import.meta.url),
   () => import("./estatekit_testing_wasm_embedded.js")
 );
+// The in-memory event log of estatekit/live, for tests of a stream route (see ./live.d.ts).
+export { createMemoryEventLog } from "./live_log.js";

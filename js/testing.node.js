@@ -6,3 +6,5 @@ import { entry } from "./testing_service.js";
 import bytes from "./estatekit_testing_wasm_embedded.js";
 
 export const { createTestService, TestService } = entry(bytes);
+// The in-memory event log of estatekit/live, for tests of a stream route (see ./live.d.ts).
+export { createMemoryEventLog } from "./live_log.js";

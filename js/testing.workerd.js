@@ -7,3 +7,5 @@ import { entry } from "./testing_service.js";
 import compiled from "./estatekit_testing_wasm_bg.wasm";
 
 export const { createTestService, TestService } = entry(() => compiled);
+// The in-memory event log of estatekit/live, for tests of a stream route (see ./live.d.ts).
+export { createMemoryEventLog } from "./live_log.js";

@@ -2,6 +2,9 @@
 // from the Rust types (crate estatekit-events, tsify) and declared in the module's glue.
 import type { KnownEvent, UnknownTypeEvent, WebhookEvent } from "./estatekit_webhooks_wasm.js";
 import type { Store } from "./store.js";
+import type { EventLog } from "./live.js";
+
+export type { EventLog } from "./live.js";
 
 export type {
   CandidateParsedData,
@@ -95,6 +98,21 @@ export interface WebhookHandlerOptions {
   /** Your account's subdomain: a delivery for another is answered 403. */
   subdomain?: string;
   /**
+   * An event log of estatekit/live (`createRedisEventLog`, `createMemoryEventLog`): each accepted
+   * event is appended to the log of `subdomain`'s account (once per `uuid`: a redelivery appends
+   * nothing) before the delivery is answered 2xx, for `createEventStream` to push to signed-in
+   * pages. A log that fails or does not answer within `storeTimeoutMs` gets the delivery answered
+   * 503 with `Retry-After` (`onError` gets a `LogUnavailable`). Needs `subdomain` and `secret`.
+   */
+  log?: EventLog;
+  /**
+   * The app's secret (at least 16 characters, random), which deliveries carry in the URL you
+   * register (`https://app.example/webhooks?secret=...`, e.g. with `ensureWebhook`): a delivery
+   * without it is answered 401 unread (compared in constant time). Deliveries are not signed: with
+   * `log`, this is what keeps anyone else from pushing events onto the pages.
+   */
+  secret?: string;
+  /**
    * Answer a repeated delivery (same `uuid`) 200 without calling the handler again:
    * - `true`: an in-memory set of the last 10,000 uuids (one process);
    * - a {@link Store} (estatekit/store's `createRedisStore(...)`, shared by every process): a uuid's
@@ -151,11 +169,12 @@ export interface WebhookRefused extends Error {
   readonly name: "WebhookRefused";
   /**
    * Why: `method` (not POST: 405), `too_large` (over `maxBytes`: 413), `invalid_event` (not a
-   * valid event: 400, not retried by a sender), `subdomain` (another account's: 403).
+   * valid event: 400, not retried by a sender), `subdomain` (another account's: 403), `secret`
+   * (the URL does not carry the handler's `secret`: 401).
    */
-  reason: "method" | "too_large" | "invalid_event" | "subdomain";
+  reason: "method" | "too_large" | "invalid_event" | "subdomain" | "secret";
   /** The status the delivery was answered with. */
-  status: 405 | 413 | 400 | 403;
+  status: 405 | 413 | 400 | 403 | 401;
 }
 
 /**
@@ -188,13 +207,21 @@ export interface NodeResponse {
   readonly headersSent: boolean;
   setHeader(name: string, value: string): unknown;
   end(chunk?: Uint8Array): unknown;
-  once?(event: "finish", listener: () => void): unknown;
+  once?(event: "finish" | "close", listener: () => void): unknown;
+  /** Writes a chunk of a streamed answer (`text/event-stream`: estatekit/live's streams). */
+  write?(chunk: Uint8Array): unknown;
+  /** Sends the status and headers before the first chunk of a streamed answer. */
+  flushHeaders?(): unknown;
+  /** Cuts the connection (a streamed answer that failed). */
+  destroy?(): unknown;
 }
 
 /**
  * A node:http / Express listener for a `Request -> Response` handler:
  * `http.createServer(toNodeListener(createWebhookHandler({ on })))`, `app.post(path,
- * toNodeListener(handler))`.
+ * toNodeListener(handler))`. An answer of type `text/event-stream` (estatekit/live's
+ * `createEventStream`) is written as it comes, and its stream cancelled when the client goes;
+ * the request's `signal` is aborted then.
  */
 export function toNodeListener(handler: (request: Request) => Promise<Response>): (req: NodeRequest, res: NodeResponse) => void;
 
@@ -228,6 +255,21 @@ export interface QueuedWebhookHandlerOptions {
   queue: WebhookQueue;
   /** Your account's subdomain: a delivery for another is answered 403. */
   subdomain?: string;
+  /**
+   * An event log of estatekit/live (`createRedisEventLog`, `createMemoryEventLog`): each accepted
+   * event is appended to the log of `subdomain`'s account (once per `uuid`: a redelivery appends
+   * nothing) before the delivery is answered 2xx, for `createEventStream` to push to signed-in
+   * pages. A log that fails or does not answer within `storeTimeoutMs` gets the delivery answered
+   * 503 with `Retry-After` (`onError` gets a `LogUnavailable`). Needs `subdomain` and `secret`.
+   */
+  log?: EventLog;
+  /**
+   * The app's secret (at least 16 characters, random), which deliveries carry in the URL you
+   * register (`https://app.example/webhooks?secret=...`, e.g. with `ensureWebhook`): a delivery
+   * without it is answered 401 unread (compared in constant time). Deliveries are not signed: with
+   * `log`, this is what keeps anyone else from pushing events onto the pages.
+   */
+  secret?: string;
   /** The longest wait for the queue's acknowledgement, in milliseconds (default 2000). */
   storeTimeoutMs?: number;
   /** The wait a 503 answered because the queue is unavailable asks for, in milliseconds (default 5000; `Retry-After` is in whole seconds, rounded up). */

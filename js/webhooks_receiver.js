@@ -21,12 +21,11 @@ import { WebhookEventError, isInvalidEvent } from "./webhook_event_error.js";
 export { WebhookEventError, isInvalidEvent };
 import { checkedStore } from "./store.js";
 import { apiError } from "./api_error.js";
+import { toNodeListener } from "./node_listener.js";
 
 /** @typedef {import("./webhooks.js").WebhookEvent} WebhookEvent */
 /** @typedef {import("./webhooks.js").WebhookHandlerOptions} WebhookHandlerOptions */
 /** @typedef {import("./webhooks.js").DedupeStore} DedupeStore */
-/** @typedef {import("./webhooks.js").NodeRequest} NodeRequest */
-/** @typedef {import("./webhooks.js").NodeResponse} NodeResponse */
 
 /**
  * Loads the module once (see `entry`, which every entry calls first); a failed attempt is retried
@@ -45,6 +44,18 @@ const invalid = (reason) => new WebhookEventError(`invalid webhook event: ${reas
 const utf8 = new TextDecoder("utf-8", { fatal: true }); // drops a leading BOM (ignoreBOM: false)
 
 /**
+ * A body's text (UTF-8, fatal; a BOM dropped), or the invalid event's error.
+ * @param {Uint8Array | ArrayBuffer} bytes
+ */
+function decodeBody(bytes) {
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    throw invalid("the body is not valid UTF-8");
+  }
+}
+
+/**
  * Checks a delivery and gives it typed. See ./webhooks.d.ts.
  * @param {string | Uint8Array | ArrayBuffer | object} body
  * @returns {Promise<WebhookEvent>}
@@ -56,11 +67,7 @@ async function parseEvent(body) {
     if (typeof body === "string") {
       text = body.charCodeAt(0) === 0xfeff ? body.slice(1) : body;
     } else {
-      try {
-        text = utf8.decode(body);
-      } catch {
-        throw invalid("the body is not valid UTF-8");
-      }
+      text = decodeBody(body);
     }
     try {
       value = JSON.parse(text);
@@ -190,7 +197,7 @@ class DoneMarkLate extends Error {
  */
 class WebhookRefused extends Error {
   /**
-   * @param {"method" | "too_large" | "invalid_event" | "subdomain"} reason
+   * @param {"method" | "too_large" | "invalid_event" | "subdomain" | "secret"} reason
    * @param {number} status
    * @param {string} why
    * @param {unknown} [cause]
@@ -213,6 +220,19 @@ class QueueUnavailable extends Error {
   constructor(why, cause) {
     super(`estatekit/webhooks: the queue did not acknowledge the delivery's job (${why}); the delivery was answered 503`, cause === undefined ? undefined : { cause });
     this.name = "QueueUnavailable";
+  }
+}
+
+/**
+ * The error told to `onError` when the event log (`log`) did not take a delivery's event (it
+ * threw, or did not answer within `storeTimeoutMs`): the delivery was answered 503 with
+ * Retry-After, so the sender comes back (the same uuid is appended once).
+ */
+class LogUnavailable extends Error {
+  /** @param {string} why @param {unknown} [cause] */
+  constructor(why, cause) {
+    super(`estatekit/webhooks: the event log did not take the delivery's event (${why}); the delivery was answered 503`, cause === undefined ? undefined : { cause });
+    this.name = "LogUnavailable";
   }
 }
 
@@ -259,16 +279,17 @@ const PROCESS = Symbol.for("estatekit.webhooks.process");
  *   (answered 200 without a call, with `dedupe`), `in_progress` (another instance handles it:
  *   503), `handler_failed` (the handler threw: 500), `store_unavailable` (the dedupe store failed
  *   or was slow: 503 or 500), `queued` (with `queue`: the job was added, 202),
- *   `queue_unavailable` (the queue failed or was slow: 503), `refused` (405, 413, 400, 403: `refusal` says why), `error` (the
+ *   `queue_unavailable` (the queue failed or was slow: 503), `log_unavailable` (the event log
+ *   failed or was slow: 503), `refused` (405, 413, 400, 403, 401: `refusal` says why), `error` (the
  *   event could not be read: 500);
  * - `type`: the event's type as sent (`known`: one of the 28), `id`: its `uuid`, once the body
  *   was read as an event.
  * @typedef {{
- *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "queued" | "queue_unavailable" | "refused" | "error",
+ *   outcome: "new" | "duplicate" | "in_progress" | "handler_failed" | "store_unavailable" | "queued" | "queue_unavailable" | "log_unavailable" | "refused" | "error",
  *   type?: string,
  *   known?: boolean,
  *   id?: string,
- *   refusal?: "method" | "too_large" | "invalid_event" | "subdomain",
+ *   refusal?: "method" | "too_large" | "invalid_event" | "subdomain" | "secret",
  * }} Delivery
  */
 
@@ -297,27 +318,71 @@ function positive(name, value, fallback) {
 }
 
 /**
- * A `Request -> Response` function that receives deliveries. See ./webhooks.d.ts.
- * @param {WebhookHandlerOptions} options
- * @returns {(request: Request) => Promise<Response>}
+ * What a handler made by `createWebhookHandler` works with, read once from its options by
+ * `receiverOf`: every step of a delivery below takes it first.
+ * @typedef {{
+ *   handlers: Record<string, ((event: any, request: Request) => unknown) | undefined>,
+ *   onUnknown: ((event: any, request: Request) => unknown) | undefined,
+ *   subdomain: string | undefined,
+ *   maxBytes: number,
+ *   queue: WebhookQueue | undefined,
+ *   shared: import("./store.js").Store | undefined,
+ *   store: DedupeStore | undefined,
+ *   claimTtlMs: number,
+ *   doneTtlMs: number,
+ *   storeTimeoutMs: number,
+ *   retryAfter: string,
+ *   report: (error: unknown, event: WebhookEvent | undefined) => void,
+ *   inFlight: Map<string, Promise<unknown>>,
+ *   log: import("./live.js").EventLog | undefined,
+ *   secret: Promise<Uint8Array> | undefined,
+ * }} Receiver
  */
-function createWebhookHandler(options) {
-  // One of two modes (./webhooks.d.ts): `on` (WebhookHandlerOptions) or `queue` (QueuedWebhookHandlerOptions).
-  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = /** @type {Partial<WebhookHandlerOptions> & { queue?: unknown }} */ (options ?? {});
-  if (queue !== undefined) {
-    if (on !== undefined || onUnknown !== undefined) {
-      throw apiError("invalid_input", 
-        "createWebhookHandler: `on` and `queue` are two modes, one at a time: `on` runs the handlers before the delivery is answered, " +
-          "`queue` adds a job and answers at once (run the handlers in a BullMQ Worker with webhookProcessor({ on }))",
-      );
-    }
-    if (dedupe !== undefined) {
-      throw apiError("invalid_input", "createWebhookHandler: `dedupe` is not used with `queue`: a job's id is the delivery's uuid, so a redelivery is the same job");
-    }
-    if (queue === null || typeof queue !== "object" || typeof (/** @type {{ add?: unknown }} */ (queue)).add !== "function") {
-      throw apiError("invalid_input", "createWebhookHandler: `queue` must have BullMQ's `add(name, data, opts)` (a BullMQ Queue)");
-    }
-  } else if (on === null || typeof on !== "object") throw apiError("invalid_input", "createWebhookHandler: `on` must be an object of handlers");
+
+/**
+ * Refuses options that mix the two modes (./webhooks.d.ts): `on` (WebhookHandlerOptions) or
+ * `queue` (QueuedWebhookHandlerOptions).
+ * @param {Partial<WebhookHandlerOptions> & { queue?: unknown }} given
+ */
+function checkMode({ on, onUnknown, dedupe, queue }) {
+  if (queue === undefined) {
+    if (on === null || typeof on !== "object") throw apiError("invalid_input", "createWebhookHandler: `on` must be an object of handlers");
+    return;
+  }
+  if (on !== undefined || onUnknown !== undefined) {
+    throw apiError("invalid_input", 
+      "createWebhookHandler: `on` and `queue` are two modes, one at a time: `on` runs the handlers before the delivery is answered, " +
+        "`queue` adds a job and answers at once (run the handlers in a BullMQ Worker with webhookProcessor({ on }))",
+    );
+  }
+  if (dedupe !== undefined) {
+    throw apiError("invalid_input", "createWebhookHandler: `dedupe` is not used with `queue`: a job's id is the delivery's uuid, so a redelivery is the same job");
+  }
+  if (queue === null || typeof queue !== "object" || typeof (/** @type {{ add?: unknown }} */ (queue)).add !== "function") {
+    throw apiError("invalid_input", "createWebhookHandler: `queue` must have BullMQ's `add(name, data, opts)` (a BullMQ Queue)");
+  }
+}
+
+/**
+ * `onError`'s default: `console.error` of the message of the receiver's own errors, of the whole
+ * error otherwise (a handler's).
+ * @param {unknown} error
+ */
+const logError = (error) =>
+  error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate || error instanceof QueueUnavailable || error instanceof LogUnavailable
+    ? console.error(error.message)
+    : console.error("estatekit/webhooks: the handler threw", error);
+
+/**
+ * The options checked and read into a {@link Receiver}.
+ * @param {WebhookHandlerOptions} options
+ * @returns {Receiver}
+ */
+function receiverOf(options) {
+  const given = /** @type {Partial<WebhookHandlerOptions> & { queue?: unknown }} */ (options ?? {});
+  checkMode(given);
+  const { on, onUnknown, subdomain, dedupe, maxBytes = 1024 * 1024, onError, queue } = given;
+  const { log, secret } = logOptions(given);
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw apiError("invalid_input", "createWebhookHandler: `maxBytes` must be a positive integer");
   const claimTtlMs = positive("claimTtlMs", options.claimTtlMs, CLAIM_TTL_MS);
   const doneTtlMs = positive("doneTtlMs", options.doneTtlMs, DONE_TTL_MS);
@@ -331,314 +396,528 @@ function createWebhookHandler(options) {
   const shared = typeof dedupe === "object" && dedupe !== null && "claim" in dedupe && typeof dedupe.claim === "function" ? checkedStore(dedupe) : undefined;
   /** @type {DedupeStore | undefined} */
   const store = shared ? undefined : dedupe === true ? createMemoryStore() : dedupe ? /** @type {DedupeStore} */ (dedupe) : undefined;
-  /** @type {Record<string, ((event: any, request: Request) => unknown) | undefined>} */
-  const handlers = on ?? {};
-  const report =
-    onError ??
-    ((/** @type {unknown} */ error) =>
-      error instanceof WebhookRefused || error instanceof StoreTimeout || error instanceof DoneMarkLate || error instanceof QueueUnavailable
-        ? console.error(error.message)
-        : console.error("estatekit/webhooks: the handler threw", error));
-  /**
-   * Tells `onError` of a refused delivery (what it throws is not the sender's concern) and gives
-   * the answer.
-   * @param {Delivery} told
-   * @param {WebhookRefused} refusal
-   * @param {Response} response
-   * @param {WebhookEvent} [event]
-   */
-  const refused = (told, refusal, response, event) => {
-    told.outcome = "refused";
-    told.refusal = refusal.reason;
-    try {
-      report(refusal, event);
-    } catch {
-      // onError's own failure changes nothing for the sender.
-    }
-    return response;
+  return {
+    handlers: on ?? {},
+    onUnknown,
+    subdomain,
+    maxBytes,
+    queue: /** @type {WebhookQueue | undefined} */ (queue),
+    shared,
+    store,
+    claimTtlMs,
+    doneTtlMs,
+    storeTimeoutMs,
+    retryAfter,
+    report: onError ?? logError,
+    // With `dedupe`, the deliveries being handled, by uuid: a copy that arrives meanwhile (the
+    // sender gave up waiting and retried) waits for the first, then is answered as a duplicate
+    // if it succeeded, or handled itself if it failed.
+    inFlight: new Map(),
+    log,
+    secret: secret === undefined ? undefined : digest(secret),
   };
-  /**
-   * With `dedupe`, the deliveries being handled, by uuid: a copy that arrives meanwhile (the
-   * sender gave up waiting and retried) waits for the first, then is answered as a duplicate if
-   * it succeeded, or handled itself if it failed.
-   * @type {Map<string, Promise<unknown>>}
-   */
-  const inFlight = new Map();
+}
 
+/**
+ * The options of the event log (estatekit/live): `log` needs the account (`subdomain`) and the
+ * app's `secret`, which every delivery must carry (the registered URL's \`secret\` parameter).
+ * @param {Partial<WebhookHandlerOptions> & { queue?: unknown }} given
+ * @returns {{ log: import("./live.js").EventLog | undefined, secret: string | undefined }}
+ */
+function logOptions(given) {
+  const { log, secret, subdomain } = given;
+  if (secret !== undefined && (typeof secret !== "string" || secret.length < 16)) {
+    throw apiError("invalid_input", "createWebhookHandler: `secret` must be a string of at least 16 characters (a random one, put in the URL you register)");
+  }
+  if (log === undefined) return { log, secret };
+  if (log === null || typeof log !== "object" || typeof log.append !== "function") {
+    throw apiError("invalid_input", "createWebhookHandler: `log` must be an event log of estatekit/live (createRedisEventLog or createMemoryEventLog)");
+  }
+  if (typeof subdomain !== "string") throw apiError("invalid_input", "createWebhookHandler: `log` needs `subdomain`, the account whose log it is");
+  if (secret === undefined) {
+    throw apiError("invalid_input", "createWebhookHandler: `log` needs `secret`: only deliveries to the URL carrying it (`?secret=...`) reach the log");
+  }
+  return { log, secret };
+}
+
+const encoded = new TextEncoder();
+
+/**
+ * The SHA-256 of `text`: secrets are compared by their digests, in constant time.
+ * @param {string} text
+ */
+const digest = async (text) => new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", encoded.encode(text)));
+
+/**
+ * The 401 of a delivery whose URL does not carry the receiver's `secret` (compared in constant
+ * time, by digests of the same length), if it is one. Checked before the body is read.
+ * @param {Receiver} receiver
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<Response | undefined>}
+ */
+async function refuseUnsigned(receiver, request, told) {
+  if (!receiver.secret) return undefined;
+  const given = new URL(request.url).searchParams.get("secret") ?? "";
+  const [expected, got] = await Promise.all([receiver.secret, digest(given)]);
+  let diff = 0;
+  for (let i = 0; i < expected.length; i++) diff |= /** @type {number} */ (expected[i]) ^ /** @type {number} */ (got[i]);
+  if (diff === 0 && given !== "") return undefined;
+  request.body?.cancel().catch(() => {});
+  const why = "the URL does not carry this handler's `secret` (register the URL with its `?secret=` parameter)";
+  return refused(receiver, told, new WebhookRefused("secret", 401, why), answer(401, { error: "the delivery does not carry the secret" }));
+}
+
+/**
+ * Appends the event to its account's log (with `log`), once per uuid: a redelivery appends
+ * nothing. A log that failed or did not answer within `storeTimeoutMs` gets the delivery
+ * answered 503 with Retry-After (the sender comes back; the same uuid is appended once).
+ * @param {Receiver} receiver
+ * @param {WebhookEvent} event
+ * @param {string} text the body as received
+ * @param {Delivery} told
+ * @returns {Promise<Response | undefined>}
+ */
+async function appendToLog(receiver, event, text, told) {
+  const { log, subdomain, storeTimeoutMs } = receiver;
+  if (!log || subdomain === undefined) return undefined;
+  const type = told.type ?? "unknown";
+  try {
+    const appended = await bounded(Promise.resolve().then(() => log.append(subdomain, { uuid: event.uuid, type, data: text })), storeTimeoutMs);
+    if (appended !== SLOW) return undefined;
+    receiver.report(new LogUnavailable(`no answer within storeTimeoutMs, ${storeTimeoutMs} ms`), event);
+  } catch (e) {
+    receiver.report(new LogUnavailable("its append failed", e), event);
+  }
+  told.outcome = "log_unavailable";
+  return answer(503, { error: "the event log is unavailable" }, { "retry-after": receiver.retryAfter });
+}
+
+/**
+ * A `Request -> Response` function that receives deliveries. See ./webhooks.d.ts. A delivery
+ * goes through `deliver`: `refuseUnread` (method, declared size), `readDelivery` (body, event),
+ * `refuseForeign` (subdomain), then `enqueue` (queue mode), `handle` (no dedupe),
+ * `handleOnceHere` (dedupe in this process) or `handleOnce` (a shared store).
+ * @param {WebhookHandlerOptions} options
+ * @returns {(request: Request) => Promise<Response>}
+ */
+function createWebhookHandler(options) {
+  const receiver = receiverOf(options);
   /** @param {Request} request */
   const receive = async function receive(request) {
-    return deliver(request, undefined, undefined);
+    return deliver(receiver, request, undefined, undefined);
   };
-  return Object.defineProperty(receive, OBSERVE, { value: deliver });
+  /** @type {(request: Request, observer?: (delivery: Delivery) => void, traceparent?: () => string | undefined) => Promise<Response>} */
+  const observed = (request, observer, traceparent) => deliver(receiver, request, observer, traceparent);
+  return Object.defineProperty(receive, OBSERVE, { value: observed });
+}
 
-  /**
-   * Answers one delivery (what `receive` does), telling `observer` how it ended (see
-   * `Delivery`): the hook of estatekit/otel, which gives one per delivery.
-   * @param {Request} request
-   * @param {((delivery: Delivery) => void) | undefined} observer
-   * @param {(() => string | undefined) | undefined} traceparent with `queue`: the delivery's
-   *   trace context (W3C `traceparent`), put in the job's data
-   * @returns {Promise<Response>}
-   */
-  async function deliver(request, observer, traceparent) {
-    /** @type {Delivery} */
-    const told = { outcome: "error" };
-    try {
-      return await answerDelivery(request, told, traceparent);
-    } finally {
-      try {
-        observer?.(told);
-      } catch {
-        // An observer's failure is not the sender's.
-      }
-    }
+/**
+ * Tells `onError` of a refused delivery (what it throws is not the sender's concern) and gives
+ * the answer.
+ * @param {Receiver} receiver
+ * @param {Delivery} told
+ * @param {WebhookRefused} refusal
+ * @param {Response} response
+ * @param {WebhookEvent} [event]
+ */
+function refused(receiver, told, refusal, response, event) {
+  told.outcome = "refused";
+  told.refusal = refusal.reason;
+  try {
+    receiver.report(refusal, event);
+  } catch {
+    // onError's own failure changes nothing for the sender.
   }
+  return response;
+}
 
-  /**
-   * @param {Request} request
-   * @param {Delivery} told
-   * @param {(() => string | undefined) | undefined} traceparent
-   * @returns {Promise<Response>}
-   */
-  async function answerDelivery(request, told, traceparent) {
-    if (request.method !== "POST") {
-      const why = `the method is ${quoted(request.method)}; deliveries are POST`;
-      return refused(told, new WebhookRefused("method", 405, why), answer(405, { error: "only POST is accepted" }, { allow: "POST" }));
-    }
-    const tooLarge = (/** @type {string} */ why) =>
-      refused(
-        told,
-        new WebhookRefused("too_large", 413, why),
-        answer(413, { error: `the body is larger than ${maxBytes} bytes` }),
-      );
-    const declared = Number(request.headers.get("content-length") ?? NaN);
-    if (declared > maxBytes) {
-      request.body?.cancel().catch(() => {});
-      return tooLarge(`its Content-Length (${declared} bytes) is over maxBytes (${maxBytes}); the body was not read`);
-    }
-    /** @type {WebhookEvent} */
-    let event;
+/**
+ * Answers one delivery (what `receive` does), telling `observer` how it ended (see `Delivery`):
+ * the hook of estatekit/otel, which gives one per delivery.
+ * @param {Receiver} receiver
+ * @param {Request} request
+ * @param {((delivery: Delivery) => void) | undefined} observer
+ * @param {(() => string | undefined) | undefined} traceparent with `queue`: the delivery's
+ *   trace context (W3C `traceparent`), put in the job's data
+ * @returns {Promise<Response>}
+ */
+async function deliver(receiver, request, observer, traceparent) {
+  /** @type {Delivery} */
+  const told = { outcome: "error" };
+  try {
+    return await answerDelivery(receiver, request, told, traceparent);
+  } finally {
     try {
-      event = await parseEvent(await readBody(request, maxBytes));
-    } catch (e) {
-      if (e === TOO_LARGE) return tooLarge(`the body is over maxBytes (${maxBytes} bytes); it was not read further`);
-      if (isInvalidEvent(e)) {
-        const why = `not a valid event (${e.message}, at ${e.path})`;
-        return refused(told, new WebhookRefused("invalid_event", 400, why, e), answer(400, { error: e.message, path: e.path }));
-      }
-      report(e, undefined);
-      return answer(500, { error: "the event could not be read" }); // e.g. the module failed to load: retry
-    }
-    noteEvent(told, event);
-    if (subdomain !== undefined && event.subdomain !== subdomain) {
-      const why =
-        `the event is for subdomain ${quoted(event.subdomain)} and this handler's \`subdomain\` is ${quoted(subdomain)} ` +
-        "(set it to your account's subdomain; the emulator prints its own at start-up)";
-      return refused(told, new WebhookRefused("subdomain", 403, why), answer(403, { error: "the event is for another subdomain" }), event);
-    }
-    if (queue) return enqueue(/** @type {WebhookQueue} */ (queue), event, told, traceparent);
-    if (!store && !shared) return handle(event, request, told);
-    const { uuid } = event;
-    for (let first = inFlight.get(uuid); first; first = inFlight.get(uuid)) await first.catch(() => {});
-    // Claimed before anything is awaited, so that one copy at a time gets past this point.
-    const claim = shared ? once(shared, event, request, told) : (async () => {
-      try {
-        const seen = await bounded(Promise.resolve(/** @type {DedupeStore} */ (store).has(uuid)), storeTimeoutMs);
-        if (seen === SLOW) {
-          report(new StoreTimeout("has", storeTimeoutMs), event);
-          told.outcome = "store_unavailable";
-          return answer(503, { error: "the dedupe store is unavailable" }, { "retry-after": retryAfter });
-        }
-        if (seen) {
-          told.outcome = "duplicate";
-          return answer(200, { received: true, duplicate: true });
-        }
-      } catch (e) {
-        report(e, event);
-        told.outcome = "store_unavailable";
-        return answer(500, { error: "the dedupe store failed" });
-      }
-      return handle(event, request, told);
-    })();
-    inFlight.set(uuid, claim);
-    try {
-      return await claim;
-    } finally {
-      inFlight.delete(uuid);
-    }
-  }
-
-  /**
-   * Runs the handler across every process sharing `shared` so that a uuid's handler completes
-   * (resolves) once: a done-mark (`webhook:<uuid>:done`, kept `doneTtlMs`) answers copies 200; a
-   * claim (`webhook:<uuid>:claim`, `claimTtlMs`) lets one process at a time run it, and a copy
-   * arriving meanwhile is answered 503 with Retry-After. A handler that throws is run again by the
-   * retry (at least once). Every store call is bounded by `storeTimeoutMs`; a store that fails or
-   * is slow before the handler ran gets the delivery answered 503 (retried by the sender, not
-   * lost). Once only holds if the done-mark is acknowledged before the claim ends (else
-   * DoneMarkLate is reported) and the store keeps its data.
-   * @param {import("./store.js").Store} shared
-   * @param {WebhookEvent} event
-   * @param {Request} request
-   * @param {Delivery} told
-   * @returns {Promise<Response>}
-   */
-  async function once(shared, event, request, told) {
-    const done = `webhook:${event.uuid}:done`;
-    const key = `webhook:${event.uuid}:claim`;
-    const UNAVAILABLE = "the dedupe store is unavailable";
-    const busy = (/** @type {string} */ error) => {
-      told.outcome = error === UNAVAILABLE ? "store_unavailable" : "in_progress";
-      return answer(503, { error }, { "retry-after": retryAfter });
-    };
-    const duplicate = () => {
-      told.outcome = "duplicate";
-      return answer(200, { received: true, duplicate: true });
-    };
-    /**
-     * A store call bounded by `storeTimeoutMs`: its value, or SLOW / the error (both reported).
-     * @template T
-     * @param {string} name
-     * @param {() => Promise<T>} call
-     * @returns {Promise<{ value: T } | undefined>}
-     */
-    const ask = async (name, call) => {
-      try {
-        const pending = call();
-        const value = await bounded(pending, storeTimeoutMs);
-        if (value !== SLOW) return { value };
-        report(new StoreTimeout(name, storeTimeoutMs), event);
-        if (name === "claim") {
-          // A claim taken after all is released, so that the sender's retry is not kept out.
-          pending
-            .then((owner) => {
-              if (typeof owner === "string") return shared.release(key, owner);
-            })
-            .catch(() => {});
-        }
-      } catch (e) {
-        report(e, event);
-      }
-      return undefined;
-    };
-    const isDone = () => ask("get", () => shared.get(done));
-    const before = await isDone();
-    if (!before) return busy(UNAVAILABLE);
-    if (before.value != null) return duplicate();
-    // The claim lasts claimTtlMs from when the store set it, which is after this instant: a mark
-    // acknowledged before `deadline` was written while the claim was held.
-    const deadline = Date.now() + claimTtlMs;
-    const claimed = await ask("claim", () => shared.claim(key, claimTtlMs));
-    if (!claimed) return busy(UNAVAILABLE);
-    const owner = claimed.value;
-    if (owner == null) return busy("this delivery is being handled by another instance");
-    const release = () => ask("release", () => shared.release(key, owner));
-    // Another process may have finished it between the first look and the claim.
-    const after = await isDone();
-    if (after?.value != null) {
-      await release();
-      return duplicate();
-    }
-    if (!after) {
-      await release();
-      return busy(UNAVAILABLE);
-    }
-    const handled = await handle(event, request, told);
-    if (handled.ok) {
-      // Marked done, then released. If the mark cannot be written, the claim is kept (a copy
-      // arriving meanwhile gets 503) and the mark is tried again every second while it lasts.
-      // A mark not acknowledged before the claim's end (a handler slower than claimTtlMs, or a
-      // store away that long) no longer keeps copies out: onError is told (DoneMarkLate).
-      let late = false;
-      const mark = async () => {
-        const written = await ask("set", () => shared.set(done, "1", doneTtlMs));
-        if (!late && (written ? Date.now() > deadline : Date.now() + 1_000 >= deadline)) {
-          late = true;
-          report(new DoneMarkLate(claimTtlMs), event);
-        }
-        return written;
-      };
-      if (await mark()) await release();
-      else if (!late) {
-        const again = async () => {
-          if (await mark()) await release();
-          else if (!late) setTimeout(again, 1_000);
-        };
-        setTimeout(again, 1_000);
-      }
-    } else {
-      await release(); // the handler threw: its retry runs it again
-    }
-    return handled;
-  }
-  /**
-   * Adds the delivery as one job (name: its type; data: the event and the trace context; id: its
-   * uuid, so that a redelivery is the same job) and answers 202 once the queue acknowledged it,
-   * or 503 with Retry-After when it failed or did not answer within `storeTimeoutMs` (the job may
-   * still be added: the sender's retry, the same uuid, is then the same job).
-   * @param {WebhookQueue} queue
-   * @param {WebhookEvent} event
-   * @param {Delivery} told
-   * @param {(() => string | undefined) | undefined} traceparent
-   * @returns {Promise<Response>}
-   */
-  async function enqueue(queue, event, told, traceparent) {
-    /** @type {{ event: WebhookEvent, traceparent?: string }} */
-    const data = { event };
-    try {
-      const carried = traceparent?.();
-      if (typeof carried === "string") data.traceparent = carried;
+      observer?.(told);
     } catch {
-      // Telemetry never changes how a delivery is answered.
+      // An observer's failure is not the sender's.
     }
-    /** @param {QueueUnavailable} error */
-    const unavailable = (error) => {
-      report(error, event);
-      told.outcome = "queue_unavailable";
-      return answer(503, { error: "the queue is unavailable" }, { "retry-after": retryAfter });
-    };
-    try {
-      const added = await bounded(
-        Promise.resolve().then(() => queue.add(told.type ?? "unknown", data, { jobId: event.uuid })),
-        storeTimeoutMs,
-      );
-      if (added === SLOW) return unavailable(new QueueUnavailable(`no answer within storeTimeoutMs, ${storeTimeoutMs} ms`));
-    } catch (e) {
-      return unavailable(new QueueUnavailable("its add() failed", e));
-    }
-    told.outcome = "queued";
-    return answer(202, { received: true, queued: true });
   }
+}
 
-  /**
-   * Runs the event's handler: 200 once it resolved (remembered by `dedupe`), 500 if it threw
-   * (not remembered, so that the sender's retry runs it again).
-   * @param {WebhookEvent} event
-   * @param {Request} request
-   * @param {Delivery} told
-   * @returns {Promise<Response>}
-   */
-  async function handle(event, request, told) {
-    /** @type {((event: any, request: Request) => unknown) | undefined} */
-    const handler = event.operation === null ? onUnknown : handlers[event.operation];
+/**
+ * The steps of one delivery, in order; the first that answers ends it.
+ * @param {Receiver} receiver
+ * @param {Request} request
+ * @param {Delivery} told
+ * @param {(() => string | undefined) | undefined} traceparent
+ * @returns {Promise<Response>}
+ */
+async function answerDelivery(receiver, request, told, traceparent) {
+  const early = refuseUnread(receiver, request, told) ?? (await refuseUnsigned(receiver, request, told));
+  if (early) return early;
+  const read = await readDelivery(receiver, request, told);
+  if (read instanceof Response) return read;
+  const { event, text } = read;
+  const foreign = refuseForeign(receiver, event, told);
+  if (foreign) return foreign;
+  const unlogged = await appendToLog(receiver, event, text, told);
+  if (unlogged) return unlogged;
+  const { queue, store, shared } = receiver;
+  if (queue) return enqueue(receiver, queue, event, told, traceparent);
+  if (shared) return handleOnce(receiver, shared, event, request, told);
+  if (store) return handleOnceHere(receiver, store, event, request, told);
+  return handle(receiver, event, request, told);
+}
+
+/**
+ * The refusals decided before the body is read: a method other than POST (405), a declared
+ * Content-Length over `maxBytes` (413, the body cancelled unread).
+ * @param {Receiver} receiver
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Response | undefined}
+ */
+function refuseUnread(receiver, request, told) {
+  if (request.method !== "POST") {
+    const why = `the method is ${quoted(request.method)}; deliveries are POST`;
+    return refused(receiver, told, new WebhookRefused("method", 405, why), answer(405, { error: "only POST is accepted" }, { allow: "POST" }));
+  }
+  const { maxBytes } = receiver;
+  const declared = Number(request.headers.get("content-length") ?? NaN);
+  if (declared > maxBytes) {
+    request.body?.cancel().catch(() => {});
+    return tooLarge(receiver, told, `its Content-Length (${declared} bytes) is over maxBytes (${maxBytes}); the body was not read`);
+  }
+  return undefined;
+}
+
+/**
+ * The 413 of a body over `maxBytes`.
+ * @param {Receiver} receiver
+ * @param {Delivery} told
+ * @param {string} why
+ */
+const tooLarge = (receiver, told, why) =>
+  refused(receiver, told, new WebhookRefused("too_large", 413, why), answer(413, { error: `the body is larger than ${receiver.maxBytes} bytes` }));
+
+/**
+ * The body read (at most `maxBytes`) and checked as an event, or the answer when it is not one:
+ * 413 (too large), 400 (not a valid event), 500 (it could not be read, e.g. the module failed to
+ * load: retried). The event's type and id are noted in `told`.
+ * @param {Receiver} receiver
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<{ event: WebhookEvent, text: string } | Response>}
+ */
+async function readDelivery(receiver, request, told) {
+  const { maxBytes } = receiver;
+  /** @type {WebhookEvent} */
+  let event;
+  let text = "";
+  try {
+    const bytes = await readBody(request, maxBytes);
+    // With `log`, the body's text as received is what the log keeps (and pages get).
+    if (receiver.log) text = decodeBody(bytes);
+    event = await parseEvent(receiver.log ? text : bytes);
+  } catch (e) {
+    if (e === TOO_LARGE) return tooLarge(receiver, told, `the body is over maxBytes (${maxBytes} bytes); it was not read further`);
+    if (isInvalidEvent(e)) {
+      const why = `not a valid event (${e.message}, at ${e.path})`;
+      return refused(receiver, told, new WebhookRefused("invalid_event", 400, why, e), answer(400, { error: e.message, path: e.path }));
+    }
+    receiver.report(e, undefined);
+    return answer(500, { error: "the event could not be read" }); // e.g. the module failed to load: retry
+  }
+  noteEvent(told, event);
+  return { event, text };
+}
+
+/**
+ * The 403 of an event for another subdomain than the receiver's `subdomain`, if it is one.
+ * @param {Receiver} receiver
+ * @param {WebhookEvent} event
+ * @param {Delivery} told
+ * @returns {Response | undefined}
+ */
+function refuseForeign(receiver, event, told) {
+  const { subdomain } = receiver;
+  if (subdomain === undefined || event.subdomain === subdomain) return undefined;
+  const why =
+    `the event is for subdomain ${quoted(event.subdomain)} and this handler's \`subdomain\` is ${quoted(subdomain)} ` +
+    "(set it to your account's subdomain; the emulator prints its own at start-up)";
+  return refused(receiver, told, new WebhookRefused("subdomain", 403, why), answer(403, { error: "the event is for another subdomain" }), event);
+}
+
+/**
+ * `dedupe: true` or a `{ has, add }` store: a copy of a delivery being handled in this process
+ * waits for it; a uuid the store has is answered 200 as a duplicate without a call; a store that
+ * fails is answered 500, one slower than `storeTimeoutMs` 503 with Retry-After.
+ * @param {Receiver} receiver
+ * @param {DedupeStore} store
+ * @param {WebhookEvent} event
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<Response>}
+ */
+async function handleOnceHere(receiver, store, event, request, told) {
+  const { uuid } = event;
+  const { storeTimeoutMs, report, retryAfter } = receiver;
+  return inFlightOnce(receiver, uuid, async () => {
     try {
-      await handler?.(event, request);
+      const seen = await bounded(Promise.resolve(store.has(uuid)), storeTimeoutMs);
+      if (seen === SLOW) {
+        report(new StoreTimeout("has", storeTimeoutMs), event);
+        told.outcome = "store_unavailable";
+        return answer(503, { error: "the dedupe store is unavailable" }, { "retry-after": retryAfter });
+      }
+      if (seen) {
+        told.outcome = "duplicate";
+        return answer(200, { received: true, duplicate: true });
+      }
     } catch (e) {
       report(e, event);
-      told.outcome = "handler_failed";
-      return answer(500, { error: "the handler failed" });
+      told.outcome = "store_unavailable";
+      return answer(500, { error: "the dedupe store failed" });
     }
-    told.outcome = "new";
-    try {
-      if (store && (await bounded(Promise.resolve(store.add(event.uuid)), storeTimeoutMs)) === SLOW) {
-        // Handled: a copy of it may run the handler again.
-        report(new StoreTimeout("add", storeTimeoutMs, "the delivery was handled (answered 200), and a copy of it may run the handler again"), event);
-      }
-    } catch (e) {
-      report(e, event); // handled; a retry of it would run the handler again
-    }
-    return answer(200, { received: true });
+    return handle(receiver, event, request, told);
+  });
+}
+
+/**
+ * Runs `run` for `uuid` once the copy of it being handled in this process (if any) is done;
+ * registered before anything is awaited, so that one copy at a time gets past this point.
+ * @param {Receiver} receiver
+ * @param {string} uuid
+ * @param {() => Promise<Response>} run
+ * @returns {Promise<Response>}
+ */
+async function inFlightOnce(receiver, uuid, run) {
+  const { inFlight } = receiver;
+  for (let first = inFlight.get(uuid); first; first = inFlight.get(uuid)) await first.catch(() => {});
+  const claim = run();
+  inFlight.set(uuid, claim);
+  try {
+    return await claim;
+  } finally {
+    inFlight.delete(uuid);
   }
+}
+
+/**
+ * With a shared store: `handleOnce` waits for a copy being handled in this process first.
+ * @param {Receiver} receiver
+ * @param {import("./store.js").Store} shared
+ * @param {WebhookEvent} event
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<Response>}
+ */
+function handleOnce(receiver, shared, event, request, told) {
+  return inFlightOnce(receiver, event.uuid, () => once(receiver, shared, event, request, told));
+}
+
+/**
+ * A store call bounded by `storeTimeoutMs`: its value, or undefined when it failed or was slow
+ * (both reported). A claim that was slow but taken after all is released, so that the sender's
+ * retry is not kept out.
+ * @template T
+ * @param {Receiver} receiver
+ * @param {import("./store.js").Store} shared
+ * @param {WebhookEvent} event
+ * @param {string} name
+ * @param {() => Promise<T>} call
+ * @returns {Promise<{ value: T } | undefined>}
+ */
+async function askStore(receiver, shared, event, name, call) {
+  const { storeTimeoutMs, report } = receiver;
+  try {
+    const pending = call();
+    const value = await bounded(pending, storeTimeoutMs);
+    if (value !== SLOW) return { value };
+    report(new StoreTimeout(name, storeTimeoutMs), event);
+    if (name === "claim") {
+      pending
+        .then((owner) => {
+          if (typeof owner === "string") return shared.release(claimKey(event), owner);
+        })
+        .catch(() => {});
+    }
+  } catch (e) {
+    report(e, event);
+  }
+  return undefined;
+}
+
+/** @param {WebhookEvent} event */
+const claimKey = (event) => `webhook:${event.uuid}:claim`;
+/** @param {WebhookEvent} event */
+const doneKey = (event) => `webhook:${event.uuid}:done`;
+
+/**
+ * Runs the handler across every process sharing `shared` so that a uuid's handler completes
+ * (resolves) once: a done-mark (`webhook:<uuid>:done`, kept `doneTtlMs`) answers copies 200; a
+ * claim (`webhook:<uuid>:claim`, `claimTtlMs`) lets one process at a time run it, and a copy
+ * arriving meanwhile is answered 503 with Retry-After. A handler that throws is run again by the
+ * retry (at least once). Every store call is bounded by `storeTimeoutMs`; a store that fails or
+ * is slow before the handler ran gets the delivery answered 503 (retried by the sender, not
+ * lost). Once only holds if the done-mark is acknowledged before the claim ends (else
+ * DoneMarkLate is reported) and the store keeps its data.
+ * @param {Receiver} receiver
+ * @param {import("./store.js").Store} shared
+ * @param {WebhookEvent} event
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<Response>}
+ */
+async function once(receiver, shared, event, request, told) {
+  const UNAVAILABLE = "the dedupe store is unavailable";
+  const busy = (/** @type {string} */ error) => {
+    told.outcome = error === UNAVAILABLE ? "store_unavailable" : "in_progress";
+    return answer(503, { error }, { "retry-after": receiver.retryAfter });
+  };
+  const duplicate = () => {
+    told.outcome = "duplicate";
+    return answer(200, { received: true, duplicate: true });
+  };
+  const isDone = () => askStore(receiver, shared, event, "get", () => shared.get(doneKey(event)));
+  const before = await isDone();
+  if (!before) return busy(UNAVAILABLE);
+  if (before.value != null) return duplicate();
+  // The claim lasts claimTtlMs from when the store set it, which is after this instant: a mark
+  // acknowledged before `deadline` was written while the claim was held.
+  const deadline = Date.now() + receiver.claimTtlMs;
+  const claimed = await askStore(receiver, shared, event, "claim", () => shared.claim(claimKey(event), receiver.claimTtlMs));
+  if (!claimed) return busy(UNAVAILABLE);
+  const owner = claimed.value;
+  if (owner == null) return busy("this delivery is being handled by another instance");
+  const release = () => askStore(receiver, shared, event, "release", () => shared.release(claimKey(event), owner));
+  // Another process may have finished it between the first look and the claim.
+  const after = await isDone();
+  if (after?.value != null || !after) {
+    await release();
+    return after ? duplicate() : busy(UNAVAILABLE);
+  }
+  const handled = await handle(receiver, event, request, told);
+  if (handled.ok) await markDone(receiver, shared, event, deadline, release);
+  else await release(); // the handler threw: its retry runs it again
+  return handled;
+}
+
+/**
+ * Marks a handled uuid done, then releases its claim. If the mark cannot be written, the claim
+ * is kept (a copy arriving meanwhile gets 503) and the mark is tried again every second while it
+ * lasts. A mark not acknowledged before the claim's end (`deadline`: a handler slower than
+ * claimTtlMs, or a store away that long) no longer keeps copies out: onError is told
+ * (DoneMarkLate).
+ * @param {Receiver} receiver
+ * @param {import("./store.js").Store} shared
+ * @param {WebhookEvent} event
+ * @param {number} deadline
+ * @param {() => Promise<unknown>} release
+ */
+async function markDone(receiver, shared, event, deadline, release) {
+  let late = false;
+  const mark = async () => {
+    const written = await askStore(receiver, shared, event, "set", () => shared.set(doneKey(event), "1", receiver.doneTtlMs));
+    if (!late && (written ? Date.now() > deadline : Date.now() + 1_000 >= deadline)) {
+      late = true;
+      receiver.report(new DoneMarkLate(receiver.claimTtlMs), event);
+    }
+    return written;
+  };
+  if (await mark()) await release();
+  else if (!late) {
+    const again = async () => {
+      if (await mark()) await release();
+      else if (!late) setTimeout(again, 1_000);
+    };
+    setTimeout(again, 1_000);
+  }
+}
+
+/**
+ * Adds the delivery as one job (name: its type; data: the event and the trace context; id: its
+ * uuid, so that a redelivery is the same job) and answers 202 once the queue acknowledged it,
+ * or 503 with Retry-After when it failed or did not answer within `storeTimeoutMs` (the job may
+ * still be added: the sender's retry, the same uuid, is then the same job).
+ * @param {Receiver} receiver
+ * @param {WebhookQueue} queue
+ * @param {WebhookEvent} event
+ * @param {Delivery} told
+ * @param {(() => string | undefined) | undefined} traceparent
+ * @returns {Promise<Response>}
+ */
+async function enqueue(receiver, queue, event, told, traceparent) {
+  const { storeTimeoutMs } = receiver;
+  /** @type {{ event: WebhookEvent, traceparent?: string }} */
+  const data = { event };
+  try {
+    const carried = traceparent?.();
+    if (typeof carried === "string") data.traceparent = carried;
+  } catch {
+    // Telemetry never changes how a delivery is answered.
+  }
+  /** @param {QueueUnavailable} error */
+  const unavailable = (error) => {
+    receiver.report(error, event);
+    told.outcome = "queue_unavailable";
+    return answer(503, { error: "the queue is unavailable" }, { "retry-after": receiver.retryAfter });
+  };
+  try {
+    const added = await bounded(
+      Promise.resolve().then(() => queue.add(told.type ?? "unknown", data, { jobId: event.uuid })),
+      storeTimeoutMs,
+    );
+    if (added === SLOW) return unavailable(new QueueUnavailable(`no answer within storeTimeoutMs, ${storeTimeoutMs} ms`));
+  } catch (e) {
+    return unavailable(new QueueUnavailable("its add() failed", e));
+  }
+  told.outcome = "queued";
+  return answer(202, { received: true, queued: true });
+}
+
+/**
+ * Runs the event's handler: 200 once it resolved (remembered by `dedupe`), 500 if it threw
+ * (not remembered, so that the sender's retry runs it again).
+ * @param {Receiver} receiver
+ * @param {WebhookEvent} event
+ * @param {Request} request
+ * @param {Delivery} told
+ * @returns {Promise<Response>}
+ */
+async function handle(receiver, event, request, told) {
+  const { store, storeTimeoutMs, report } = receiver;
+  /** @type {((event: any, request: Request) => unknown) | undefined} */
+  const handler = event.operation === null ? receiver.onUnknown : receiver.handlers[event.operation];
+  try {
+    await handler?.(event, request);
+  } catch (e) {
+    report(e, event);
+    told.outcome = "handler_failed";
+    return answer(500, { error: "the handler failed" });
+  }
+  told.outcome = "new";
+  try {
+    if (store && (await bounded(Promise.resolve(store.add(event.uuid)), storeTimeoutMs)) === SLOW) {
+      // Handled: a copy of it may run the handler again.
+      report(new StoreTimeout("add", storeTimeoutMs, "the delivery was handled (answered 200), and a copy of it may run the handler again"), event);
+    }
+  } catch (e) {
+    report(e, event); // handled; a retry of it would run the handler again
+  }
+  return answer(200, { received: true });
 }
 
 /** @typedef {{ add(name: string, data: unknown, opts: { jobId: string }): unknown }} WebhookQueue */
@@ -689,66 +968,6 @@ export function webhookProcessor(options) {
     return run(job, token, undefined);
   };
   return Object.defineProperty(processor, PROCESS, { value: run });
-}
-
-/**
- * A node:http / Express listener around a `Request -> Response` handler. See ./webhooks.d.ts.
- * @param {(request: Request) => Promise<Response>} handler
- * @returns {(req: NodeRequest, res: NodeResponse) => void}
- */
-function toNodeListener(handler) {
-  return (req, res) => {
-    run(req, res).catch(() => {
-      if (!res.headersSent) res.statusCode = 500;
-      res.end();
-    });
-  };
-
-  /** @param {NodeRequest} req @param {NodeResponse} res */
-  async function run(req, res) {
-    const headers = new Headers();
-    for (const [name, value] of Object.entries(req.headers)) {
-      for (const v of Array.isArray(value) ? value : value === undefined ? [] : [value]) headers.append(name, v);
-    }
-    const method = req.method ?? "GET";
-    /** @type {BodyInit | undefined} */
-    let body;
-    if (method !== "GET" && method !== "HEAD") {
-      const parsed = req.body; // set by a body parser (Express) that already read the stream
-      if (req.readableEnded && (typeof parsed === "string" || parsed instanceof Uint8Array)) {
-        body = /** @type {BodyInit} */ (parsed);
-      }
-      else if (req.readableEnded && parsed !== undefined) body = JSON.stringify(parsed);
-      else body = streamOf(req);
-    }
-    const url = new URL(req.url ?? "/", `http://${req.headers.host ?? "localhost"}`);
-    const response = await handler(new Request(url, /** @type {RequestInit} */ ({ method, headers, body, duplex: "half" })));
-    res.statusCode = response.status;
-    response.headers.forEach((value, name) => res.setHeader(name, value));
-    // A body left unread (413) is not drained: the connection is closed once answered.
-    const unread = body !== undefined && typeof body !== "string" && !req.readableEnded;
-    if (unread) res.setHeader("connection", "close");
-    res.end(new Uint8Array(await response.arrayBuffer()));
-    if (unread) res.once?.("finish", () => req.destroy?.());
-  }
-}
-
-/**
- * The request's body as a web stream, pulled chunk by chunk (nothing is read ahead).
- * @param {NodeRequest} req
- * @returns {ReadableStream<Uint8Array>}
- */
-function streamOf(req) {
-  const chunks = req[Symbol.asyncIterator]();
-  return new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await chunks.next();
-      if (done) controller.close();
-      else controller.enqueue(typeof value === "string" ? new TextEncoder().encode(value) : value);
-    },
-    // cancel (413): nothing more is read; the listener closes the connection once it answered
-    // (ending the iteration here would destroy the request, and the answer with it).
-  });
 }
 
 /**

@@ -177,13 +177,21 @@ if [ "$out" = pkg ]; then
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   printf '%s\n' '// The WebhookEventError class: the file the module imports (js/webhook_event_error.js in the repository).' \
     'export * from "./snippets/js/webhook_event_error.js";' > "$out/webhook_event_error.js"
-  cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts "$out/"
+  cp js/webhooks_receiver.js js/webhooks.js js/webhooks.node.js js/webhooks.workerd.js js/webhooks.d.ts js/node_listener.js "$out/"
 fi
 
 # 6. estatekit/store: plain JavaScript (what several processes share; no module of its own).
 if [ "$out" = pkg ]; then
   # checked_client.js: the server entries' Client class, its stores checked (internal, no entry).
-  cp js/store.js js/store.d.ts js/checked_client.js "$out/"
+  # redis_send.js: the one raw-command sender of estatekit/store and estatekit/live (internal).
+  cp js/store.js js/store.d.ts js/checked_client.js js/redis_send.js "$out/"
+fi
+
+# 6b. estatekit/live (event logs, the stream route) and estatekit/subscribe (the browser side,
+#     with estatekit/subscribe/query, its TanStack Query helper): plain JavaScript, no module.
+if [ "$out" = pkg ]; then
+  cp js/live.js js/live.d.ts js/live_log.js js/live_stream.js js/node_listener.js "$out/"
+  cp js/subscribe.js js/subscribe.d.ts js/subscribe_query.js js/subscribe_query.d.ts "$out/"
 fi
 
 # 7. estatekit/query: TanStack Query option factories, plain JavaScript (no module of its own).

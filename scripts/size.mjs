@@ -14,7 +14,9 @@
 // JavaScript, no budget) and `estatekit/otel` (plain JavaScript, its peers @opentelemetry/* not
 // counted: the app's SDK brings them; budget OTEL_BUDGET, checked by --check), and checks that the
 // main entry's bundle imports nothing of the first two nor of OpenTelemetry, and estatekit/otel's
-// nothing of the client's module.
+// nothing of the client's module; `estatekit/subscribe` (the browser side of estatekit/live, with
+// what it imports: budget SUBSCRIBE_BUDGET, checked by --check; its TanStack Query helper
+// reported apart), which imports nothing of the client, and which the main entry does not import.
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
 import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
@@ -74,6 +76,15 @@ export const TOKEN_ENTRY = "token.js";
 
 /** The TanStack Query entry, `estatekit/query` (plain JavaScript, no module): reported, not budgeted. */
 export const QUERY_ENTRY = "query.js";
+
+/**
+ * The browser side of estatekit/live, `estatekit/subscribe` (plain JavaScript, no module), and its
+ * budget (issue 66): with what it imports; its TanStack Query helper (`estatekit/subscribe/query`,
+ * its own import) reported apart.
+ */
+export const SUBSCRIBE_ENTRY = "subscribe.js";
+export const SUBSCRIBE_QUERY_ENTRY = "subscribe_query.js";
+export const SUBSCRIBE_BUDGET = 3_000;
 
 /** The OpenTelemetry entry, `estatekit/otel` (plain JavaScript, no module), and its budget (issue 46). */
 export const OTEL_ENTRY = "otel.js";
@@ -156,6 +167,18 @@ export function measureQuery(pkgDir = new URL("../pkg/", import.meta.url)) {
   return { name: `${QUERY_ENTRY} + imports (bundled)`, raw: raw.length, minified: min.length, gzip: gzip(min) };
 }
 
+/** `estatekit/subscribe` (or its query helper: `entryName`) bundled and minified as a page ships it. */
+export function measureSubscribe(pkgDir = new URL("../pkg/", import.meta.url), entryName = SUBSCRIBE_ENTRY) {
+  const entry = fileURLToPath(new URL(entryName, pkgDir));
+  const options = { entryPoints: [entry], bundle: true, format: "esm", write: false, logLevel: "silent", metafile: true };
+  const raw = buildSync(options).outputFiles[0].contents;
+  const min = buildSync({ ...options, minify: true });
+  const bytes = Buffer.from(min.outputFiles[0].contents);
+  const inputs = Object.keys(min.metafile.inputs);
+  const leaks = inputs.filter((i) => /estatekit_wasm|client\.js|loader\.js|_embedded|api_error/.test(i));
+  return { name: `${entryName} + imports (bundled)`, raw: raw.length, minified: bytes.length, gzip: gzip(bytes), budget: SUBSCRIBE_BUDGET, pass: gzip(bytes) <= SUBSCRIBE_BUDGET, leaks };
+}
+
 /**
  * `estatekit/otel` bundled and minified as an app would ship it, its peers (@opentelemetry/api,
  * @opentelemetry/core) external: what estatekit adds to an app that has an SDK. `withPeers`: the
@@ -190,7 +213,7 @@ export function measure(pkgDir = new URL("../pkg/", import.meta.url)) {
   const { files, total, inputs, lazy } = entrySize(pkgDir, WASM, ENTRY);
   // The embedded copy is the lazy chunk's alone: a page whose .wasm file loads never gets it.
   // Nothing of OpenTelemetry either: only estatekit/otel imports it.
-  const leaks = inputs.filter((i) => /testing|webhooks|_embedded|_fallback|otel|@opentelemetry/.test(i));
+  const leaks = inputs.filter((i) => /testing|webhooks|_embedded|_fallback|otel|@opentelemetry|live|subscribe/.test(i));
   return { files, total, lazy, budget: BUDGET, guard: GUARD, pass: total <= BUDGET, guarded: total <= GUARD, leaks };
 }
 
@@ -244,6 +267,8 @@ export function currentFigures(pkgDir = new URL("../pkg/", import.meta.url)) {
     token: measureToken(pkgDir).gzip,
     query: measureQuery(pkgDir).gzip,
     otel: measureOtel(pkgDir).gzip,
+    subscribe: measureSubscribe(pkgDir).gzip,
+    "subscribe-query": measureSubscribe(pkgDir, SUBSCRIBE_QUERY_ENTRY).gzip,
     server: server.gzip,
     "server-raw": server.raw,
     peer: measurePeer().gzip,
@@ -268,6 +293,8 @@ function sizeSection(f) {
     row("`estatekit/token` (the `ApiError` class it shares with the main entry not counted)", "token"),
     row("`estatekit/query`", "query"),
     row("`estatekit/otel` (its peers `@opentelemetry/*` not counted)", "otel", `budget ${format(OTEL_BUDGET)}`),
+    row("`estatekit/subscribe` (the browser side of `estatekit/live`)", "subscribe", `budget ${format(SUBSCRIBE_BUDGET)}`),
+    row("`estatekit/subscribe/query` (its TanStack Query helper)", "subscribe-query"),
     row("the peer's zod code (`fetch` + zod 4, bench/peer.js)", "peer"),
   ].join("\n");
 }
@@ -332,6 +359,12 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`${otel.name.padEnd(width)} ${n(otel.raw)} ${n(otel.minified)} ${n(otel.gzip)}  budget ${OTEL_BUDGET.toLocaleString("en-US")}: ${otel.pass ? `ok, ${(OTEL_BUDGET - otel.gzip).toLocaleString("en-US")} bytes under` : `OVER by ${(otel.gzip - OTEL_BUDGET).toLocaleString("en-US")} bytes`}`);
   console.log(`${otel.withPeers.name.padEnd(width)} ${n(otel.withPeers.raw)} ${n(otel.withPeers.minified)} ${n(otel.withPeers.gzip)}  (reported: the app's SDK brings them)`);
   if (otel.leaks.length) console.log(`estatekit/otel imports the client's module: ${otel.leaks.join(", ")}`);
+  const subscribe = measureSubscribe();
+  const subscribeQuery = measureSubscribe(undefined, SUBSCRIBE_QUERY_ENTRY);
+  console.log("\nestatekit/subscribe (the browser side of estatekit/live, not in the main entry's budget):");
+  console.log(`${subscribe.name.padEnd(width)} ${n(subscribe.raw)} ${n(subscribe.minified)} ${n(subscribe.gzip)}  budget ${SUBSCRIBE_BUDGET.toLocaleString("en-US")}: ${subscribe.pass ? `ok, ${(SUBSCRIBE_BUDGET - subscribe.gzip).toLocaleString("en-US")} bytes under` : `OVER by ${(subscribe.gzip - SUBSCRIBE_BUDGET).toLocaleString("en-US")} bytes`}`);
+  console.log(`${subscribeQuery.name.padEnd(width)} ${n(subscribeQuery.raw)} ${n(subscribeQuery.minified)} ${n(subscribeQuery.gzip)}  (its own import)`);
+  if (subscribe.leaks.length) console.log(`estatekit/subscribe imports the client's code: ${subscribe.leaks.join(", ")}`);
   const server = measureServer();
   console.log("\nserver module (Node, Workers; the client with estatekit/auth, not in the main entry's budget):");
   console.log(`${server.name.padEnd(width)} ${n(server.raw)} ${"-".padStart(9)} ${n(server.gzip)}`);
@@ -354,5 +387,5 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     console.log(`\ndocs/figures.md: size section written${changed.length ? `; marked figures updated in ${changed.join(", ")}` : ""}`);
   }
   if (result.leaks.length) console.log(`main entry imports another entry: ${result.leaks.join(", ")}`);
-  if (check && (!result.guarded || result.leaks.length || !otel.pass || otel.leaks.length)) process.exit(1);
+  if (check && (!result.guarded || result.leaks.length || !otel.pass || otel.leaks.length || !subscribe.pass || subscribe.leaks.length)) process.exit(1);
 }

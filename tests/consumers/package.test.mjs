@@ -18,6 +18,12 @@ const WRAPPER = [
   ...["auth_tokens.js", "auth.js", "auth.node.js", "auth.workerd.js"],
   "store.js",
   "checked_client.js",
+  // The raw-command sender of estatekit/store and estatekit/live; node:http's listener of
+  // estatekit/webhooks and estatekit/live (internal files).
+  "redis_send.js",
+  "node_listener.js",
+  // estatekit/live (servers) and estatekit/subscribe (pages), plain JavaScript (live.test.mjs).
+  ...["live.js", "live_log.js", "live_stream.js", "subscribe.js", "subscribe_query.js"],
   "base_url.js",
   "query.js",
   "token.js",
@@ -85,6 +91,7 @@ const SHIPPED = [
   // client's requests generated from their one definition (vocab/src/operations.rs).
   "otel.d.ts",
   "otel_routes.js",
+  ...["live.d.ts", "subscribe.d.ts", "subscribe_query.d.ts"],
 ];
 
 test.it("contains only the shipped files (no tests, sources or internal declarations)", () => {
@@ -168,6 +175,9 @@ test.it("has complete npm metadata", () => {
   assert.deepEqual(manifest.exports["./query"], { types: "./query.d.ts", default: "./query.js" });
   assert.deepEqual(manifest.exports["./token"], { types: "./token.d.ts", default: "./token.js" });
   assert.deepEqual(manifest.exports["./otel"], { types: "./otel.d.ts", default: "./otel.js" });
+  assert.deepEqual(manifest.exports["./live"], { types: "./live.d.ts", default: "./live.js" });
+  assert.deepEqual(manifest.exports["./subscribe"], { types: "./subscribe.d.ts", default: "./subscribe.js" });
+  assert.deepEqual(manifest.exports["./subscribe/query"], { types: "./subscribe_query.d.ts", default: "./subscribe_query.js" });
   assert.equal(manifest.engines.node, ">=20");
   // One bin, a Node program shipped as it is in js/ (its only import from the package is
   // estatekit/testing's server entry).
@@ -209,6 +219,9 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
     ["query.js", "query.d.ts"],
     ["token.js", "token.d.ts"],
     ["otel.js", "otel.d.ts"],
+    ["live.js", "live.d.ts"],
+    ["subscribe.js", "subscribe.d.ts"],
+    ["subscribe_query.js", "subscribe_query.d.ts"],
   ]) {
     const js = execFileSync("tar", ["-xzOf", tgz, `package/${file}`], { encoding: "utf8" });
     assert.ok(js.startsWith(`/* @ts-self-types="./${types}" */\n`), file);

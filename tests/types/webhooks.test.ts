@@ -136,7 +136,7 @@ export function refused() {
     onError(error, event) {
       if (error instanceof Error && error.name === "WebhookRefused") {
         const refusal = error as WebhookRefused;
-        const reason: "method" | "too_large" | "invalid_event" | "subdomain" = refusal.reason;
+        const reason: "method" | "too_large" | "invalid_event" | "subdomain" | "secret" = refusal.reason;
         const status: number = refusal.status;
         // @ts-expect-error not a reason
         const wrong: WebhookRefused["reason"] = "forbidden";
