@@ -35,13 +35,8 @@ block js/query.d.ts "operation table" "$(query --ts)
 # From ClientEvent (core/src/model/events.rs): each event's keys in js/events.js.
 block js/events.js "client events" "$(cargo run -q -p estatekit-core --bin events-js)
 "
-# The docs' operation list (README.md's block behind <!-- operations -->), from the operation table.
-OPS="$(cargo run -q -p estatekit-vocab --bin operations-md)" node -e '
-const fs = require("fs");
-const text = fs.readFileSync("README.md", "utf8");
-const next = text.replace(/<!-- operations -->[\s\S]*?<!-- \/operations -->/, `<!-- operations -->\n${process.env.OPS}\n<!-- /operations -->`);
-fs.writeFileSync("README.md", next);
-'
+# The docs' operation list, from the operation table.
+cargo run -q -p estatekit-vocab --bin operations-md > docs/operations.md
 # The retry rule in words behind every <!-- rule:retry --> marker of the Markdown files.
 RULE="$(gen --rule)" node -e '
 const fs = require("fs");
@@ -57,4 +52,4 @@ for (const file of files) {
 # OpenAPI 3.1 description; from the emulator's async-graphql schema, the messages query's SDL.
 cargo run -q -p estatekit-core --features schema --bin openapi > docs/openapi.json
 cargo run -q -p estatekit-emulator --bin graphql-sdl > docs/messages.graphql
-echo "generate: docs/openapi.json from vocab/src/operations.rs and core/src/model; docs/messages.graphql from emulator/src/graphql.rs; web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs; js/events.js from core/src/model/events.rs"
+echo "generate: docs/operations.md, docs/openapi.json from vocab/src/operations.rs and core/src/model; docs/messages.graphql from emulator/src/graphql.rs; web/src/api_error.d.ts, js/api_error.js and the documents' retry rule written from core/src/error.rs; js/query.js and js/query.d.ts from vocab/src/operations.rs; js/events.js from core/src/model/events.rs"

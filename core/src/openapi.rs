@@ -25,6 +25,13 @@ const SCHEMAS: &str = "#/components/schemas/";
 /// The sign-in dialog of the authorization-code flow (service-notes: the vendor's example).
 const AUTHORIZE: &str = "/accounts/dialog/authorize";
 
+/// Sets `key` of the object `target` (nothing when it is not one).
+fn set(target: &mut Value, key: &str, value: Value) {
+    if let Some(object) = target.as_object_mut() {
+        object.insert(key.to_owned(), value);
+    }
+}
+
 /// The model's types by the names TypeScript gives them (the table's `ts` columns): their
 /// schemas, made by schemars from the Rust types, as `$ref`s into the components.
 fn named(generator: &mut SchemaGenerator, ts: &str) -> Option<Value> {
@@ -74,7 +81,7 @@ fn not_null(schema: &Value) -> Value {
         types.retain(|t| t != "null");
         if let [only] = types.as_slice() {
             let only = only.clone();
-            schema["type"] = only;
+            set(&mut schema, "type", only);
         }
     }
     schema
@@ -112,11 +119,11 @@ fn parameters(generator: &mut SchemaGenerator, op: Operation) -> Vec<Value> {
             "schema": schema,
         });
         if field.ts.ends_with("[]") {
-            parameter["style"] = json!("form");
-            parameter["explode"] = json!(true);
-            parameter["description"] = json!(
+            set(&mut parameter, "style", json!("form"));
+            set(&mut parameter, "explode", json!(true));
+            set(&mut parameter, "description", json!(
                 "Sent as a repeated key (`types=A&types=B`); whether the service also takes a comma list is unknown."
-            );
+            ));
         }
         out.push(parameter);
     }
@@ -295,10 +302,10 @@ fn operation(generator: &mut SchemaGenerator, op: Operation) -> Value {
     });
     let parameters = parameters(generator, op);
     if !parameters.is_empty() {
-        out["parameters"] = Value::Array(parameters);
+        set(&mut out, "parameters", Value::Array(parameters));
     }
     if let Some(body) = request_body(generator, op) {
-        out["requestBody"] = body;
+        set(&mut out, "requestBody", body);
     }
     if matches!(
         op,
@@ -307,9 +314,9 @@ fn operation(generator: &mut SchemaGenerator, op: Operation) -> Value {
             | Operation::GetDocument
             | Operation::DeleteDocument
     ) {
-        out["x-unknown"] = json!(
+        set(&mut out, "x-unknown", json!(
             "The document endpoints' authentication, errors and answer shapes are not shown by the interface; the schemas are what the client reads (every other field is kept)."
-        );
+        ));
     }
     out
 }
@@ -323,11 +330,16 @@ fn components() -> Value {
         })
     };
     let mut too_many = error("Over the rate limit (300 requests a minute per API, for the account). The body and `Retry-After` are unknown.");
-    too_many["headers"] = rate_headers();
-    too_many["headers"]["Retry-After"] = json!({
-        "schema": { "type": "string" },
-        "description": "Unknown whether the service sends it (seconds or an HTTP date when it does).",
-    });
+    let mut headers = rate_headers();
+    set(
+        &mut headers,
+        "Retry-After",
+        json!({
+            "schema": { "type": "string" },
+            "description": "Unknown whether the service sends it (seconds or an HTTP date when it does).",
+        }),
+    );
+    set(&mut too_many, "headers", headers);
     json!({
         "responses": {
             "Unauthorized": error("A missing, unknown or expired access token: get a new one with the refresh token and send again."),
@@ -448,7 +460,8 @@ pub fn document() -> String {
         let item = paths
             .entry(route.template.to_owned())
             .or_insert_with(|| json!({}));
-        item[route.method.to_ascii_lowercase()] = operation(&mut generator, op);
+        let method = route.method.to_ascii_lowercase();
+        set(item, &method, operation(&mut generator, op));
     }
     let webhooks = webhooks(&mut generator);
     let mut components = components();
@@ -459,7 +472,7 @@ pub fn document() -> String {
     if let Value::Object(fixed) = fixed_schemas() {
         schemas.extend(fixed);
     }
-    components["schemas"] = Value::Object(schemas);
+    set(&mut components, "schemas", Value::Object(schemas));
 
     let document = json!({
         "openapi": "3.1.0",

@@ -1,7 +1,7 @@
 //! The files generated from the error model (core/src/error.rs), from `ClientEvent`
 //! (core/src/model/events.rs) and from the operation table
-//! (vocab/src/operations.rs, vocab/src/query.rs: js/query.js, js/query.d.ts and README.md's
-//! operation list) are fresh: `make generate` writes them, and
+//! (vocab/src/operations.rs, vocab/src/query.rs: js/query.js, js/query.d.ts and
+//! docs/operations.md) are fresh: `make generate` writes them, and
 //! this test (in `make test`) fails when one was not regenerated.
 
 use estatekit_core::error::{javascript, typescript};
@@ -56,14 +56,9 @@ fn the_event_keys_of_events_js_are_generated_from_client_event() {
 }
 
 #[test]
-fn the_readmes_operation_list_is_generated_from_the_operation_table() {
-    let readme = include_str!("../../README.md");
-    let expected = format!(
-        "<!-- operations -->\n{}\n<!-- /operations -->",
-        estatekit_vocab::operations::markdown().trim_end()
-    );
+fn the_docs_operation_list_is_generated_from_the_operation_table() {
     assert!(
-        readme.contains(&expected),
-        "README.md's operation list is stale: run `make generate` (it is made from vocab/src/operations.rs)"
+        include_str!("../../docs/operations.md") == estatekit_vocab::operations::markdown(),
+        "docs/operations.md is stale: run `make generate` (it is made from vocab/src/operations.rs)"
     );
 }

@@ -231,7 +231,7 @@ test.it("the entries name their declarations for URL importers (@ts-self-types)"
 test.it("passes @arethetypeswrong/cli --pack (profile esm-only)", () => {
   const out = execFileSync(
     `${root}node_modules/.bin/attw`,
-    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "./estatekit_webhooks_wasm_bg.wasm", "--no-emoji", "--no-color"],
+    ["--pack", "pkg", "--profile", "esm-only", "--exclude-entrypoints", "./estatekit_wasm_bg.wasm", "./estatekit_testing_wasm_bg.wasm", "./estatekit_webhooks_wasm_bg.wasm", "./openapi.json", "./messages.graphql", "--no-emoji", "--no-color"],
     { cwd: root, encoding: "utf8" },
   );
   // attw prints one column per entry while the table fits its width, else one row per entry.

@@ -69,6 +69,36 @@ impl Route {
     }
 }
 
+/// A template's text before its `{name}` segment, and after it when it has one (the table's
+/// templates have at most one): what a request's path is made of, computed at compile time.
+const fn split(template: &'static str) -> (&'static str, Option<&'static str>) {
+    let bytes = template.as_bytes();
+    let mut head = 0;
+    let mut rest: &[u8] = bytes;
+    while let [first, tail @ ..] = rest {
+        if *first == b'{' {
+            break;
+        }
+        head += 1;
+        rest = tail;
+    }
+    if rest.is_empty() {
+        return (template, None);
+    }
+    let mut after = rest;
+    while let [first, tail @ ..] = after {
+        after = tail;
+        if *first == b'}' {
+            break;
+        }
+    }
+    let (before, _) = bytes.split_at(head);
+    match (core::str::from_utf8(before), core::str::from_utf8(after)) {
+        (Ok(before), Ok(after)) => (before, Some(after)),
+        _ => (template, None),
+    }
+}
+
 /// Where a request field goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum At {
@@ -232,6 +262,17 @@ macro_rules! operations {
             pub const fn route(self) -> &'static Route {
                 match self {
                     $( $enum::$variant => &$own, )+
+                }
+            }
+
+            /// Its own request's path around the template's `{name}` segment: the text before
+            /// it, and after it when it has one (computed at compile time).
+            pub const fn path_parts(self) -> (&'static str, Option<&'static str>) {
+                match self {
+                    $( $enum::$variant => {
+                        const PARTS: (&str, Option<&str>) = split($own.template);
+                        PARTS
+                    } )+
                 }
             }
 
@@ -564,11 +605,15 @@ pub fn javascript() -> String {
     )
 }
 
-/// The docs' operation list (README.md's block between `<!-- operations -->` markers, written by
-/// `make generate`): each method with its parameters, answer, request, paging and retry class.
+/// The docs' operation list (docs/operations.md, written by `make generate`): each method with its
+/// parameters, answer, request, paging and retry class.
 pub fn markdown() -> String {
     let mut out = String::from(
-        "| method | request | fields (where) | pages | sent again |\n|---|---|---|---|---|\n",
+        "# Operations\n\n\
+         Every method of `Client`, generated from the operation table (vocab/src/operations.rs) by \
+         `make generate`: do not edit. The same operations are described as OpenAPI 3.1 in \
+         [openapi.json](openapi.json).\n\n\
+         | method | request | fields (where) | pages | sent again |\n|---|---|---|---|---|\n",
     );
     for op in Operation::ALL {
         let params: Vec<String> = op
@@ -697,6 +742,26 @@ mod tests {
                 "{name}: a GraphQL request's fields are its variables"
             );
         }
+    }
+
+    #[test]
+    fn the_path_parts_are_the_template_around_its_segment() {
+        assert_eq!(
+            Operation::GetDocument.path_parts(),
+            ("/api/file-storage/company/documents/", Some("/metadata"))
+        );
+        assert_eq!(
+            Operation::DeleteWebhook.path_parts(),
+            ("/api/external-integrations/webhooks/", Some(""))
+        );
+        assert_eq!(
+            Operation::ListWebhooks.path_parts(),
+            ("/api/external-integrations/webhooks", None)
+        );
+        assert_eq!(
+            GrantType::Password.path_parts(),
+            ("/accounts/oauth/token", None)
+        );
     }
 
     #[test]

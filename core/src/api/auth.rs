@@ -142,7 +142,8 @@ pub fn grant_request(
     let kind = grant.kind();
     Ok(HttpRequest::of(
         kind.spec(),
-        kind.route(),
+        kind.route().method,
+        kind.path_parts(),
         base,
         None,
         &QueryString::default(),

@@ -69,7 +69,8 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
     let op = Operation::UploadDocument;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         None,
         &QueryString::default(),
@@ -101,7 +102,8 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
     let op = Operation::ListDocuments;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         None,
         &qs,
@@ -115,7 +117,8 @@ pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     let op = Operation::GetDocument;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         Some(id),
         &QueryString::default(),
@@ -129,7 +132,8 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     let op = Operation::DeleteDocument;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         Some(id),
         &QueryString::default(),

@@ -172,7 +172,8 @@ pub fn request(
     let op = Operation::ListMessages;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         None,
         &QueryString::default(),

@@ -22,7 +22,7 @@ pub mod webhooks;
 use crate::error::Error;
 use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
-use estatekit_vocab::operations::{Route, Spec};
+use estatekit_vocab::operations::Spec;
 use serde::{Deserialize, Serialize};
 #[cfg(feature = "js")]
 use tsify::Tsify;
@@ -56,9 +56,9 @@ impl HttpMethod {
     /// A route's method (the table's are these three: `POST` stands for any other, which
     /// core/tests/operations.rs would find).
     fn of(name: &str) -> HttpMethod {
-        match name {
-            "GET" => HttpMethod::Get,
-            "DELETE" => HttpMethod::Delete,
+        match name.as_bytes().first() {
+            Some(b'G') => HttpMethod::Get,
+            Some(b'D') => HttpMethod::Delete,
             _ => HttpMethod::Post,
         }
     }
@@ -115,28 +115,26 @@ pub struct HttpRequest {
 }
 
 impl HttpRequest {
-    /// The request of a row of the operation table: its own `route` under `base` (the method
-    /// and path template written once, in the table), the template's `{name}` segment (it has at
-    /// most one) replaced by `id` encoded as one path segment, with `query` and `body`.
+    /// The request of a row of the operation table: its own route's `method` under `base`
+    /// (the method and path template written once, in the table), its path the row's `parts`
+    /// (the template before its `{name}` segment and after it, computed at compile time) around
+    /// `id` encoded as one path segment, with `query` and `body`.
     pub(crate) fn of(
         spec: &'static Spec,
-        route: &Route,
+        method: &str,
+        parts: (&str, Option<&str>),
         base: &BaseUrl,
         id: Option<&str>,
         query: &QueryString,
         body: RequestBody,
     ) -> HttpRequest {
-        let template = route.template;
-        let parts = template
-            .split_once('{')
-            .and_then(|(head, rest)| Some((head, rest.split_once('}')?.1)));
-        let path = match (id, parts) {
-            (Some(id), Some((head, tail))) => format!("{head}{}{tail}", encode_component(id)),
-            _ => template.to_owned(),
+        let path = match (parts, id) {
+            ((head, Some(tail)), Some(id)) => format!("{head}{}{tail}", encode_component(id)),
+            ((head, _), _) => head.to_owned(),
         };
         HttpRequest {
             spec,
-            method: HttpMethod::of(route.method),
+            method: HttpMethod::of(method),
             url: base.join(&path, query),
             body,
         }

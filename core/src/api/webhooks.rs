@@ -15,7 +15,8 @@ pub fn list_request(base: &BaseUrl) -> HttpRequest {
     let op = Operation::ListWebhooks;
     HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         None,
         &QueryString::default(),
@@ -37,7 +38,8 @@ pub fn register_request(
     let op = Operation::RegisterWebhook;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         None,
         &QueryString::default(),
@@ -90,7 +92,8 @@ pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     let op = Operation::DeleteWebhook;
     Ok(HttpRequest::of(
         op.spec(),
-        op.route(),
+        op.route().method,
+        op.path_parts(),
         base,
         Some(id),
         &QueryString::default(),

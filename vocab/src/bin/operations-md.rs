@@ -1,4 +1,4 @@
-//! Prints the docs' operation list (README.md's `<!-- operations -->` block), made from the
+//! Prints the docs' operation list (docs/operations.md), made from the
 //! operation table (src/operations.rs).
 
 fn main() {
