@@ -11,7 +11,7 @@ EMULATOR := target/debug/estatekit-emulator
 # js/README.md: the package's own README (build-pkg.sh copies it over wasm-pack's copy of README.md).
 PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
   js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
-  scripts/lean-toolchain.sh scripts/embed-wasm.mjs docs/openapi.json docs/messages.graphql
+  scripts/lean-toolchain.sh scripts/wasm-build.sh scripts/embed-wasm.mjs docs/openapi.json docs/messages.graphql
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless
@@ -92,7 +92,8 @@ lint:
 	cargo clippy -p estatekit-core --all-targets --features auth -- -D warnings
 	# Its OpenAPI generator (the `schema` feature: schemars, native only).
 	cargo clippy -p estatekit-core --all-targets --features schema -- -D warnings
-	cargo clippy -p estatekit -p estatekit-core -p estatekit-web --target wasm32-unknown-unknown --all-targets -- -D warnings
+	# With the stack floor of `make bench` (bench/floor/: wasm32 only, the same crates and features).
+	cargo clippy -p estatekit -p estatekit-core -p estatekit-web -p estatekit-bench-floor --target wasm32-unknown-unknown --all-targets -- -D warnings
 	cargo clippy -p estatekit -p estatekit-web --target wasm32-unknown-unknown --lib --features dom-emulation,auth,server -- -D warnings
 	cargo clippy -p estatekit-testing --target wasm32-unknown-unknown -- -D warnings
 	cargo clippy -p estatekit-webhooks -p estatekit-events --target wasm32-unknown-unknown --all-targets -- -D warnings
@@ -254,14 +255,18 @@ clean:
 
 # Benchmark and size budget (see bench/README.md). Timings are printed, never asserted.
 # size: gzip -9 of the .wasm + the main entry's .js minified by esbuild (scripts/size.mjs).
-.PHONY: bench bench-emulator size size-check pkg-named size-top profile
+.PHONY: bench bench-emulator bench-floor size size-check pkg-named size-top profile
 BENCH_EMULATOR := target/bench-emulator/estatekit-emulator
 TWIGGY_VERSION := 0.8.0
 
 bench-emulator:
 	cargo build -p estatekit-emulator --profile bench-emulator
 
-bench: pkg bench-emulator
+# The stack floor (bench/floor/, issue 63) in target/bench-floor/, built as the shipped module is.
+bench-floor:
+	scripts/build-floor.sh
+
+bench: pkg bench-emulator bench-floor
 	@[ -d node_modules/playwright-core ] && [ -d node_modules/zod ] && [ -d node_modules/@opentelemetry/sdk-metrics ] || npm ci
 	ESTATEKIT_EMULATOR_BIN=$(BENCH_EMULATOR) node bench/run.mjs
 

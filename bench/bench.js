@@ -5,6 +5,8 @@
 // + zod 4 schemas of the same shapes). Samples are interleaved, the order rotating every round
 // (A B C, B C A, C A B, ...), with a forced GC (when Chromium runs with --js-flags=--expose-gc)
 // before every sample, outside the timing.
+// A scenario may have a fourth sampler, `floor` (listWebhooksFloor: the stack floor of bench/floor/,
+// issue 63), alternated with the three the same way.
 // Neither the package nor the peer is imported when this module loads: only `setup()` and
 // `coldStart()` import them.
 
@@ -14,6 +16,8 @@ const PEER = "/peer/peer.js";
 // The package bundled as an app ships it (bench/run.mjs's bundleApp): the cold start's user path.
 const APP = "/app/estatekit.js";
 const OTEL = "/otel/otel.js";
+// The stack floor's module (bench/floor/, built by scripts/build-floor.sh as the shipped module is).
+const FLOOR = "/floor/estatekit_bench_floor.js";
 const WEBHOOKS = "/api/external-integrations/webhooks";
 const DOCUMENTS = "/api/file-storage/company/documents";
 const GRAPHQL = "/api/reporting/graphql";
@@ -33,6 +37,7 @@ let peer = null; // bench/peer.js's client
 let observed = null; // the same client with a no-op onEvent (what request events cost)
 let traced = null; // bench/otel.js's instrumented client and its exporters (made by listWebhooksOtel)
 let floor = null; // bench/otel.js's hand-written SDK spans around a raw fetch (made by otelFloor)
+let stackFloor = null; // bench/floor/'s Floor (made by listWebhooksFloor)
 
 const log = (text) => {
   document.getElementById("log").textContent += `${text}\n`;
@@ -127,6 +132,27 @@ const scenarios = {
       await floor.tracerProvider.forceFlush();
       return { spansExported: floor.spans.exported };
     },
+  },
+
+  // listWebhooks against the stack floor (issue 63): the same request sent and read by the
+  // stack's crates alone (bench/floor/: js/request.js's sendRequest awaited as a JsFuture, the
+  // head through gloo-net, JSON.parse, serde_json into Vec<Webhook>, future_to_promise), none of
+  // the client's own logic. Its budget is against the `floor` sampler; raw and the peer run beside.
+  listWebhooksFloor: {
+    batch: 10,
+    async prepare() {
+      if (!stackFloor) {
+        const m = await import(FLOOR);
+        await m.default();
+        stackFloor = new m.Floor(base, TOKEN);
+      }
+      return scenarios.listWebhooks.prepare();
+    },
+    baseline: () => scenarios.listWebhooks.baseline(),
+    peer: () => scenarios.listWebhooks.peer(),
+    floor: () => stackFloor.listWebhooks(),
+    estatekit: () => client.listWebhooks(),
+    verify: (v) => scenarios.listWebhooks.verify(v),
   },
 
   listDocuments: {
@@ -282,19 +308,23 @@ async function timeOne(scenario, mode) {
 
 /** The samplers, in the order of the first round; later rounds rotate it. */
 const MODES = ["baseline", "peer", "estatekit"];
-const rotated = (i) => MODES.map((_, k) => MODES[(i + k) % MODES.length]);
+/** A scenario's samplers: the three, and `floor` when it has one. */
+const modesOf = (s) => (s.floor ? ["baseline", "peer", "floor", "estatekit"] : MODES);
+const rotated = (modes, i) => modes.map((_, k) => modes[(i + k) % modes.length]);
 
 /**
  * Runs `warmup` untimed rounds, then `runs` timed rounds of one sample per sampler, rotating
- * which goes first. Returns { baseline: [ms], peer: [ms], estatekit: [ms], prepared, extra }.
+ * which goes first. Returns { baseline: [ms], peer: [ms], estatekit: [ms], prepared, extra }
+ * (and `floor: [ms]` for a scenario with that sampler).
  */
 async function run(scenario, { warmup = 2, runs = 10 } = {}) {
   const s = scenarios[scenario];
   if (!s) throw new Error(`unknown scenario ${scenario}`);
   const prepared = s.prepare ? await s.prepare() : {};
-  const out = { baseline: [], peer: [], estatekit: [], prepared };
+  const modes = modesOf(s);
+  const out = { ...Object.fromEntries(modes.map((m) => [m, []])), prepared };
   for (let i = 0; i < warmup + runs; i++) {
-    for (const mode of rotated(i)) {
+    for (const mode of rotated(modes, i)) {
       const ms = await timeOne(scenario, mode);
       if (i >= warmup) out[mode].push(ms);
     }

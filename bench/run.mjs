@@ -11,7 +11,8 @@
 // Environment: ESTATEKIT_EMULATOR_BIN (default: target/bench-emulator/estatekit-emulator, then
 // target/release/..., then target/debug/...), BENCH_SCALE (multiplies the run counts, default 1),
 // BENCH_ONLY (comma list of scenario ids to run, e.g. "listWebhooks,coldStart"), BENCH_PKG (another
-// built package directory to measure instead of pkg/, e.g. an experiment's).
+// built package directory to measure instead of pkg/, e.g. an experiment's), BENCH_FLOOR (another
+// build of the stack floor than target/bench-floor/, which scripts/build-floor.sh makes).
 import { createHash } from "node:crypto";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
@@ -34,7 +35,9 @@ const n = (count) => Math.max(1, Math.round(count * scale));
 // Budgets (issue 17) are ratios of estatekit's median to the peer's (`against: "peer"`), except
 // the upload's, which is against raw fetch (the peer's upload is the same FormData request), and
 // listWebhooksOtel's (issue 46), against the same build uninstrumented, which that scenario runs
-// in the peer's slot (`against: "uninstrumented"`).
+// in the peer's slot (`against: "uninstrumented"`), and listWebhooksFloor's (issue 63), against the
+// stack floor (bench/floor/), a fourth sampler of that scenario (`against: "floor"`; its raw and
+// peer samplers run beside it as in every row).
 const PLAN = [
   { id: "listWebhooks", title: "listWebhooks (10 records)", budget: 1.05, against: "peer", warmup: 5, runs: 41, note: "per call, 10 sequential calls per sample" },
   { id: "listWebhooksObserved", title: "  the same with a no-op onEvent", budget: null, against: "peer", warmup: 5, runs: 41, note: "per call; compare with the row above" },
@@ -43,6 +46,11 @@ const PLAN = [
   // The SDK's own cost (spans and a point written by hand around a raw fetch) against the raw
   // fetch: the floor under listWebhooksOtel's budget, reported.
   { id: "otelFloor", title: "  the SDK alone around a raw fetch (the floor of the row above)", budget: null, against: "uninstrumented", warmup: 5, runs: 41, note: "per call; peer = the same raw fetch untraced" },
+  // The stack floor (bench/floor/, issue 63): the same request sent and read by the stack's crates
+  // alone, built as the shipped module is. The row is listWebhooks against it; the floor's own
+  // median is the line under it. 121 rounds, not 41: the budget is 3 % and five runs of 41 rounds
+  // spread over 6 % (bench/README.md, "The stack floor"); the row takes about 25 s.
+  { id: "listWebhooksFloor", title: "listWebhooks against the stack floor", budget: 1.03, against: "floor", warmup: 5, runs: 121, note: "per call; the budget against the floor (bench/floor/)" },
   { id: "listDocuments", title: "listDocuments (10,000 records)", budget: 1.1, against: "peer", warmup: 3, runs: 21 },
   { id: "messages", title: "messages (20,000, with attachments)", budget: 1.1, against: "peer", warmup: 3, runs: 21 },
   { id: "uploadDocument", title: "uploadDocument (64 MB Blob)", budget: 1.02, against: "raw", warmup: 2, runs: 15 },
@@ -68,9 +76,11 @@ const PKG_SNAPSHOT = join("target", "bench", "pkg");
 const PEER_BUNDLE = join("target", "bench", "peer");
 const APP_BUNDLE = join("target", "bench", "app");
 const OTEL_BUNDLE = join("target", "bench", "otel");
+const FLOOR_SNAPSHOT = join("target", "bench", "floor");
 const EMULATOR_FLAGS = ["--rate-limit", "0", "--seed-messages", "20000",
   "--seed-documents", "10000", "--static", "bench", "--static", `/pkg=${PKG_SNAPSHOT}`,
-  "--static", `/peer=${PEER_BUNDLE}`, "--static", `/app=${APP_BUNDLE}`, "--static", `/otel=${OTEL_BUNDLE}`];
+  "--static", `/peer=${PEER_BUNDLE}`, "--static", `/app=${APP_BUNDLE}`, "--static", `/otel=${OTEL_BUNDLE}`,
+  "--static", `/floor=${FLOOR_SNAPSHOT}`];
 
 /** Bundles bench/peer.js with zod (minified, as an app ships it); returns its gzip size. */
 function bundlePeer() {
@@ -124,6 +134,20 @@ function bundleOtel() {
   // second build of the client in the page.
   const copied = Object.keys(metafile.inputs).filter((p) => /(^|\/)(estatekit|client|loader)\.js$|_wasm/.test(p));
   if (copied.length) throw new Error(`bench/otel.js's bundle holds the main entry's files: ${copied.join(", ")}`);
+  return null;
+}
+
+/**
+ * Copies the stack floor's build (target/bench-floor/, scripts/build-floor.sh; BENCH_FLOOR for
+ * another) to target/bench/floor/, as pkg/ is copied. Returns the reason it is missing, or null.
+ */
+function snapshotFloor() {
+  const from = process.env.BENCH_FLOOR ?? join(root, "target", "bench-floor");
+  const to = join(root, FLOOR_SNAPSHOT);
+  rmSync(to, { recursive: true, force: true });
+  mkdirSync(to, { recursive: true });
+  if (!existsSync(join(from, "estatekit_bench_floor.js"))) return `no ${join(from, "estatekit_bench_floor.js")}: run scripts/build-floor.sh (make bench-floor)`;
+  cpSync(from, to, { recursive: true });
   return null;
 }
 
@@ -186,14 +210,26 @@ function compare(samples, item) {
   const baseline = stats(samples.baseline);
   const peer = stats(samples.peer);
   const estatekit = stats(samples.estatekit);
-  const reference = item.against === "raw" ? samples.baseline : samples.peer; // "uninstrumented" runs in the peer's slot
+  // The budget's reference: raw fetch, the stack floor (a fourth sampler), or the peer's slot
+  // (where "uninstrumented" runs).
+  const slot = item.against === "raw" ? "baseline" : item.against === "floor" ? "floor" : "peer";
+  if (!samples[slot]) throw new Error(`${item.id}: no ${slot} samples`);
+  const floor = samples.floor ? stats(samples.floor) : undefined;
   return {
     baseline, peer, estatekit,
+    ...(floor ? { floor } : {}),
     ratioPeer: ratioOf(estatekit.median, peer.median),
     ratioRaw: ratioOf(estatekit.median, baseline.median),
-    ratio: ratioOf(estatekit.median, (item.against === "raw" ? baseline : peer).median),
-    pairRatio: pairRatio(samples.estatekit, reference),
-    samples: { baseline: samples.baseline, peer: samples.peer, estatekit: samples.estatekit },
+    ratio: ratioOf(estatekit.median, stats(samples[slot]).median),
+    pairRatio: pairRatio(samples.estatekit, samples[slot]),
+    // The floor against the peer and raw fetch, and the peer's paired ratio to the floor: what the
+    // stack alone costs, beside what the client costs.
+    ...(floor ? {
+      floorRatioPeer: ratioOf(floor.median, peer.median),
+      floorRatioRaw: ratioOf(floor.median, baseline.median),
+      peerPairToFloor: pairRatio(samples.peer, samples.floor),
+    } : {}),
+    samples: { baseline: samples.baseline, peer: samples.peer, estatekit: samples.estatekit, ...(samples.floor ? { floor: samples.floor } : {}) },
   };
 }
 
@@ -277,6 +313,12 @@ function rowsOf(results) {
     const verdict = r.budget == null ? "report" : r.ratio <= r.budget ? "pass" : "MISS";
     rows.push([r.title, fmtMs(r.baseline.median), fmtMs(r.peer.median), fmtMs(r.estatekit.median),
       `${r.ratioPeer.toFixed(2)}x`, `${r.ratioRaw.toFixed(2)}x`, `${r.pairRatio.toFixed(2)}x`, budgetText(r), verdict]);
+    if (r.floor) {
+      // The floor's median, / peer and / raw; the title gives estatekit's median over the floor's
+      // (the row above's budget applies to it; its pair column is the paired ratio to the floor).
+      rows.push([`  the stack floor (bench/floor/); estatekit / floor ${r.ratio.toFixed(3)}x`, "", "", fmtMs(r.floor.median),
+        `${r.floorRatioPeer.toFixed(2)}x`, `${r.floorRatioRaw.toFixed(2)}x`, "", "", "report"]);
+    }
     if (r.id === "uploadDocument") {
       const g = r.extra.memoryGrowth;
       rows.push(["  wasm memory growth during upload", "", "", fmtBytes(g), "", "", "", "< 1 MiB", g < MEMORY_BUDGET ? "pass" : "MISS"]);
@@ -324,6 +366,7 @@ async function main() {
   const peerBundle = bundlePeer();
   bundleApp();
   const otelMissing = bundleOtel();
+  const floorMissing = snapshotFloor();
   const bin = emulatorBin();
   const { child, url } = await startEmulator(EMULATOR_FLAGS, { bin });
   const stopEmulator = () => {
@@ -341,6 +384,10 @@ async function main() {
       if (only && !only.has(item.id)) continue;
       if ((item.id === "listWebhooksOtel" || item.id === "otelFloor") && otelMissing) {
         console.error(`bench: ${item.id} skipped: ${otelMissing}`);
+        continue;
+      }
+      if (item.against === "floor" && floorMissing) {
+        console.error(`bench: ${item.id} skipped: ${floorMissing}`);
         continue;
       }
       const t0 = Date.now();
@@ -383,6 +430,10 @@ async function main() {
   console.log(`\n${cpus().length} CPUs (load average ${la(load.start)} at start, ${la(load.end)} at end), Chromium ${chromiumVersion}, ${seconds} s.`);
   console.log("/ peer, / raw = estatekit median / the peer's, raw fetch's median; the budget applies to the one it names;");
   console.log("pair = median of the per-round ratios to that one (drift-resistant).");
+  const floorRow = results.find((r) => r.against === "floor" && !r.error);
+  if (floorRow) {
+    console.log(`${floorRow.id}: estatekit / the stack floor ${floorRow.ratio.toFixed(3)}x (pair ${floorRow.pairRatio.toFixed(3)}x, budget ${floorRow.budget}), / peer ${floorRow.ratioPeer.toFixed(3)}x beside it; the floor / peer ${floorRow.floorRatioPeer.toFixed(3)}x.`);
+  }
   if (results.some((r) => r.id === "listWebhooksOtel" && !r.error)) {
     const otel = results.find((r) => r.id === "listWebhooksOtel");
     console.log(`listWebhooksOtel: its peer column is the same build's Client uninstrumented, its / peer the ratio the budget applies to (spans exported: ${otel.extra?.spansExported}).`);
@@ -395,6 +446,7 @@ async function main() {
     date: new Date().toISOString(),
     machine: { cpus: cpus().length, cpuModel: cpus()[0]?.model, loadAverage: load, node: process.version, chromium: chromiumVersion },
     pkg: { snapshot: PKG_SNAPSHOT, wasmSha256 },
+    floor: floorMissing ? { missing: floorMissing } : { snapshot: FLOOR_SNAPSHOT, wasmSha256: createHash("sha256").update(readFileSync(join(root, FLOOR_SNAPSHOT, "estatekit_bench_floor_bg.wasm"))).digest("hex") },
     peerBundle,
     emulator: { bin, flags: EMULATOR_FLAGS },
     scale,

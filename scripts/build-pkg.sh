@@ -56,15 +56,9 @@ if [ "${1:-}" = --keep-names ]; then
   out=target/pkg-named
   strip=(-g)
 fi
-# wasm-opt LEVEL IN OUT: the pinned binaryen with the features the modules use, `strip` applied.
-# --low-memory-unused: Rust's wasm32 modules place no data below 1 MiB (the stack comes first),
-# so binaryen may fold constant addresses into load/store offsets (the main entry: about 430
-# bytes gzip smaller).
-optimize() {
-  wasm-opt "$1" --low-memory-unused "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
-    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
-    --enable-reference-types "$2" -o "$3"
-}
+# cargo_wasm, bindgen and optimize (and $wasm_dir): scripts/wasm-build.sh, shared with the stack
+# floor of `make bench` (scripts/build-floor.sh), so that both are built alike.
+source scripts/wasm-build.sh
 # vocab_bin OUT NAME: what estatekit-vocab's bin NAME prints, written to OUT. Built as
 # `cargo test --workspace` (test-native) and `make emulator` build it: the workspace's features
 # with its dev-dependencies (--examples; the workspace has none), so the three share the compiled
@@ -73,30 +67,6 @@ optimize() {
 vocab_bin() {
   cargo build -q --workspace --bin "$2" --examples
   "target/debug/$2" > "$1"
-}
-# cargo_wasm ARGS...: `cargo build --release --target wasm32-unknown-unknown ARGS`, lean unless
-# PANIC_MESSAGES=1; its modules are under $wasm_dir.
-if [ "${PANIC_MESSAGES:-}" = 1 ]; then
-  echo "build-pkg: PANIC_MESSAGES=1: the ordinary toolchain, panic messages kept (not for shipping)" >&2
-  wasm_dir=target/wasm32-unknown-unknown/release
-  cargo_wasm() { cargo build --release --target wasm32-unknown-unknown "$@"; }
-else
-  source scripts/lean-toolchain.sh
-  wasm_dir=target/lean/wasm32-unknown-unknown/release
-  cargo_wasm() {
-    env RUSTC="$LEAN_RUSTC" RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$LEAN_LINKER" \
-      RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
-      "$LEAN_CARGO" build --release --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
-      -Zbuild-std-features=optimize_for_size \
-      --target-dir target/lean "$@"
-  }
-fi
-# bindgen OUT_NAME OUT_DIR MODULE [ARGS...]: wasm-bindgen's glue for the browser's ES modules.
-# wasm-bindgen-cli is pinned by scripts/setup.sh to the crate's version.
-bindgen() {
-  local name=$1 dir=$2 module=$3
-  shift 3
-  wasm-bindgen --target web --typescript "$@" --out-name "$name" --out-dir "$dir" "$module"
 }
 rm -rf "$out" # no file of an earlier build (e.g. a snippet under an old hash) is packed
 cargo_wasm --lib

@@ -4,7 +4,8 @@
 # which -Zbuild-std compiles for the module, and wasm-ld from lld-19. Installed with apt-get when
 # missing, then checked: the exact rustc version the build flags were measured with, the library
 # source, the linker. Prints nothing when all is there; exits 1 with what is wrong otherwise.
-# Sourced by scripts/build-pkg.sh (it sets LEAN_*), or run alone to install and check.
+# Sourced by scripts/wasm-build.sh (it sets LEAN_*; scripts/build-pkg.sh and scripts/build-floor.sh
+# source that), or run alone to install and check.
 set -euo pipefail
 
 # The version the lean flags (-Cpanic=immediate-abort, -Zlocation-detail=none) were measured

@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# How a WebAssembly module of this repository is built, shared by scripts/build-pkg.sh (the
+# shipped modules) and scripts/build-floor.sh (bench/floor/, the stack floor of `make bench`), so
+# that both are built alike. Sourced (with the working directory at the repository's root); it
+# defines:
+#   cargo_wasm ARGS...        `cargo build --release --target wasm32-unknown-unknown ARGS`, lean
+#                             unless PANIC_MESSAGES=1; its modules are under $wasm_dir;
+#   bindgen OUT_NAME OUT_DIR MODULE [ARGS...]   wasm-bindgen's glue for the browser's ES modules;
+#   optimize LEVEL IN OUT     the pinned wasm-opt with the features the modules use, `strip`
+#                             applied (the caller may set the array `strip` before calling it).
+#
+# The lean build: the standard library rebuilt for the module (-Zbuild-std) with panics that abort
+# at once (-Cpanic=immediate-abort: no panic message is formatted, a panic is the `unreachable`
+# trap) and no source locations (-Zlocation-detail=none), by Debian's rustc-web 1.96 that
+# scripts/lean-toolchain.sh installs and checks, in a target directory of its own (target/lean),
+# with RUSTC_BOOTSTRAP=1 for that command alone; the standard library with its
+# `optimize_for_size` feature (its smaller variants of sorting, formatting and searching).
+# `PANIC_MESSAGES=1` builds with the ordinary toolchain, panic messages kept (for diagnosing a
+# trap; never shipped: `make lean-check`, part of `make test`, refuses it).
+
+[ -n "${strip+x}" ] || strip=(--strip-debug --strip-producers)
+
+# wasm-opt LEVEL IN OUT: the pinned binaryen with the features the modules use, `strip` applied.
+# --low-memory-unused: Rust's wasm32 modules place no data below 1 MiB (the stack comes first),
+# so binaryen may fold constant addresses into load/store offsets (the main entry: about 430
+# bytes gzip smaller).
+optimize() {
+  wasm-opt "$1" --low-memory-unused "${strip[@]}" --enable-bulk-memory --enable-bulk-memory-opt \
+    --enable-nontrapping-float-to-int --enable-sign-ext --enable-mutable-globals --enable-multivalue \
+    --enable-reference-types "$2" -o "$3"
+}
+
+if [ "${PANIC_MESSAGES:-}" = 1 ]; then
+  echo "wasm build: PANIC_MESSAGES=1: the ordinary toolchain, panic messages kept (not for shipping)" >&2
+  wasm_dir=target/wasm32-unknown-unknown/release
+  cargo_wasm() { cargo build --release --target wasm32-unknown-unknown "$@"; }
+else
+  source scripts/lean-toolchain.sh
+  wasm_dir=target/lean/wasm32-unknown-unknown/release
+  cargo_wasm() {
+    env RUSTC="$LEAN_RUSTC" RUSTC_BOOTSTRAP=1 CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER="$LEAN_LINKER" \
+      RUSTFLAGS="-Zunstable-options -Cpanic=immediate-abort -Zlocation-detail=none" \
+      "$LEAN_CARGO" build --release --target wasm32-unknown-unknown -Zbuild-std=std,panic_abort \
+      -Zbuild-std-features=optimize_for_size \
+      --target-dir target/lean "$@"
+  }
+fi
+
+# bindgen OUT_NAME OUT_DIR MODULE [ARGS...]: wasm-bindgen's glue for the browser's ES modules.
+# wasm-bindgen-cli is pinned by scripts/setup.sh to the crate's version.
+bindgen() {
+  local name=$1 dir=$2 module=$3
+  shift 3
+  wasm-bindgen --target web --typescript "$@" --out-name "$name" --out-dir "$dir" "$module"
+}
