@@ -38,6 +38,28 @@ const NESTED = {
 // END GENERATED (client events)
 
 /**
+ * Where each key of each event type stands among the values the module gives (the event's own
+ * values, after `type`, `operation` and `callId`; an object-valued key: where its first value
+ * stands), made from the generated {@link KEYS}: what an observer (estatekit/otel) reads them by,
+ * so that no third copy of their order is written by hand.
+ * @type {Readonly<Record<string, Readonly<Record<string, number>>>>}
+ */
+export const AT = /* @__PURE__ */ (() =>
+  Object.fromEntries(
+    Object.entries(KEYS).map(([type, keys]) => {
+      /** @type {Record<string, number>} */
+      const at = {};
+      let next = 0;
+      for (const key of keys) {
+        if (key === "type" || key === "operation" || key === "callId") continue;
+        at[key] = next;
+        next += NESTED[key]?.length ?? 1;
+      }
+      return [type, at];
+    }),
+  ))();
+
+/**
  * The event object of `type` (`ClientEvent`): its keys in the declared order ({@link KEYS}), a
  * key whose value is undefined left out, as the module's optional fields are.
  * @param {string} type
@@ -85,7 +107,7 @@ export function tellEvent(first, second, type, operation, callId, ...values) {
   for (const listener of [first, second]) {
     if (typeof listener !== "function") continue;
     try {
-      const observe = listener[OBSERVE];
+      const observe = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (listener))[OBSERVE];
       if (typeof observe === "function") observe(type, operation, callId, values, event);
       else listener(event());
     } catch {

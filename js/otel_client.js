@@ -23,6 +23,9 @@ import { W3CTraceContextPropagator, suppressTracing } from "@opentelemetry/core"
 import { OPERATIONS } from "./otel_routes.js";
 import { active, serverAttributes, within } from "./otel_telemetry.js";
 import { apiError } from "./api_error.js";
+// The events' keys where the module gives their values (wasm-bindgen's copy of js/events.js, whose
+// GENERATED block core's `events-js` writes from `ClientEvent`).
+import { AT } from "./snippets/js/events.js";
 
 /** @typedef {import("@opentelemetry/api").Span} Span */
 /** @typedef {import("@opentelemetry/api").Context} Context */
@@ -69,6 +72,29 @@ function known(attributes) {
     if (value !== undefined) out[key] = value;
   }
   return out;
+}
+
+/**
+ * The value of `key` among an event's plain values (see ./events.js's `AT`).
+ * @param {string} type
+ * @param {readonly any[]} values
+ * @param {string} key
+ * @returns {any}
+ */
+const read = (type, values, key) => values[AT[type]?.[key] ?? -1];
+
+/**
+ * An event's plain values from its keys' values (see ./events.js's `AT`).
+ * @param {string} type
+ * @param {Record<string, unknown>} given
+ * @returns {unknown[]}
+ */
+function valuesOf(type, given) {
+  const at = AT[type] ?? {};
+  /** @type {unknown[]} */
+  const values = Object.keys(at).map(() => undefined);
+  for (const key in given) values[at[key]] = given[key];
+  return values;
 }
 
 /**
@@ -402,7 +428,7 @@ function settled(result, name, first, tell) {
   return result.then(undefined, (error) => {
     if (!first.seen) {
       const kind = /** @type {{ kind?: unknown } | null | undefined} */ (error)?.kind;
-      tell("error", name, 0, [typeof kind === "string" ? kind : "_OTHER", undefined, 0]);
+      tell("error", name, 0, valuesOf("error", { kind: typeof kind === "string" ? kind : "_OTHER", attempts: 0 }));
     }
     throw error;
   });
@@ -410,8 +436,8 @@ function settled(result, name, first, tell) {
 
 /**
  * The observer one method call adds to its calls' options (see ./events.js: the module hands it
- * each event's plain values, the values of the event's fields after `callId` in their declared
- * order; no event object is made for it): `parent`, the context active at the method call. A
+ * each event's plain values, read by their keys' places, ./events.js's `AT`; no event object is
+ * made for it): `parent`, the context active at the method call. A
  * call's span is made at its first event, and ended at its `error` or `done`.
  * @param {Instrumented} state
  * @param {Context} parent
@@ -470,26 +496,29 @@ function observe(state, seen, type, values) {
     case "request":
       return startAttempt(state, seen, values);
     case "response": {
-      const [, , , status, durationMs, requestId] = values;
-      return endAttempt(state, call, id, { status, durationMs, requestId });
+      const at = (/** @type {string} */ key) => read(type, values, key);
+      return endAttempt(state, call, id, { status: at("status"), durationMs: at("durationMs"), requestId: at("requestId") });
     }
     case "retry":
       return retried(state, seen, values);
     case "token":
-      span.addEvent("estatekit.token.request", { "estatekit.token.reason": values[0] });
+      span.addEvent("estatekit.token.request", { "estatekit.token.reason": read(type, values, "reason") });
       state.asking.set(id, trace.setSpan(parent, span));
       return;
     case "rateWait":
-      span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": values[0] });
+      span.addEvent("estatekit.rate_limit.wait", { "estatekit.rate_limit.delay_ms": read(type, values, "delayMs") });
       state.telemetry.rateLimitWaits.add(1, known({ "estatekit.operation": operation, "server.address": state.where().address }));
       return;
     case "store":
-      span.addEvent("estatekit.store.failure", { "estatekit.store.purpose": values[0], "estatekit.store.reason": values[1] });
+      span.addEvent("estatekit.store.failure", {
+        "estatekit.store.purpose": read(type, values, "purpose"),
+        "estatekit.store.reason": read(type, values, "reason"),
+      });
       return;
     case "error":
       return failed(state, seen, values);
     case "done":
-      span.setAttribute("estatekit.attempts", values[0]);
+      span.setAttribute("estatekit.attempts", read(type, values, "attempts"));
       span.end();
   }
 }
@@ -502,7 +531,7 @@ function observe(state, seen, type, values) {
  * @param {readonly any[]} values
  */
 function startAttempt(state, { call, id, operation, parent }, values) {
-  const [method, path, attempt] = values;
+  const [method, path, attempt] = ["method", "path", "attempt"].map((key) => read("request", values, key));
   endAttempt(state, call, id, {});
   const { origin, prefix, address, port } = state.where();
   const route = routeOf(/** @type {Operation} */ (operation), method, path, prefix);
@@ -573,7 +602,7 @@ function endAttempt(state, call, callId, outcome) {
  * @param {readonly any[]} values
  */
 function retried(state, { call, id, operation }, values) {
-  const [, , kind, status] = values;
+  const [kind, status] = [read("retry", values, "kind"), read("retry", values, "status")];
   endAttempt(state, call, id, { kind });
   state.telemetry.retries.add(
     1,
@@ -592,7 +621,7 @@ function retried(state, { call, id, operation }, values) {
  * @param {readonly any[]} values
  */
 function failed(state, { call, id }, values) {
-  const [kind, , attempts] = values;
+  const [kind, attempts] = [read("error", values, "kind"), read("error", values, "attempts")];
   endAttempt(state, call, id, { kind });
   call.span.setAttributes({ "error.type": kind, "estatekit.attempts": attempts });
   call.span.setStatus({ code: SpanStatusCode.ERROR });
