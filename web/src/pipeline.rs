@@ -156,6 +156,9 @@ pub struct Hooks {
 pub struct Pipeline {
     /// The base URL's origin, the only one an answer may come from.
     pub origin: String,
+    /// The base URL's own path (`/api` of `https://acme.example.com/api`), or empty: named by
+    /// the message of a 404 ([`base_path_hint`]).
+    pub base_path: String,
     /// The access token; none for grants (their credentials are in the body).
     pub tokens: Option<Tokens>,
     /// How often, and after how long, a repeatable failure is repeated.
@@ -202,6 +205,23 @@ fn stopped(error: Error, attempts: u32, signal: Option<&AbortSignal>) -> Failure
         (Error::Aborted { .. }, Some(signal)) => failure.caused_by(signal.reason()),
         _ => failure,
     }
+}
+
+/// A 404 of a client whose base URL has a path of its own: its message names that path, which
+/// comes before every path of the interface (a base URL ending in `/api` asks for `/api/api/...`).
+fn base_path_hint(mut failure: Failure, base_path: &str) -> Failure {
+    if failure.error.status() == Some(404) && !base_path.is_empty() {
+        let drop = if base_path.ends_with("/api") {
+            ": give the base URL without it"
+        } else {
+            ""
+        };
+        failure.note = Some(format!(
+            "the base URL has a path of its own, `{base_path}`, put before each path of the \
+             interface (`{base_path}/api/...`){drop}"
+        ));
+    }
+    failure
 }
 
 /// Runs `future` as a JavaScript promise that rejects with an `ApiError`, telling the call's
@@ -365,22 +385,23 @@ impl Pipeline {
             if let Some(attempted) = call.attempted {
                 attempted(&outcome, started);
             }
-            let kind = match &outcome {
+            let (kind, unsent) = match &outcome {
                 Ok(_) => break 'call outcome,
-                Err(failure) => failure.error.kind(),
+                Err(failure) => (failure.error.kind(), failure.unsent),
             };
             // The one rule (core's `retryable`): an answer tells the outcome; without one, a
-            // request that is not idempotent may have acted.
-            // A timeout is retryable but not repeated: it ends the call (or, for a grant's
-            // attempt, leaves the next `getToken` to try again).
+            // request that is not idempotent may have acted, unless the platform proved it was
+            // never sent. A timeout is retryable but not repeated: it ends the call (or, for a
+            // grant's attempt, leaves the next `getToken` to try again).
+            let known = status.is_some() || unsent;
             let repeatable =
-                retryable(kind, status, resend, status.is_some()) && kind != ApiErrorKind::Timeout;
+                retryable(kind, status, resend, known) && kind != ApiErrorKind::Timeout;
             if !repeatable || retries >= self.policy.limit {
                 break 'call match outcome {
                     // Sent, maybe acted on, and never repeated: not retryable, and says why.
                     Err(failure)
                         if resend != Resend::Idempotent
-                            && status.is_none()
+                            && !known
                             && failure.attempts > 0
                             && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout) =>
                     {
@@ -410,6 +431,6 @@ impl Pipeline {
                 break 'call Err(stopped(Error::Aborted { operation }, attempts));
             }
         };
-        result.map_err(|failure| failure.of(resend))
+        result.map_err(|failure| base_path_hint(failure.of(resend), &self.base_path))
     }
 }

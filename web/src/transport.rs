@@ -12,7 +12,7 @@ use super::answer::{Answer, Headers};
 use super::api_error::Failure;
 use super::js;
 use crate::api::{FormValue, HttpRequest, JsonBody, RequestBody};
-use crate::error::{limit, redact, Error};
+use crate::error::{limit, redact, Error, Resend, UNSENT_CODES};
 use crate::model::documents::UploadProgress;
 use js_sys::JsString;
 use std::cell::Cell;
@@ -126,11 +126,16 @@ impl Drop for AbortGuard {
 /// A request that got no answer because of `err` (what was thrown or rejected): its message,
 /// and the platform's reason when a `cause` under it gives one.
 fn failed(err: JsValue) -> NoAnswer {
-    let reason = match platform_reason(&err) {
-        Some(why) => limit(&format!("{}: {why}", describe(&err)), 300),
-        None => describe(&err),
-    };
-    NoAnswer::Failed(reason, err)
+    NoAnswer::Failed(failure_text(&err), err)
+}
+
+/// The text of a failed request: its message, and the platform's reason when a `cause` under it
+/// gives one (what a network error's message quotes).
+pub(super) fn failure_text(err: &JsValue) -> String {
+    match platform_reason(err) {
+        Some(why) => limit(&format!("{}: {why}", describe(err)), 300),
+        None => describe(err),
+    }
 }
 
 /// The platform's reason for a failed request, found down `err`'s `cause` chain (at most four
@@ -154,6 +159,24 @@ fn platform_reason(err: &JsValue) -> Option<String> {
         at = js::get(&at, "cause");
     }
     found
+}
+
+/// The platform's `code` of a failed request (`ECONNREFUSED`, ...): on `err` (node-fetch's
+/// `FetchError`) or down its `cause` chain (undici's), at most five deep.
+pub(super) fn platform_code(err: &JsValue) -> Option<String> {
+    let mut at = err.clone();
+    for _ in 0..5 {
+        if let Some(code) = js::get(&at, "code").as_string() {
+            return Some(code);
+        }
+        at = js::get(&at, "cause");
+    }
+    None
+}
+
+/// Whether what a failed request threw proves it was never sent ([`UNSENT_CODES`]).
+fn proves_unsent(err: &JsValue) -> bool {
+    platform_code(err).is_some_and(|code| UNSENT_CODES.contains(&code.as_str()))
 }
 
 /// A failure with nothing thrown underneath.
@@ -573,6 +596,7 @@ pub async fn send(
         // A `fetch` option could put the token in what it throws: the message hides it, and a
         // cause that quotes it is replaced by an `Error` of the hidden text.
         NoAnswer::Failed(reason, cause) => {
+            let unsent = stop.is_empty() && proves_unsent(&cause);
             let cause = without_token(cause, &token);
             let error = match stop {
                 "timeout" => Error::Timeout {
@@ -591,7 +615,15 @@ pub async fn send(
                 Error::Aborted { .. } => out.signal.map(AbortSignal::reason).unwrap_or(cause),
                 _ => cause,
             };
-            let failure = Failure::from(error).after(1);
+            let mut failure = Failure::from(error).after(1);
+            if unsent {
+                failure.unsent = true;
+                // Said where it matters: a request that is not idempotent, whose outcome is
+                // then known.
+                if out.request.spec.resend != Resend::Idempotent {
+                    failure.note = Some("nothing was sent".into());
+                }
+            }
             Err(if cause.is_undefined() {
                 failure
             } else {
