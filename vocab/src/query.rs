@@ -20,6 +20,8 @@ struct Arg {
     /// Its TypeScript type: `string`, or a type of the main entry (`estatekit.js`).
     ts: &'static str,
     optional: bool,
+    /// Its type in JSDoc, where the declaration's uses the factory's type parameters.
+    js: Option<&'static str>,
 }
 
 const fn arg(name: &'static str, ts: &'static str) -> Arg {
@@ -27,6 +29,7 @@ const fn arg(name: &'static str, ts: &'static str) -> Arg {
         name,
         ts,
         optional: false,
+        js: None,
     }
 }
 
@@ -35,6 +38,17 @@ const fn opt(name: &'static str, ts: &'static str) -> Arg {
         name,
         ts,
         optional: true,
+        js: None,
+    }
+}
+
+/// An optional argument whose declared type (`ts`) has type parameters, `js` in JSDoc.
+const fn opt_generic(name: &'static str, ts: &'static str, js: &'static str) -> Arg {
+    Arg {
+        name,
+        ts,
+        optional: true,
+        js: Some(js),
     }
 }
 
@@ -43,7 +57,7 @@ const CALL_OPTIONS: Arg = opt("options", "CallOptions");
 impl Arg {
     /// Its type in JSDoc (the main entry's types imported from it).
     fn jsdoc_type(&self) -> String {
-        match self.ts {
+        match self.js.unwrap_or(self.ts) {
             "string" => "string".to_owned(),
             t => format!("import(\"./estatekit.js\").{t}"),
         }
@@ -110,9 +124,21 @@ fn declaration(doc: &str, function: &str, params: &[String], returns: &str) -> S
     format!("{doc}\n{signature}\n")
 }
 
+/// The type parameters of the messages' factories, as `listMessages` has them: `fields` and
+/// `userFields` (a literal array) type the messages they give.
+const MESSAGE_GENERICS: &str = "<
+    const F extends readonly MessageField[] = readonly MessageField[],
+    const U extends readonly string[] | undefined = undefined,
+>";
+
+/// What the messages' factories say of a `null` item.
+const NULL_ITEMS: &str = "An item is `null` where the service's answer has one (the interface \
+declares the list's items nullable, GraphQL `[Message]`; the answer is given as sent).";
+
 /// `{name}QueryOptions`: a query of the method's answer, keyed by `key` (an `estatekitKeys`
 /// path), with TanStack's `signal` added to the call's options. `resolve`: the method gives a
-/// `PagePromise`, made a plain promise. `note`: what the declaration's doc adds.
+/// `PagePromise`, made a plain promise. `note`: what the declaration's doc adds. The messages'
+/// query is generic in the fields selected ([`MESSAGE_GENERICS`]).
 fn query(
     op: Operation,
     args: &[Arg],
@@ -163,9 +189,13 @@ export function {name}QueryOptions(client, {names}) {
         .into_iter()
         .chain(all.iter().map(Arg::ts))
         .collect();
+    let (generics, doc) = match op {
+        Operation::ListMessages => (MESSAGE_GENERICS, format!(" {NULL_ITEMS}")),
+        _ => ("", String::new()),
+    };
     let ts = declaration(
-        &format!("/** `{name}` as a query{note}. */"),
-        &format!("{name}QueryOptions"),
+        &format!("/** `{name}` as a query{note}.{doc} */"),
+        &format!("{name}QueryOptions{generics}"),
         &params,
         &format!("EstatekitQueryOptions<{answer}>"),
     );
@@ -252,14 +282,16 @@ export function {name}InfiniteQueryOptions(client, filter, options) {
         &[("name", name)],
     );
     let ts = declaration(
-        &format!("/** `{name}` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. */"),
-        &format!("{name}InfiniteQueryOptions"),
+        &format!(
+            "/** `{name}` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. {NULL_ITEMS} */"
+        ),
+        &format!("{name}InfiniteQueryOptions{MESSAGE_GENERICS}"),
         &[
             "client: Client".to_owned(),
             "filter: MessageFilter".to_owned(),
-            "options?: ListMessagesInfiniteOptions".to_owned(),
+            "options?: ListMessagesInfiniteOptions<F, U>".to_owned(),
         ],
-        "EstatekitInfiniteQueryOptions<Message | null>",
+        "EstatekitInfiniteQueryOptions<SelectedMessage<F, U> | null>",
     );
     Factory {
         kind: Kind::Infinite,
@@ -356,10 +388,14 @@ fn factories(op: Operation) -> Vec<Factory> {
             query(
                 op,
                 &[arg("filter", "MessageFilter")],
-                opt("options", "MessagesOptions"),
+                opt_generic(
+                    "options",
+                    "SelectingMessagesOptions<F, U>",
+                    "MessagesOptions",
+                ),
                 "messages.list(filter, options)",
                 true,
-                "(Message | null)[]",
+                "(SelectedMessage<F, U> | null)[]",
                 " (one request, `paging` as given)",
             ),
             messages_infinite(op),
