@@ -188,6 +188,24 @@ async fn json_safety_net(resp: Response) -> Response {
     r
 }
 
+/// Reads `body` to its end, dropping what it reads, unless more than `bound` bytes come first:
+/// whether it ended.
+async fn drain(body: axum::body::Body, bound: usize) -> bool {
+    use futures_util::StreamExt;
+    let mut stream = body.into_data_stream();
+    let mut read = 0usize;
+    while let Some(chunk) = stream.next().await {
+        match chunk {
+            Ok(bytes) => read = read.saturating_add(bytes.len()),
+            Err(_) => return false,
+        }
+        if read > bound {
+            return false;
+        }
+    }
+    true
+}
+
 /// Authentication and rate limiting of a known API route.
 async fn guard_api(
     state: &AppState,
@@ -336,7 +354,18 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
             .and_then(|v| v.parse::<u64>().ok())
             .is_some_and(|n| n > state.config.max_body_bytes() as u64);
         let r = if too_big {
-            ApiError::too_large(state.config.max_body_bytes()).into_response()
+            // As a server should: the body is read (and dropped) before the answer, so that a
+            // client still sending it gets the 413 rather than a connection reset (Node's
+            // fetch loses an answer sent before its body is written); a body longer than twice
+            // the limit stops being read there, and the connection closes after the answer.
+            let limit = state.config.max_body_bytes();
+            let ended = drain(req.into_body(), limit.saturating_mul(2)).await;
+            let mut r = ApiError::too_large(limit).into_response();
+            if !ended {
+                r.headers_mut()
+                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
+            }
+            r
         } else {
             match route {
                 Some((_, methods))
