@@ -337,10 +337,10 @@ async function answer(service, local, method, target, headers, body) {
 
 /**
  * The request handler of one listener, answering as `origin`. A body over the service's limit is
- * never kept, as natively: it is read to its end (what passes the limit dropped) before the
- * service gives the answer (its 413, with CORS; it sees the length, not the bytes), so that a
- * client still sending it gets the 413, not a reset connection; a body longer than twice the
- * limit stops being read there, and the connection is closed after the answer.
+ * never kept, as natively: the service answers at once (its 413, with CORS; it sees the length,
+ * not the bytes: a `Content-Length` over the limit, or what came when a chunked body passed it),
+ * and the body is read and dropped to its end, so that a client still sending it reads the 413
+ * rather than a reset connection; past twice the limit the connection is closed.
  */
 function handler(ready, origin, local) {
   return (req, res) => {
@@ -399,23 +399,23 @@ function handler(ready, origin, local) {
     let size = 0;
     const onData = (c) => {
       size += c.length;
-      if (size > local.maxBody) {
-        tooLarge ??= size;
-        chunks.length = 0;
-      } else if (tooLarge === undefined) {
-        chunks.push(c);
+      if (size > local.maxBody && tooLarge === undefined) {
+        tooLarge = size;
+        respond(undefined, tooLarge, false);
       }
+      if (tooLarge === undefined) chunks.push(c);
+      else chunks.length = 0;
       if (size > 2 * local.maxBody) {
         req.off("data", onData);
-        req.pause();
-        respond(undefined, tooLarge, true);
+        req.socket.destroy();
       }
     };
+    if (tooLarge !== undefined) respond(undefined, tooLarge, false);
     req.on("data", onData);
     req.on("end", () => {
-      if (size > 2 * local.maxBody) return;
-      if (tooLarge !== undefined) respond(undefined, tooLarge, false);
-      else respond(method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks), undefined, false);
+      if (tooLarge === undefined) {
+        respond(method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks), undefined, false);
+      }
     });
   };
 }

@@ -188,22 +188,17 @@ async fn json_safety_net(resp: Response) -> Response {
     r
 }
 
-/// Reads `body` to its end, dropping what it reads, unless more than `bound` bytes come first:
-/// whether it ended.
-async fn drain(body: axum::body::Body, bound: usize) -> bool {
+/// Reads `body` to its end, dropping what it reads, unless more than `bound` bytes come first.
+async fn drain(body: axum::body::Body, bound: usize) {
     use futures_util::StreamExt;
     let mut stream = body.into_data_stream();
     let mut read = 0usize;
-    while let Some(chunk) = stream.next().await {
-        match chunk {
-            Ok(bytes) => read = read.saturating_add(bytes.len()),
-            Err(_) => return false,
-        }
+    while let Some(Ok(bytes)) = stream.next().await {
+        read = read.saturating_add(bytes.len());
         if read > bound {
-            return false;
+            return;
         }
     }
-    true
 }
 
 /// Authentication and rate limiting of a known API route.
@@ -354,18 +349,17 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
             .and_then(|v| v.parse::<u64>().ok())
             .is_some_and(|n| n > state.config.max_body_bytes() as u64);
         let r = if too_big {
-            // As a server should: the body is read (and dropped) before the answer, so that a
-            // client still sending it gets the 413 rather than a connection reset (Node's
-            // fetch loses an answer sent before its body is written); a body longer than twice
-            // the limit stops being read there, and the connection closes after the answer.
+            // Answered at once (a client may wait for it before sending a body it announced),
+            // and the body is read and dropped, as a server should, to its end or to twice the
+            // limit: a client still sending it then reads the 413 rather than a connection reset
+            // (Node's fetch loses an answer when the connection is reset under its write). Past
+            // twice the limit the body is let go and the connection closes.
             let limit = state.config.max_body_bytes();
-            let ended = drain(req.into_body(), limit.saturating_mul(2)).await;
-            let mut r = ApiError::too_large(limit).into_response();
-            if !ended {
-                r.headers_mut()
-                    .insert(header::CONNECTION, HeaderValue::from_static("close"));
-            }
-            r
+            let body = req.into_body();
+            state.host.spawn(Box::pin(async move {
+                drain(body, limit.saturating_mul(2)).await;
+            }));
+            ApiError::too_large(limit).into_response()
         } else {
             match route {
                 Some((_, methods))
