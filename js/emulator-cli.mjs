@@ -337,10 +337,10 @@ async function answer(service, local, method, target, headers, body) {
 
 /**
  * The request handler of one listener, answering as `origin`. A body over the service's limit is
- * never read whole, as natively: a `Content-Length` over it is answered 413 before any of the
- * body is read, and a chunked body stops being read where it passes the limit; either way the
- * service gives the answer (its 413, with CORS; it sees the length, not the bytes) and the
- * connection is closed after it.
+ * never kept, as natively: the service answers at once (its 413, with CORS; it sees the length,
+ * not the bytes: a `Content-Length` over the limit, or what came when a chunked body passed it),
+ * and the body is read and dropped to its end, so that a client still sending it reads the 413
+ * rather than a reset connection; past twice the limit the connection is closed.
  */
 function handler(ready, origin, local) {
   return (req, res) => {
@@ -350,8 +350,11 @@ function handler(ready, origin, local) {
     const log = (what) => {
       if (!local.quiet) console.error(`${method} ${url.split("?")[0]} -> ${what}`);
     };
-    /** Answers with `body`, or, `tooLarge` (a length over the limit), without one and closing. */
-    const respond = async (body, tooLarge) => {
+    /**
+     * Answers with `body`, or, `tooLarge` (a length over the limit), without one; `close`: the
+     * body was not read to its end, and the connection is closed after the answer.
+     */
+    const respond = async (body, tooLarge, close) => {
       try {
         if (!url.startsWith("/")) {
           log(400);
@@ -376,11 +379,11 @@ function handler(ready, origin, local) {
           out.push("content-length", String(bytes.length));
         }
         log(`${status} (${Math.round(performance.now() - started)} ms)`);
-        if (tooLarge !== undefined) out.push("connection", "close");
+        if (close) out.push("connection", "close");
         res.writeHead(status, out);
         const data = method === "HEAD" ? undefined : bytes;
-        // The rest of an unread body is not drained: the socket closes once the answer is out.
-        if (tooLarge !== undefined) res.end(data, () => req.socket.destroy());
+        // The rest of a body left unread is not drained: the socket closes once the answer is out.
+        if (close) res.end(data, () => req.socket.destroy());
         else res.end(data);
       } catch (e) {
         // The error's name only: a message may quote a header's value (a token).
@@ -389,28 +392,30 @@ function handler(ready, origin, local) {
       }
     };
     const declared = Number(req.headers["content-length"]);
-    if (req.headers["content-length"] !== undefined && Number.isFinite(declared) && declared > local.maxBody) {
-      req.pause();
-      respond(undefined, declared);
-      return;
-    }
+    /** The length the service is told of a body over the limit (declared, else what came). */
+    let tooLarge =
+      req.headers["content-length"] !== undefined && Number.isFinite(declared) && declared > local.maxBody ? declared : undefined;
     const chunks = [];
     let size = 0;
     const onData = (c) => {
       size += c.length;
-      if (size > local.maxBody) {
-        req.off("data", onData);
-        req.pause();
-        chunks.length = 0;
-        respond(undefined, size);
-        return;
+      if (size > local.maxBody && tooLarge === undefined) {
+        tooLarge = size;
+        respond(undefined, tooLarge, false);
       }
-      chunks.push(c);
+      if (tooLarge === undefined) chunks.push(c);
+      else chunks.length = 0;
+      if (size > 2 * local.maxBody) {
+        req.off("data", onData);
+        req.socket.destroy();
+      }
     };
+    if (tooLarge !== undefined) respond(undefined, tooLarge, false);
     req.on("data", onData);
     req.on("end", () => {
-      if (size > local.maxBody) return;
-      respond(method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks), undefined);
+      if (tooLarge === undefined) {
+        respond(method === "GET" || method === "HEAD" ? undefined : Buffer.concat(chunks), undefined, false);
+      }
     });
   };
 }

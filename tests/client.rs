@@ -250,28 +250,61 @@ async fn get_token_initial_and_refresh_on_401() {
     assert_eq!(reasons.borrow().len(), 2, "the fresh token is reused");
 }
 
-#[wasm_bindgen_test]
-async fn get_token_failures_are_clear() {
+/// A client of the emulator whose `getToken` is the function of `body`.
+fn with_get_token(body: &str) -> Client {
     let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
-    let thrower = js_sys::Function::new_no_args("throw new Error('backend down')");
-    js_sys::Reflect::set(&options, &"getToken".into(), &thrower).unwrap();
-    let c = Client::new(ts(options)).unwrap();
+    let get_token = js_sys::Function::new_no_args(body);
+    js_sys::Reflect::set(&options, &"getToken".into(), &get_token).unwrap();
+    Client::new(ts(options)).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn get_token_failures_are_of_their_real_kind() {
+    // Anything else than an ApiError or a failed fetch: the token source failed, never the
+    // caller's input; not retryable, its cause kept.
+    let c = with_get_token("throw new Error('token route answered HTTP 502')");
     let e = err_kind(
         c.list_webhooks(opt(JsValue::UNDEFINED)),
-        "invalid_input",
+        "token_source",
         None,
     )
     .await;
-    assert!(message(&e).contains("backend down"), "{}", message(&e));
+    assert_eq!(
+        message(&e),
+        "list webhooks failed: getToken failed: token route answered HTTP 502"
+    );
+    assert_eq!(get(&e, "retryable").as_bool(), Some(false));
+    assert_eq!(get(&e, "attempts").as_f64(), Some(0.0));
+    assert_eq!(
+        get_str(&get(&e, "cause"), "message").as_deref(),
+        Some("token route answered HTTP 502")
+    );
 
-    let options = json(&format!(r#"{{"baseUrl":"{}"}}"#, emulator()));
-    js_sys::Reflect::set(
-        &options,
-        &"getToken".into(),
-        &js_sys::Function::new_no_args("return 42"),
-    )
-    .unwrap();
-    let c = Client::new(ts(options)).unwrap();
+    // An ApiError it threw keeps its kind and status; retryable by the one rule (a 502 of a
+    // read: yes).
+    let c = with_get_token(
+        "const ApiError = globalThis[Symbol.for('estatekit.ApiError')];          throw new ApiError({ kind: 'http', status: 502, message: 'the token route answered HTTP 502' })",
+    );
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "http", Some(502)).await;
+    assert_eq!(get(&e, "retryable").as_bool(), Some(true));
+    assert_eq!(
+        message(&e),
+        "list webhooks failed: getToken failed: the token route answered HTTP 502"
+    );
+    assert!(is_api_error(&get(&e, "cause")));
+
+    // A failed fetch (the browser's opaque TypeError): network, retryable for a read.
+    let c = with_get_token("return fetch('http://127.0.0.1:9/token')");
+    let e = err_kind(c.list_webhooks(opt(JsValue::UNDEFINED)), "network", None).await;
+    assert_eq!(get(&e, "retryable").as_bool(), Some(true));
+    assert!(
+        message(&e).starts_with("list webhooks failed: getToken failed: "),
+        "{}",
+        message(&e)
+    );
+
+    // A value that is not a token: a broken callback, what the caller wrote wrong.
+    let c = with_get_token("return 42");
     let e = err_kind(
         c.list_webhooks(opt(JsValue::UNDEFINED)),
         "invalid_input",
@@ -279,4 +312,27 @@ async fn get_token_failures_are_clear() {
     )
     .await;
     assert!(message(&e).contains("options.getToken"), "{}", message(&e));
+}
+
+#[wasm_bindgen_test]
+async fn a_404_names_the_base_urls_own_path() {
+    let token = new_account().await;
+    let c = client_with(&format!(
+        r#"{{"baseUrl":"{}/api","token":"{token}","retry":{{"maxRetries":0}}}}"#,
+        emulator()
+    ));
+    let e = err_kind(
+        c.list_webhooks(opt(JsValue::UNDEFINED)),
+        "not_found",
+        Some(404),
+    )
+    .await;
+    assert!(
+        message(&e).ends_with(
+            "the base URL has a path of its own, `/api`, put before each path of the interface \
+             (`/api/api/...`): give the base URL without it"
+        ),
+        "{}",
+        message(&e)
+    );
 }

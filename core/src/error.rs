@@ -50,11 +50,15 @@ pub enum ApiErrorKind {
     /// itself (`RangeError`, `ReferenceError`, `SyntaxError`, ...): a bug in that function, not a
     /// network failure. Never retried; `cause` is what it threw.
     CallerError,
+    /// The client's `getToken` threw or rejected with something that is neither an `ApiError`
+    /// (whose kind is kept) nor a failed `fetch` (`network`): the token source failed, before
+    /// anything was sent to the service. Not retried; `cause` is what it threw.
+    TokenSource,
 }
 
 impl ApiErrorKind {
     /// Every kind, in declaration order.
-    pub const ALL: [ApiErrorKind; 13] = [
+    pub const ALL: [ApiErrorKind; 14] = [
         ApiErrorKind::InvalidInput,
         ApiErrorKind::Unauthorized,
         ApiErrorKind::Forbidden,
@@ -68,6 +72,7 @@ impl ApiErrorKind {
         ApiErrorKind::Decode,
         ApiErrorKind::Freed,
         ApiErrorKind::CallerError,
+        ApiErrorKind::TokenSource,
     ];
 
     /// The kind's name in `ApiError.kind`.
@@ -86,7 +91,13 @@ impl ApiErrorKind {
             ApiErrorKind::Decode => "decode",
             ApiErrorKind::Freed => "freed",
             ApiErrorKind::CallerError => "caller_error",
+            ApiErrorKind::TokenSource => "token_source",
         }
+    }
+
+    /// The kind named `name` (what `ApiError.kind` holds), if there is one.
+    pub fn from_name(name: &str) -> Option<ApiErrorKind> {
+        ApiErrorKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
     /// Whether an error of this kind always comes with an answer of the service (so `status` is
@@ -129,6 +140,12 @@ pub const NOT_ACTED_STATUSES: [u16; 2] = [429, 503];
 /// The kinds without an answer after which an idempotent request is sent again.
 pub const RETRYABLE_UNANSWERED: [ApiErrorKind; 2] = [ApiErrorKind::Network, ApiErrorKind::Timeout];
 
+/// The platform's codes (Node's, in a failed request's `cause`) that prove a request was never
+/// sent: the connection was refused, or the host's name not found. After them the outcome of
+/// a request that is not idempotent is known (it did nothing), so it may be sent again. A
+/// browser's `TypeError` proves nothing of the kind.
+pub const UNSENT_CODES: [&str; 3] = ["ECONNREFUSED", "ENOTFOUND", "EAI_AGAIN"];
+
 /// The one `retryable` rule: whether a later identical call may succeed and is safe to make.
 /// The retry loop resends exactly what this allows (while its `retry` limit and the call's
 /// timeout leave room), so what the client resends by itself is retryable, and `ApiError`'s
@@ -136,7 +153,7 @@ pub const RETRYABLE_UNANSWERED: [ApiErrorKind; 2] = [ApiErrorKind::Network, ApiE
 /// - `status`: the answer's status, `None` without an answer;
 /// - `resend`: the operation's [`Resend`] class;
 /// - `outcome_known`: false when a request that is not idempotent got no answer (it may have
-///   acted), true otherwise.
+///   acted), true otherwise (and where the platform proves it was never sent: [`UNSENT_CODES`]).
 pub fn retryable(
     kind: ApiErrorKind,
     status: Option<u16>,
@@ -177,8 +194,9 @@ pub fn retry_rule_text() -> String {
     ));
     format!(
         "a read or a delete is retryable after {}, an upload or a registration only after an \
-         HTTP {} (the service did not act); estatekit itself sends the request again after each \
-         of these but a timeout (which ends the call)",
+         HTTP {} (the service did not act) or a network failure that proves nothing was sent (a \
+         refused connection or an unknown host, as Node reports them); estatekit itself sends \
+         the request again after each of these but a timeout (which ends the call)",
         list(idempotent),
         list(numbers(&NOT_ACTED_STATUSES))
     )
@@ -254,6 +272,21 @@ pub enum Error {
         /// What the call was doing.
         operation: &'static str,
         /// What it threw (`RangeError: ...`).
+        reason: String,
+    },
+    /// The client's `getToken` failed: `kind` is the kind of an `ApiError` it threw, `network`
+    /// for a failed `fetch`, else [`ApiErrorKind::TokenSource`].
+    #[error("{operation} failed: getToken failed: {reason}")]
+    Token {
+        /// What the call was doing.
+        operation: &'static str,
+        /// The failure's kind.
+        kind: ApiErrorKind,
+        /// The status of an `ApiError` it threw, of a kind that comes with an answer.
+        status: Option<u16>,
+        /// The `code` of an `ApiError` it threw.
+        code: Option<String>,
+        /// What it threw, as text.
         reason: String,
     },
     /// The call exceeded its timeout and was aborted.
@@ -378,6 +411,7 @@ impl Error {
             Error::Redirected { .. } => ApiErrorKind::Http,
             Error::Network { .. } => ApiErrorKind::Network,
             Error::CallerFetch { .. } => ApiErrorKind::CallerError,
+            Error::Token { kind, .. } => *kind,
             Error::Timeout { .. } => ApiErrorKind::Timeout,
             Error::Aborted { .. } => ApiErrorKind::Aborted,
             Error::Decode { .. } => ApiErrorKind::Decode,
@@ -392,6 +426,7 @@ impl Error {
             | Error::Graphql { status, .. }
             | Error::Decode { status, .. } => Some(*status),
             Error::Redirected { .. } => Some(0),
+            Error::Token { status, .. } => *status,
             _ => None,
         }
     }
@@ -399,7 +434,7 @@ impl Error {
     /// The service's error `code`, when its body carried one.
     pub fn code(&self) -> Option<&str> {
         match self {
-            Error::Status { code, .. } => code.as_deref(),
+            Error::Status { code, .. } | Error::Token { code, .. } => code.as_deref(),
             _ => None,
         }
     }
@@ -949,9 +984,44 @@ mod tests {
             retry_rule_text(),
             "a read or a delete is retryable after a network failure, a timeout or an HTTP 408, \
              429, 500, 502, 503 or 504, an upload or a registration only after an HTTP 429 or 503 \
-             (the service did not act); estatekit itself sends the request again after each of \
-             these but a timeout (which ends the call)"
+             (the service did not act) or a network failure that proves nothing was sent (a \
+             refused connection or an unknown host, as Node reports them); estatekit itself \
+             sends the request again after each of these but a timeout (which ends the call)"
         );
+    }
+
+    #[test]
+    fn a_failed_get_token_keeps_its_kind_and_follows_the_rule() {
+        let token = |kind, status: Option<u16>| Error::Token {
+            operation: "upload document",
+            kind,
+            status,
+            code: None,
+            reason: "Error: token route answered HTTP 502".into(),
+        };
+        let source = token(ApiErrorKind::TokenSource, None);
+        assert_eq!(source.kind(), ApiErrorKind::TokenSource);
+        assert_eq!(source.status(), None);
+        assert_eq!(
+            source.to_string(),
+            "upload document failed: getToken failed: Error: token route answered HTTP 502"
+        );
+        assert!(!source.retryable(Resend::Idempotent, true));
+        // Nothing reached the service: the outcome is known, a network failure may be retried.
+        let network = token(ApiErrorKind::Network, None);
+        assert!(network.retryable(Resend::NotIdempotent, true));
+        let thrown = token(ApiErrorKind::Http, Some(502));
+        assert_eq!(
+            (thrown.kind(), thrown.status()),
+            (ApiErrorKind::Http, Some(502))
+        );
+        assert!(thrown.retryable(Resend::Idempotent, true));
+        assert!(!thrown.retryable(Resend::NotIdempotent, true));
+        assert_eq!(
+            ApiErrorKind::from_name("token_source"),
+            Some(ApiErrorKind::TokenSource)
+        );
+        assert_eq!(ApiErrorKind::from_name("nope"), None);
     }
 
     #[test]

@@ -162,6 +162,19 @@ async fn json_safety_net(resp: Response) -> Response {
     r
 }
 
+/// Reads `body` to its end, dropping what it reads, unless more than `bound` bytes come first.
+async fn drain(body: axum::body::Body, bound: usize) {
+    use futures_util::StreamExt;
+    let mut stream = body.into_data_stream();
+    let mut read = 0usize;
+    while let Some(Ok(bytes)) = stream.next().await {
+        read = read.saturating_add(bytes.len());
+        if read > bound {
+            return;
+        }
+    }
+}
+
 /// Authentication and rate limiting of a known API route.
 async fn guard_api(
     state: &AppState,
@@ -310,7 +323,17 @@ pub async fn pipeline(State(state): State<AppState>, req: Request, next: Next) -
             .and_then(|v| v.parse::<u64>().ok())
             .is_some_and(|n| n > state.config.max_body_bytes() as u64);
         let r = if too_big {
-            ApiError::too_large(state.config.max_body_bytes()).into_response()
+            // Answered at once (a client may wait for it before sending a body it announced),
+            // and the body is read and dropped, as a server should, to its end or to twice the
+            // limit: a client still sending it then reads the 413 rather than a connection reset
+            // (Node's fetch loses an answer when the connection is reset under its write). Past
+            // twice the limit the body is let go and the connection closes.
+            let limit = state.config.max_body_bytes();
+            let body = req.into_body();
+            state.host.spawn(Box::pin(async move {
+                drain(body, limit.saturating_mul(2)).await;
+            }));
+            ApiError::too_large(limit).into_response()
         } else {
             match &route {
                 Some((_, methods))

@@ -12,7 +12,7 @@ use axum::http::{HeaderName, HeaderValue, Method, Request as HttpRequest};
 use axum::Router;
 use estatekit_emulator::config::{
     check_oauth_client, check_redirect_uri, check_user, is_valid_token, Config, OAuthClient, User,
-    READONLY_TOKEN,
+    DEFAULT_SEED_DOCUMENTS, READONLY_TOKEN,
 };
 use estatekit_emulator::util::lock;
 use estatekit_emulator::{app, AppState};
@@ -52,7 +52,8 @@ pub struct TestServiceOptions {
     #[serde(default)]
     #[tsify(optional)]
     pub seed_messages: Option<u32>,
-    /// Extra documents per account (default 0).
+    /// Documents per account, `bulk-1.pdf`... on the property `prop-bulk` (default 3, as
+    /// `npx estatekit-emulator`; 0 for an empty start).
     #[serde(default)]
     #[tsify(optional)]
     pub seed_documents: Option<u32>,
@@ -349,6 +350,8 @@ fn config_of(options: &TestServiceOptions) -> Result<Configured, String> {
         host: url.host_str().unwrap_or_default().to_string(),
         port: url.port_or_known_default().unwrap_or(443),
         quiet: true,
+        // The command line's seed (`npx estatekit-emulator`, the native server): one emulator.
+        seed_documents: DEFAULT_SEED_DOCUMENTS,
         ..Config::default()
     };
     if let Some(tokens) = &options.tokens {

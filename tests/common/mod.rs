@@ -30,7 +30,7 @@ pub fn over_the_network(what: &str) -> bool {
 }
 
 #[wasm_bindgen(inline_js = "export function importTestService(url, baseUrl) {
-  return import(url).then((m) => m.createTestService({ baseUrl, rateLimit: 0 }));
+  return import(url).then((m) => m.createTestService({ baseUrl, rateLimit: 0, seedDocuments: 0 }));
 }")]
 extern "C" {
     #[wasm_bindgen(js_name = importTestService)]

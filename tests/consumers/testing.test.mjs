@@ -330,8 +330,18 @@ test.describe("state", () => {
     service.close();
   });
 
-  test.it("seed is all or none, and a bad entry is refused (ApiError invalid_input) naming it", async () => {
+  test.it("starts from the CLI's seed (the same 3 documents on prop-bulk); seedDocuments: 0 starts empty", async () => {
     const service = await createTestService();
+    const seeded = (await clientOf(service).listDocuments()).map((d) => [d.title, d.propertyId]);
+    assert.deepEqual(seeded, [["bulk-1.pdf", "prop-bulk"], ["bulk-2.pdf", "prop-bulk"], ["bulk-3.pdf", "prop-bulk"]]);
+    service.close();
+    const empty = await createTestService({ seedDocuments: 0 });
+    assert.deepEqual(await clientOf(empty).listDocuments(), []);
+    empty.close();
+  });
+
+  test.it("seed is all or none, and a bad entry is refused (ApiError invalid_input) naming it", async () => {
+    const service = await createTestService({ seedDocuments: 0 });
     const e = await rejection(service.seed({ documents: [{ type: "CONTRACT" }, { type: "NOPE" }] }));
     assert.ok(refused(e));
     assert.match(e.message, /documents\[1\]\.type/);

@@ -6,6 +6,7 @@
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
+import { createServer as createHttpServer } from "node:http";
 
 const pkg = new URL("../../pkg/", import.meta.url);
 const { Client, ApiError, isApiError } = await import(new URL("estatekit.node.js", pkg).href);
@@ -144,6 +145,96 @@ test.describe("ApiError in Node", () => {
     assert.equal(e.retryable, false);
     assert.match(e.message, /the webhook may have been registered: call ensureWebhook/);
     assert.equal(e.cause?.message, "socket hang up");
+  });
+
+  test.it("a failing getToken is an ApiError of its real kind, its cause kept: token_source, the kind it threw, network", async () => {
+    // The page's token route, down: it answers 502.
+    const route = createHttpServer((req, res) => res.writeHead(502).end("bad gateway"));
+    await new Promise((resolve) => route.listen(0, "127.0.0.1", resolve));
+    const routeUrl = `http://127.0.0.1:${route.address().port}/token`;
+    try {
+      const fromRoute = async () => {
+        const r = await fetch(routeUrl);
+        if (!r.ok) throw new Error(`token route answered HTTP ${r.status}`);
+        return r.json();
+      };
+      const client = new Client({ baseUrl: BASE, getToken: fromRoute, fetch: () => assert.fail("nothing is sent") });
+      const e = await client.listWebhooks().catch((error) => error);
+      assert.ok(isApiError(e));
+      assert.deepEqual([e.kind, e.retryable, e.attempts, e.status], ["token_source", false, 0, undefined]);
+      assert.equal(e.message, "list webhooks failed: getToken failed: token route answered HTTP 502");
+      assert.equal(e.cause?.message, "token route answered HTTP 502");
+      console.log(`getToken, a 502 of its route: ${e.kind}: ${e.message}`);
+    } finally {
+      await new Promise((resolve) => route.close(resolve));
+    }
+
+    // An ApiError it threw keeps its kind, status, code and requestId; retryable by the one rule.
+    const thrown = new ApiError({ kind: "http", status: 502, code: "bad_gateway", requestId: "req-7", message: "the token route answered HTTP 502" });
+    const rethrown = await new Client({ baseUrl: BASE, getToken: () => Promise.reject(thrown) }).listWebhooks().catch((error) => error);
+    assert.deepEqual([rethrown.kind, rethrown.status, rethrown.code, rethrown.requestId, rethrown.retryable], ["http", 502, "bad_gateway", "req-7", true]);
+    assert.equal(rethrown.cause, thrown);
+    const upload = await new Client({ baseUrl: BASE, getToken: () => Promise.reject(thrown) })
+      .uploadDocument({ file: new Blob(["x"]), resourcePath: "tenants/t-1" })
+      .catch((error) => error);
+    assert.equal(upload.retryable, false, "by the one rule: an upload after a 502 is not retryable");
+    const signIn = new ApiError({ kind: "unauthorized", status: 401, message: "sign in again" });
+    const e401 = await new Client({ baseUrl: BASE, getToken: () => { throw signIn; } }).listWebhooks().catch((error) => error);
+    assert.deepEqual([e401.kind, e401.status, e401.message], ["unauthorized", 401, "list webhooks failed: getToken failed: sign in again"]);
+    console.log(`getToken, a thrown ApiError: ${e401.kind}: ${e401.message}`);
+
+    // A network failure (the token route unreachable): network, retryable, nothing sent.
+    const port = await closedPort();
+    const unreachable = () => fetch(`http://127.0.0.1:${port}/token`).then((r) => r.json());
+    const n = await new Client({ baseUrl: BASE, getToken: unreachable }).listWebhooks().catch((error) => error);
+    assert.deepEqual([n.kind, n.retryable, n.attempts], ["network", true, 0]);
+    assert.equal(n.message, `list webhooks failed: getToken failed: fetch failed: connect ECONNREFUSED 127.0.0.1:${port}`);
+    assert.ok(n.cause instanceof TypeError);
+    console.log(`getToken, a network failure: ${n.kind}: ${n.message}`);
+    // A value that is no token stays what the caller wrote wrong.
+    const bad = await new Client({ baseUrl: BASE, getToken: () => 42 }).listWebhooks().catch((error) => error);
+    assert.equal(bad.kind, "invalid_input");
+  });
+
+  test.it("an upload to a refused port: nothing was sent, no 'may have been uploaded', retryable, and sent again", async () => {
+    const port = await closedPort();
+    const events = [];
+    const client = new Client({ baseUrl: `http://127.0.0.1:${port}`, token: TOKEN, retry: { maxRetries: 1, baseDelayMs: 1 }, onEvent: (e) => events.push(e.type) });
+    const e = await client.uploadDocument({ file: new Blob(["%PDF-1.4"]), resourcePath: "tenants/t-1" }).catch((error) => error);
+    assert.deepEqual([e.kind, e.retryable, e.attempts], ["network", true, 2]);
+    assert.equal(e.message, `upload document failed: network error reaching 127.0.0.1:${port} (fetch failed: connect ECONNREFUSED 127.0.0.1:${port}): nothing was sent`);
+    assert.doesNotMatch(e.message, /may have been uploaded/);
+    assert.equal(events.filter((t) => t === "request").length, 2, "sent again: the first was proved never sent");
+    console.log(`upload to a refused port: ${e.kind}: ${e.message}`);
+    // node-fetch's FetchError carries the code on itself: the same proof.
+    const refused = Object.assign(new Error("request to x failed, reason: connect ECONNREFUSED"), { name: "FetchError", code: "ECONNREFUSED" });
+    const viaOption = await new Client({ baseUrl: BASE, token: TOKEN, retry: { maxRetries: 0 }, fetch: () => Promise.reject(refused) })
+      .registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.example.com/u" })
+      .catch((error) => error);
+    assert.deepEqual([viaOption.kind, viaOption.retryable], ["network", true]);
+    // A reset connection proves nothing: the registration may have acted.
+    const reset = Object.assign(new TypeError("fetch failed"), { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) });
+    const maybe = await new Client({ baseUrl: BASE, token: TOKEN, fetch: () => Promise.reject(reset) })
+      .registerWebhook({ type: "UNIT_CREATED", url: "https://hooks.example.com/u" })
+      .catch((error) => error);
+    assert.deepEqual([maybe.kind, maybe.retryable], ["network", false]);
+    assert.match(maybe.message, /the webhook may have been registered/);
+  });
+
+  test.it("a 404 of a base URL with its own path names that path; a base URL ending in /api is told to drop it", async () => {
+    const notFound = () => json(404, { code: "not_found", message: "no route for GET /api/api/external-integrations/webhooks" });
+    const e = await new Client({ baseUrl: `${BASE}/api`, token: TOKEN, fetch: notFound }).listWebhooks().catch((error) => error);
+    assert.equal(e.kind, "not_found");
+    assert.equal(
+      e.message,
+      "list webhooks failed: not found (HTTP 404) [not_found: no route for GET /api/api/external-integrations/webhooks]: " +
+        "the base URL has a path of its own, `/api`, put before each path of the interface (`/api/api/...`): give the base URL without it",
+    );
+    console.log(`a base URL ending in /api: ${e.message}`);
+    const other = await new Client({ baseUrl: `${BASE}/v2`, token: TOKEN, fetch: notFound }).listWebhooks().catch((error) => error);
+    assert.match(other.message, /the base URL has a path of its own, `\/v2`, put before each path of the interface \(`\/v2\/api\/\.\.\.`\)$/);
+    const plain = await new Client({ baseUrl: BASE, token: TOKEN, fetch: notFound }).listWebhooks().catch((error) => error);
+    assert.doesNotMatch(plain.message, /base URL/);
   });
 
   test.it("new ApiError(...) for test doubles; one class for every entry; instanceof across copies", () => {

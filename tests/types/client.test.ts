@@ -59,6 +59,13 @@ new Client({ baseUrl: "https://acme.example.com", timeoutMs: "5" });
 new Client({ baseUrl: "https://acme.example.com", getToken: () => 5 });
 // @ts-expect-error options are required
 new Client();
+// @ts-expect-error token or getToken, not both
+new Client({ baseUrl: "https://acme.example.com", token: "t", getToken: async () => "t" });
+// @ts-expect-error token or getToken: one of them
+new Client({ baseUrl: "https://acme.example.com" });
+new Client({ baseUrl: "https://acme.example.com", token: "t", getToken: undefined });
+const options: ClientOptions = { baseUrl: "https://acme.example.com", getToken: async () => ({ token: "t", expiresAt: 0 }) };
+new Client(options);
 expect<Equal<typeof client.baseUrl, string>>();
 // @ts-expect-error baseUrl is read-only
 client.baseUrl = "https://other.example.com";
@@ -102,6 +109,11 @@ client.listMessages({ listingId: "l" }, { paging: { skip: 0, take: 10 }, sort: {
 client.listMessages();
 // @ts-expect-error the filter is an object, not an id
 client.listMessages("cand-1");
+// @ts-expect-error an empty filter: give candidateId, contactId or listingId
+client.listMessages({});
+// @ts-expect-error externalContactId alone is not enough
+client.listMessages({ externalContactId: "x" });
+client.listMessages({ contactId: "c", externalContactId: "x" });
 // @ts-expect-error "body" is not a Message field
 client.listMessages({ candidateId: "c" }, { fields: ["body"] });
 // @ts-expect-error sort direction is ASC or DESC

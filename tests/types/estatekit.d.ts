@@ -1,13 +1,14 @@
 // The declarations of estatekit.js: what the wrapper adds to wasm-bindgen's module. Every type
 // that comes from Rust (ClientOptions, Message, Webhook, ApiError, EventType, ...) is declared once,
-// by wasm-bindgen, in ./estatekit_wasm.d.ts, and re-exported from there unchanged.
+// by wasm-bindgen, in ./estatekit_wasm.d.ts, and re-exported from there unchanged, but for two
+// narrowed below so that tsc refuses what the client refuses (ClientOptions, MessageFilter).
 import type {
     ApiError as ApiErrorUnion,
     ApiErrorInit,
     ApiErrorKind,
     CallOptions,
     Client as WasmClient,
-    ClientOptions,
+    ClientOptions as ClientOptionsFields,
     DocumentRecord,
     DocumentType,
     EventType,
@@ -15,12 +16,32 @@ import type {
     ListDocumentsQuery,
     Message,
     MessageField,
-    MessageFilter,
+    MessageFilter as MessageFilterFields,
     MessagesOptions,
     SyncInitInput,
 } from "./estatekit_wasm.js";
 
 export * from "./estatekit_wasm.js";
+/** Every option of `new Client(...)`, as the module reads them (`ClientOptions` narrows the token's two). */
+export type { ClientOptionsFields, MessageFilterFields };
+
+/**
+ * Options of `new Client(...)`: `baseUrl`, and the token as `token` or `getToken`, exactly one of
+ * them (`tsc` refuses both, and neither; so does the client when it runs).
+ */
+export type ClientOptions = ClientOptionsFields &
+    (
+        | { token: string; getToken?: undefined }
+        | { getToken: NonNullable<ClientOptionsFields["getToken"]>; token?: undefined }
+    );
+
+/**
+ * Which conversation to read: at least one of `candidateId`, `contactId`, `listingId` (`tsc`
+ * refuses an empty filter `{}`, and one with `externalContactId` only; so does the client when it
+ * runs, before sending anything).
+ */
+export type MessageFilter = MessageFilterFields &
+    ({ candidateId: string } | { contactId: string } | { listingId: string });
 
 declare global {
     interface SymbolConstructor {
@@ -165,7 +186,10 @@ export declare class Client {
      * Lists the messages of a conversation (GraphQL `messages`). `await` gives one request with
      * `paging` as given; `for await` every message from `paging.skip` (see `PagePromise`; a
      * `paging.take` is refused when iterating). With `fields: ["id", "text"]` (a literal array,
-     * or `as const`), each message has exactly those fields.
+     * or `as const`), each message has exactly those fields. An item is `null` where the
+     * service's answer has one: the interface declares the list's items nullable (GraphQL
+     * `[Message]`), as it declares every field of a `Message`, and the answer is given as sent;
+     * keep the messages with `.filter((m) => m !== null)`.
      */
     listMessages<
         const F extends readonly MessageField[] = readonly MessageField[],

@@ -2,7 +2,7 @@
 // value (`instanceof`): what compiles, and @ts-expect-error lines that must not. Checked by
 // `tsc --strict --noEmit` (make test-types); never run. TanStack's own types are not imported:
 // the consumer project tests/consumers/query checks the factories against them.
-import { ApiError, Client, isApiError, type DocumentRecord, type Message, type Webhook } from "estatekit";
+import { ApiError, Client, isApiError, type DocumentRecord, type Message, type SelectedMessage, type Webhook } from "estatekit";
 import { ApiError as AuthApiError } from "estatekit/auth";
 import { createMemoryStore } from "estatekit/store";
 import {
@@ -22,6 +22,10 @@ import {
   deleteWebhookMutationOptions,
   type EstatekitKey,
 } from "estatekit/query";
+
+/** true when A and B are the same type (not merely assignable). */
+type Equal<A, B> = (<T>() => T extends A ? 1 : 2) extends <T>() => T extends B ? 1 : 2 ? true : false;
+function expect<T extends true>(): void {}
 
 declare const client: Client;
 declare const signal: AbortSignal;
@@ -48,6 +52,16 @@ const next: number | undefined = pages.getNextPageParam([], [[]], 0);
 const page: Promise<DocumentRecord[]> = pages.queryFn({ signal, pageParam: 40 });
 const messagePages = listMessagesInfiniteQueryOptions(client, { candidateId: "c" }, { pageSize: 3, fields: ["id"] });
 const messagePage: Promise<(Message | null)[]> = messagePages.queryFn({ signal, pageParam: 0 });
+// The messages' factories keep `fields` in the result's type, as listMessages does.
+const selected: Promise<(SelectedMessage<["id", "text"]> | null)[]> = listMessagesQueryOptions(client, { candidateId: "c" }, { fields: ["id", "text"] }).queryFn({ signal });
+const selectedPage = listMessagesInfiniteQueryOptions(client, { candidateId: "c" }, { fields: ["id"] }).queryFn({ signal, pageParam: 0 });
+expect<Equal<Awaited<typeof selectedPage>, (SelectedMessage<["id"]> | null)[]>>();
+selectedPage.then((p) => {
+  // @ts-expect-error `text` was not selected
+  return p[0]?.text;
+});
+// @ts-expect-error an empty filter
+listMessagesQueryOptions(client, {});
 // @ts-expect-error the pages set `paging` themselves
 listMessagesInfiniteQueryOptions(client, { candidateId: "c" }, { paging: { skip: 0 } });
 // @ts-expect-error documents' pages set skip/take themselves
@@ -62,6 +76,8 @@ const upload = uploadDocumentMutationOptions(client, {
 });
 const uploaded: Promise<DocumentRecord> = upload.mutationFn({ file: new Blob([]), resourcePath: "r" });
 const invalidates: readonly EstatekitKey[] = upload.meta.invalidates;
+// A mutation's errors are ApiErrors (what TanStack infers `mutation.error` from).
+expect<Equal<Parameters<NonNullable<typeof upload.onError>>[0], ApiError>>();
 uploadDocumentMutationOptions(client, { signal });
 // @ts-expect-error signal: an AbortSignal or a function giving one
 uploadDocumentMutationOptions(client, { signal: "stop" });
@@ -104,6 +120,6 @@ if (isApiError(caught)) {
 }
 
 export {
-  first, listed, documents, one, thread, start, next, page, messagePage, uploaded, invalidates, deleted,
+  first, listed, documents, one, thread, start, next, page, messagePage, uploaded, invalidates, deleted, selected,
   registered, ensured, removed, all, again, wait,
 };

@@ -102,13 +102,40 @@ fn declaration(doc: &str, function: &str, params: &[String], returns: &str) -> S
     format!("{doc}\n{signature}\n")
 }
 
+/// The type parameters of the messages' factories, as `listMessages` has them: `fields` and
+/// `userFields` (a literal array) type the messages they give.
+const MESSAGE_GENERICS: &str = "<
+    const F extends readonly MessageField[] = readonly MessageField[],
+    const U extends readonly string[] | undefined = undefined,
+>";
+
+/// What the messages' factories say of a `null` item.
+const NULL_ITEMS: &str = "An item is `null` where the service's answer has one (the interface \
+declares the list's items nullable, GraphQL `[Message]`; the answer is given as sent).";
+
+/// How a query factory's declaration differs from its row: the messages' query is generic in
+/// the fields selected ([`MESSAGE_GENERICS`]: its options and answer typed by them, its JSDoc the
+/// row's plain types) and says when an item is `null`. Returns the type parameters, the doc's
+/// addition, the options' declared type and the answer's.
+fn declared(op: Operation, options: Arg) -> (&'static str, String, &'static str, &'static str) {
+    match op {
+        Operation::ListMessages => (
+            MESSAGE_GENERICS,
+            format!(" {NULL_ITEMS}"),
+            "SelectingMessagesOptions<F, U>",
+            "(SelectedMessage<F, U> | null)[]",
+        ),
+        _ => ("", String::new(), options.ts, op.answer()),
+    }
+}
+
 /// `{name}QueryOptions`: a query of the method's answer (its row's), with the method's parameters, keyed by `key` (an `estatekitKeys`
 /// path), with TanStack's `signal` added to the call's options. `resolve`: the method gives a
 /// `PagePromise`, made a plain promise. `note`: what the declaration's doc adds.
 fn query(op: Operation, key: &str, resolve: bool, note: &str) -> Factory {
     let name = op.name();
     let (args, options) = split(op);
-    let answer = op.answer();
+    let (generics, doc, options_ts, answer) = declared(op, options);
     let all: Vec<Arg> = args.iter().copied().chain([options]).collect();
     let names: Vec<&str> = all.iter().map(|a| a.name).collect();
     let mut call_args: Vec<String> = args.iter().map(|a| a.name.to_owned()).collect();
@@ -145,13 +172,18 @@ export function {name}QueryOptions(client, {names}) {
             ("name", name),
         ],
     );
+    let typed_options = Arg {
+        ts: options_ts,
+        ..options
+    };
     let params: Vec<String> = ["client: Client".to_owned()]
         .into_iter()
-        .chain(all.iter().map(Arg::ts))
+        .chain(args.iter().map(Arg::ts))
+        .chain([typed_options.ts()])
         .collect();
     let ts = declaration(
-        &format!("/** `{name}` as a query{note}. */"),
-        &format!("{name}QueryOptions"),
+        &format!("/** `{name}` as a query{note}.{doc} */"),
+        &format!("{name}QueryOptions{generics}"),
         &params,
         &format!("EstatekitQueryOptions<{answer}>"),
     );
@@ -233,14 +265,16 @@ export function {name}InfiniteQueryOptions(client, filter, options) {
         &[("name", name)],
     );
     let ts = declaration(
-        &format!("/** `{name}` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. */"),
-        &format!("{name}InfiniteQueryOptions"),
+        &format!(
+            "/** `{name}` page by page (`paging.skip`/`take`), for `useInfiniteQuery`. {NULL_ITEMS} */"
+        ),
+        &format!("{name}InfiniteQueryOptions{MESSAGE_GENERICS}"),
         &[
             "client: Client".to_owned(),
             "filter: MessageFilter".to_owned(),
-            "options?: ListMessagesInfiniteOptions".to_owned(),
+            "options?: ListMessagesInfiniteOptions<F, U>".to_owned(),
         ],
-        "EstatekitInfiniteQueryOptions<Message | null>",
+        "EstatekitInfiniteQueryOptions<SelectedMessage<F, U> | null>",
     );
     Factory {
         kind: Kind::Infinite,

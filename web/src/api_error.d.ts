@@ -15,7 +15,7 @@ export interface ApiErrorBase extends Error {
     retryAfterMs?: number;
     /** How many requests the call made. */
     attempts: number;
-    /** Whether a later identical call may succeed and is safe to make: a read or a delete is retryable after a network failure, a timeout or an HTTP 408, 429, 500, 502, 503 or 504, an upload or a registration only after an HTTP 429 or 503 (the service did not act); estatekit itself sends the request again after each of these but a timeout (which ends the call). When `attempts` is over 1, estatekit already retried it. */
+    /** Whether a later identical call may succeed and is safe to make: a read or a delete is retryable after a network failure, a timeout or an HTTP 408, 429, 500, 502, 503 or 504, an upload or a registration only after an HTTP 429 or 503 (the service did not act) or a network failure that proves nothing was sent (a refused connection or an unknown host, as Node reports them); estatekit itself sends the request again after each of these but a timeout (which ends the call). When `attempts` is over 1, estatekit already retried it. */
     retryable: boolean;
     /** The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`. */
     details?: unknown;

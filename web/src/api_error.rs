@@ -38,6 +38,12 @@ pub struct Failure {
     pub unknown_outcome: Option<&'static str>,
     /// How the failed operation may be sent again (what `retryable` is a function of).
     pub resend: Resend,
+    /// The platform proved the request was never sent (a refused connection, an unknown host:
+    /// `UNSENT_CODES`): its outcome is known, even without an answer.
+    pub unsent: bool,
+    /// What the failure means, ending its message (nothing was sent, an upload's connection
+    /// reset, a base URL's own path before a 404).
+    pub note: Option<String>,
 }
 
 impl From<Error> for Failure {
@@ -51,6 +57,8 @@ impl From<Error> for Failure {
             cause: None,
             unknown_outcome: None,
             resend: Resend::Idempotent,
+            unsent: false,
+            note: None,
         }
     }
 }
@@ -107,6 +115,10 @@ impl Failure {
     /// The message JavaScript sees.
     pub fn message(&self) -> String {
         let mut message = self.error.to_string();
+        if let Some(note) = &self.note {
+            message.push_str(": ");
+            message.push_str(note);
+        }
         if let Some(what_to_do) = self.unknown_outcome {
             message.push_str("; ");
             message.push_str(what_to_do);

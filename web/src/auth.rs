@@ -244,6 +244,7 @@ impl Target {
         // grant type's own repeats, a timeout per request.
         let pipeline = Pipeline {
             origin: self.base.origin().to_owned(),
+            base_path: String::new(),
             tokens: None,
             policy: RetryPolicy {
                 limit: GRANT_RETRIES,

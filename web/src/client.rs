@@ -404,6 +404,11 @@ impl Client {
         let function = |f: Option<crate::model::Callback>| f.map(|f| f.cast::<Function>().clone());
         let pipeline = Pipeline {
             origin: base.origin().to_owned(),
+            base_path: base
+                .as_str()
+                .get(base.origin().len()..)
+                .unwrap_or("")
+                .to_owned(),
             tokens: Some(Tokens::new(opts.token, function(opts.get_token))),
             policy,
             on_retry: function(opts.on_retry),

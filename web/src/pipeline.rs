@@ -156,6 +156,9 @@ pub struct Hooks {
 pub struct Pipeline {
     /// The base URL's origin, the only one an answer may come from.
     pub origin: String,
+    /// The base URL's own path (`/api` of `https://acme.example.com/api`), or empty: named by
+    /// the message of a 404 ([`base_path_hint`]).
+    pub base_path: String,
     /// The access token; none for grants (their credentials are in the body).
     pub tokens: Option<Tokens>,
     /// How often, and after how long, a repeatable failure is repeated.
@@ -202,6 +205,23 @@ fn stopped(error: Error, attempts: u32, signal: Option<&AbortSignal>) -> Failure
         (Error::Aborted { .. }, Some(signal)) => failure.caused_by(signal.reason()),
         _ => failure,
     }
+}
+
+/// A 404 of a client whose base URL has a path of its own: its message names that path, which
+/// comes before every path of the interface (a base URL ending in `/api` asks for `/api/api/...`).
+fn base_path_hint(mut failure: Failure, base_path: &str) -> Failure {
+    if failure.error.status() == Some(404) && !base_path.is_empty() {
+        let drop = if base_path.ends_with("/api") {
+            ": give the base URL without it"
+        } else {
+            ""
+        };
+        failure.note = Some(format!(
+            "the base URL has a path of its own, `{base_path}`, put before each path of the \
+             interface (`{base_path}/api/...`){drop}"
+        ));
+    }
+    failure
 }
 
 /// Runs `future` as a JavaScript promise that rejects with an `ApiError`, telling the call's
@@ -252,7 +272,7 @@ impl Pipeline {
         let hooks = self.hooks.borrow().clone();
         let mut run = Run::new(self, op, call, events, &hooks);
         let result = run.settle().await;
-        result.map_err(|failure| failure.of(run.resend))
+        result.map_err(|failure| base_path_hint(failure.of(run.resend), &self.base_path))
     }
 }
 
@@ -361,8 +381,11 @@ impl<'r> Run<'r> {
                 Err(failure) => failure,
             };
             let kind = failure.error.kind();
-            if !self.repeats(kind, status) {
-                return Err(self.unrepeated(failure, kind, status));
+            // The outcome is known when an answer tells it, or the platform proved the request
+            // was never sent.
+            let known = status.is_some() || failure.unsent;
+            if !self.repeats(kind, status, known) {
+                return Err(self.unrepeated(failure, kind, known));
             }
             let Some(wait) = self.backoff_wait(asked) else {
                 // No retry fits before the deadline: the last answer is the result.
@@ -512,20 +535,22 @@ impl<'r> Run<'r> {
     }
 
     /// Retry decision: whether a failure is repeated, within the policy's number of repeats.
-    /// The one rule (core's `retryable`): an answer tells the outcome; without one, a request
-    /// that is not idempotent may have acted. A timeout is retryable but not repeated: it ends
-    /// the call (or, for a grant's attempt, leaves the next `getToken` to try again).
-    fn repeats(&self, kind: ApiErrorKind, status: Option<u16>) -> bool {
-        retryable(kind, status, self.resend, status.is_some())
+    /// The one rule (core's `retryable`): an answer tells the outcome (`known`); without one, a
+    /// request that is not idempotent may have acted, unless the platform proved it was never
+    /// sent. A timeout is retryable but not repeated: it ends the call (or, for a grant's
+    /// attempt, leaves the next `getToken` to try again).
+    fn repeats(&self, kind: ApiErrorKind, status: Option<u16>, known: bool) -> bool {
+        retryable(kind, status, self.resend, known)
             && kind != ApiErrorKind::Timeout
             && self.retries < self.pipeline.policy.limit
     }
 
     /// Unknown outcome: a failure that is not repeated is the call's; a request that is not
-    /// idempotent, sent, and left unanswered may have acted: not retryable, and it says why.
-    fn unrepeated(&self, failure: Failure, kind: ApiErrorKind, status: Option<u16>) -> Failure {
+    /// idempotent, sent, and left unanswered (not proved unsent) may have acted: not
+    /// retryable, and it says why.
+    fn unrepeated(&self, failure: Failure, kind: ApiErrorKind, known: bool) -> Failure {
         let unknown = self.resend != Resend::Idempotent
-            && status.is_none()
+            && !known
             && failure.attempts > 0
             && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout);
         if unknown {

@@ -2,12 +2,12 @@
 //! again when it is due for renewal, and after a 401), one `getToken` call shared by every
 //! request waiting for it.
 
-use super::api_error::Failure;
+use super::api_error::{is_api_error, Failure};
 use super::call_events::Events;
 use super::js;
 use super::transport::{self, Waited};
 use crate::api;
-use crate::error::{limit, Error};
+use crate::error::{ApiErrorKind, Error};
 use crate::model::events::TokenReason;
 use js_sys::{Function, Promise};
 use std::cell::{Cell, RefCell};
@@ -47,6 +47,61 @@ pub struct Tokens {
 
 fn invalid(field: &str, reason: &str) -> Failure {
     Error::invalid(field, reason).into()
+}
+
+/// The messages of the `TypeError` a failed `fetch` rejects with (Chromium's, Firefox's,
+/// Safari's, Node's, React Native's): a `getToken` that threw one could not reach its source.
+const FETCH_FAILED: [&str; 5] = [
+    "Failed to fetch",
+    "NetworkError when attempting to fetch resource.",
+    "Load failed",
+    "fetch failed",
+    "Network request failed",
+];
+
+/// Whether `e` is a failed request: a failed `fetch`'s `TypeError`, or an error with a system
+/// error's `code` (`ECONNREFUSED`, `ETIMEDOUT`...: node-fetch's, axios') on it or under it.
+fn is_network_failure(e: &JsValue) -> bool {
+    let message = js::get(e, "message").as_string().unwrap_or_default();
+    (js::get(e, "name").as_string().as_deref() == Some("TypeError")
+        && FETCH_FAILED.contains(&message.as_str()))
+        || transport::platform_code(e).is_some_and(|code| {
+            code.len() > 2
+                && code.starts_with('E')
+                && code.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+        })
+}
+
+/// What a `getToken` that threw or rejected with `e` makes of the call: the kind of an `ApiError`
+/// it threw (with its status, code and request id), `network` for a failed request, else
+/// `token_source`; never `invalid_input` (the caller's options were fine). `cause` is `e`.
+fn failed(operation: &'static str, e: JsValue) -> Failure {
+    let thrown = is_api_error(&e)
+        .then(|| ApiErrorKind::from_name(&js::get(&e, "kind").as_string().unwrap_or_default()))
+        .flatten();
+    let status = js::get(&e, "status").as_f64().map(|s| s as u16);
+    let (kind, status) = match thrown {
+        Some(kind) if !kind.answered() => (kind, None),
+        Some(kind) if status.is_some() => (kind, status),
+        _ if is_network_failure(&e) => (ApiErrorKind::Network, None),
+        _ => (ApiErrorKind::TokenSource, None),
+    };
+    let reason = if js::get(&e, "message").is_string() || e.is_string() {
+        transport::failure_text(&e)
+    } else {
+        "it threw a value that is not an Error".into()
+    };
+    let mut failure = Failure::from(Error::Token {
+        operation,
+        kind,
+        status,
+        code: thrown.and_then(|_| js::get(&e, "code").as_string()),
+        reason,
+    });
+    if thrown.is_some() {
+        failure.request_id = js::get(&e, "requestId").as_string();
+    }
+    failure.caused_by(e)
 }
 
 impl Tokens {
@@ -138,13 +193,7 @@ impl Tokens {
             }
         };
         self.pending.replace(None);
-        let value = outcome.map_err(|e| {
-            let why = js::get(&e, "message")
-                .as_string()
-                .or_else(|| e.as_string())
-                .unwrap_or_default();
-            invalid("options.getToken", &format!("failed: {}", limit(&why, 200))).caused_by(e)
-        })?;
+        let value = outcome.map_err(|e| failed(operation, e))?;
         // A string, or `{ token, expiresAt }` (expiresAt optional).
         let (text, expires) = match value.as_string() {
             Some(t) => (Some(t), JsValue::UNDEFINED),

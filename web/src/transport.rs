@@ -12,7 +12,7 @@ use super::answer::{Answer, Headers};
 use super::api_error::Failure;
 use super::js;
 use crate::api::{FormValue, HttpRequest, JsonBody, RequestBody};
-use crate::error::{limit, redact, Error};
+use crate::error::{limit, redact, Error, Resend, UNSENT_CODES};
 use crate::model::documents::UploadProgress;
 use js_sys::JsString;
 use std::cell::Cell;
@@ -126,11 +126,16 @@ impl Drop for AbortGuard {
 /// A request that got no answer because of `err` (what was thrown or rejected): its message,
 /// and the platform's reason when a `cause` under it gives one.
 fn failed(err: JsValue) -> NoAnswer {
-    let reason = match platform_reason(&err) {
-        Some(why) => limit(&format!("{}: {why}", describe(&err)), 300),
-        None => describe(&err),
-    };
-    NoAnswer::Failed(reason, err)
+    NoAnswer::Failed(failure_text(&err), err)
+}
+
+/// The text of a failed request: its message, and the platform's reason when a `cause` under it
+/// gives one (what a network error's message quotes).
+pub(super) fn failure_text(err: &JsValue) -> String {
+    match platform_reason(err) {
+        Some(why) => limit(&format!("{}: {why}", describe(err)), 300),
+        None => describe(err),
+    }
 }
 
 /// The platform's reason for a failed request, found down `err`'s `cause` chain (at most four
@@ -155,6 +160,42 @@ fn platform_reason(err: &JsValue) -> Option<String> {
     }
     found
 }
+
+/// The platform's `code` of a failed request (`ECONNREFUSED`, ...): on `err` (node-fetch's
+/// `FetchError`) or down its `cause` chain (undici's), at most five deep.
+pub(super) fn platform_code(err: &JsValue) -> Option<String> {
+    let mut at = err.clone();
+    for _ in 0..5 {
+        if let Some(code) = js::get(&at, "code").as_string() {
+            return Some(code);
+        }
+        at = js::get(&at, "cause");
+    }
+    None
+}
+
+/// Whether `err` or a cause under it (at most five deep) has one of the platform's `codes`.
+fn has_code(err: &JsValue, codes: &[&str]) -> bool {
+    let mut at = err.clone();
+    for _ in 0..5 {
+        if js::get(&at, "code")
+            .as_string()
+            .is_some_and(|code| codes.contains(&code.as_str()))
+        {
+            return true;
+        }
+        at = js::get(&at, "cause");
+    }
+    false
+}
+
+/// The codes of a connection the other side reset or closed while the request was being
+/// written (Node's, undici's).
+const RESET_CODES: [&str; 3] = ["ECONNRESET", "EPIPE", "UND_ERR_SOCKET"];
+
+/// What an upload whose connection was reset while it was sent says.
+const RESET_UPLOAD: &str = "the service closed the connection before the whole upload was \
+                            sent, as a server does to refuse a body (most often one over its size limit)";
 
 /// A failure with nothing thrown underneath.
 fn failed_with(reason: &str) -> NoAnswer {
@@ -462,10 +503,11 @@ async fn xhr_sent(
     xhr.set_onabort(None);
     upload.set_onprogress(None);
     outcome.map_err(failed)?;
+    let status = xhr.status().map_err(failed)?;
 
-    // Always end with loaded === total.
+    // End with loaded === total when the service took the upload (a 2xx): it read it whole.
     let (loaded, total) = last.get();
-    if total <= 0.0 || loaded < total {
+    if (200..300).contains(&status) && (total <= 0.0 || loaded < total) {
         let size = if total > 0.0 {
             total
         } else {
@@ -478,7 +520,6 @@ async fn xhr_sent(
         return Err(NoAnswer::Redirected);
     }
     let buffer = xhr.response().map_err(failed)?;
-    let status = xhr.status().map_err(failed)?;
     Ok(Reply {
         status,
         headers: Headers::Xhr(xhr),
@@ -541,8 +582,12 @@ pub async fn send(
         Some(on_progress) if xhr_available() => via_xhr(&token, out, origin, on_progress).await,
         Some(on_progress) => {
             let result = via_fetch(authorization, out, platform).await;
-            let size = out.file.map_or(0.0, |(blob, _)| blob.size());
-            js::notify(on_progress, &progress(size, size));
+            // Reported whole only when the service took it (a 2xx): an upload that failed, was
+            // refused or aborted reports no byte that may not have been sent.
+            if matches!(&result, Fetched::Reply(reply) if (200..300).contains(&reply.status)) {
+                let size = out.file.map_or(0.0, |(blob, _)| blob.size());
+                js::notify(on_progress, &progress(size, size));
+            }
             result
         }
         None => via_fetch(authorization, out, platform).await,
@@ -573,6 +618,8 @@ pub async fn send(
         // A `fetch` option could put the token in what it throws: the message hides it, and a
         // cause that quotes it is replaced by an `Error` of the hidden text.
         NoAnswer::Failed(reason, cause) => {
+            let unsent = stop.is_empty() && has_code(&cause, &UNSENT_CODES);
+            let reset = stop.is_empty() && out.file.is_some() && has_code(&cause, &RESET_CODES);
             let cause = without_token(cause, &token);
             let error = match stop {
                 "timeout" => Error::Timeout {
@@ -591,7 +638,17 @@ pub async fn send(
                 Error::Aborted { .. } => out.signal.map(AbortSignal::reason).unwrap_or(cause),
                 _ => cause,
             };
-            let failure = Failure::from(error).after(1);
+            let mut failure = Failure::from(error).after(1);
+            if unsent {
+                failure.unsent = true;
+                // Said where it matters: a request that is not idempotent, whose outcome is
+                // then known.
+                if out.request.spec.resend != Resend::Idempotent {
+                    failure.note = Some("nothing was sent".into());
+                }
+            } else if reset {
+                failure.note = Some(RESET_UPLOAD.into());
+            }
             Err(if cause.is_undefined() {
                 failure
             } else {

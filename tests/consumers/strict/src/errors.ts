@@ -41,7 +41,8 @@ export function describe(e: unknown): string {
     case "timeout":
     case "aborted":
     case "freed":
-    case "caller_error": {
+    case "caller_error":
+    case "token_source": {
       const none: undefined = e.status;
       return `${e.kind}${none ?? ""}: ${e.message} (cause: ${String(e.cause)})`;
     }
