@@ -57,8 +57,12 @@ export const BUDGET = 100_000;
  * operation table's rows (+142); redaction of a secret only where it stands alone, a network
  * failure's reason from its cause chain, toJSON's chain of causes, the DocumentRecord fields
  * declared (about +1,300 bytes; a refused grant's words are in the server module only).
+ * Then 135,203, the lean build of issue 63 (every shipped module built with the standard library
+ * rebuilt for it: 145,629 -> 133,237 bytes), with what the other issues of that turn added to the
+ * module (+1,966: issue 65's error kinds, never-sent rule and 404 hint, issue 64's pipeline steps
+ * and table-built requests), measured; from here it only goes down (issue 63's target: 128,000).
  */
-export const GUARD = 148_800;
+export const GUARD = 135_203;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 
