@@ -131,7 +131,8 @@ test-browser-in-process: pkg emulator
 # The published interface (docs/openapi.json, docs/messages.graphql; `make generate` writes
 # them): the OpenAPI file is what the operation table and the model write (core/tests/openapi.rs),
 # valid OpenAPI 3.1 with its JSON Schema 2020-12 dialect (openapi-spec-validator, in a venv under
-# target/, installed once), and every answer of the emulator is valid against it
+# target/, installed once), clean under Redocly CLI's lint (its recommended rules, each an error:
+# redocly.yaml; its telemetry and update check off: nothing leaves the machine), and every answer of the emulator is valid against it
 # (scripts/openapi-check.py calls each operation of the file on an emulator of its own). The
 # GraphQL schema's freshness is emulator/tests/graphql_sdl.rs (test-native).
 OPENAPI_VENV := target/openapi-venv
@@ -146,6 +147,8 @@ $(OPENAPI_VENV)/installed-$(OPENAPI_SPEC_VALIDATOR):
 test-openapi: emulator $(OPENAPI_VENV)/installed-$(OPENAPI_SPEC_VALIDATOR)
 	cargo test -p estatekit-core --features schema --test openapi
 	$(OPENAPI_VENV)/bin/openapi-spec-validator docs/openapi.json
+	@[ -x node_modules/.bin/redocly ] || npm ci
+	REDOCLY_TELEMETRY=off REDOCLY_SUPPRESS_UPDATE_NOTICE=true redocly lint docs/openapi.json --format=summary
 	scripts/with-emulator.sh --rate-limit 0 -- $(OPENAPI_VENV)/bin/python scripts/openapi-check.py docs/openapi.json
 
 # The package (issue 7): type tests, golden .d.ts, consumer smoke tests, API reference.

@@ -415,6 +415,7 @@ fn webhooks(generator: &mut SchemaGenerator) -> Value {
         out.insert(
             (*event).to_owned(),
             json!({ "post": {
+                "operationId": event,
                 "summary": format!("{event} delivery"),
                 "description": "Sent to the URL of each webhook registered for this type. The `data` shapes of LISTING_CANDIDATE_APPLIED, CANDIDATE_PARSED, LISTING_CANDIDATE_SCHEDULE_INVITED_VIEWING, LISTING_CONTRACT_FLOW_STARTED and LISTING_CONTRACT_FLOW_SIGNED are in the client's `estatekit/webhooks` types; the others' are unknown.",
                 "x-unknown": "Delivery method, headers, signing, retries and the expected answer are not documented (presumably unsigned JSON POSTs).",
@@ -430,6 +431,29 @@ fn webhooks(generator: &mut SchemaGenerator) -> Value {
         );
     }
     Value::Object(out)
+}
+
+/// `components.schemas` without the schemas nothing refers to (a query type, read only for its
+/// properties' schemas by [`query_schema`]): what is left is referred to from `roots` or from
+/// the components (another schema, a response).
+fn unreferenced_removed(components: &mut Value, roots: &impl serde::Serialize) {
+    loop {
+        let text = serde_json::to_string(&(roots, &*components)).unwrap_or_default();
+        let Some(Value::Object(schemas)) = components.get_mut("schemas") else {
+            return;
+        };
+        let unused: Vec<String> = schemas
+            .keys()
+            .filter(|name| !text.contains(&format!("\"#/components/schemas/{name}\"")))
+            .cloned()
+            .collect();
+        if unused.is_empty() {
+            return;
+        }
+        for name in unused {
+            schemas.remove(&name);
+        }
+    }
 }
 
 /// The package's version (js/package.json).
@@ -473,6 +497,7 @@ pub fn document() -> String {
         schemas.extend(fixed);
     }
     set(&mut components, "schemas", Value::Object(schemas));
+    unreferenced_removed(&mut components, &(&paths, &webhooks));
 
     let document = json!({
         "openapi": "3.1.0",
