@@ -13,6 +13,9 @@
 // - a comment every `heartbeatMs` (proxies keep an idle stream open).
 // A reader that does not keep up (more than `maxBufferedBytes` written and not read) is cut off:
 // it reconnects and resumes from its last event. `close()` ends every stream (SIGTERM).
+// estatekit/otel observes a route through its internal hook `route[OBSERVE](observer)` (see
+// OBSERVE): each stream opened from then on tells the observer it opened, each event it writes
+// (with its log entry, whose `at` is the append time) and that it closed.
 import { apiError } from "./api_error.js";
 
 /** @typedef {import("./live.js").EventLog} EventLog */
@@ -24,6 +27,13 @@ import { apiError } from "./api_error.js";
 export const RESET_EVENT = "estatekit.reset";
 /** The type of the first event of a stream opened with no position: where it starts. */
 const POSITION_EVENT = "estatekit.position";
+/**
+ * The key of the internal hook by which estatekit/otel observes a route (`Symbol.for`: any copy
+ * of the package): `route[OBSERVE]({ opened(), sent(entry, live), closed() })`. What the
+ * observer throws is ignored (telemetry never breaks a stream).
+ */
+const OBSERVE = Symbol.for("estatekit.live.observe");
+/** @typedef {{ opened(): void, sent(entry: LogEntry, live: boolean): void, closed(): void }} StreamObserver */
 const encoder = new TextEncoder();
 const HEARTBEAT_MS = 15_000;
 const MAX_BUFFERED_BYTES = 1024 * 1024;
@@ -108,12 +118,14 @@ export function createEventStream(options) {
   checkOptions(options);
   /** @type {Set<() => void>} */
   const open = new Set();
+  /** @type {Set<StreamObserver>} */
+  const observers = new Set();
   /** @param {Request} request */
   const route = async function stream(request) {
     if (request.method !== "GET") return new Response(null, { status: 405, headers: { allow: "GET" } });
     const access = await accessOf(options, request);
     if (access instanceof Response) return access;
-    const body = openStream(options, access, positionOf(request), open);
+    const body = openStream(options, access, positionOf(request), open, observers);
     return new Response(body, {
       status: 200,
       headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", "x-accel-buffering": "no" },
@@ -123,6 +135,7 @@ export function createEventStream(options) {
     Object.defineProperties(route, {
       close: { value: () => [...open].forEach((end) => end()) },
       open: { get: () => open.size },
+      [OBSERVE]: { value: (/** @type {StreamObserver} */ observer) => void observers.add(observer) },
     })
   );
 }
@@ -134,11 +147,24 @@ export function createEventStream(options) {
  * @param {StreamAccess} access
  * @param {string | undefined} after
  * @param {Set<() => void>} open
+ * @param {Set<StreamObserver>} observers
  * @returns {ReadableStream<Uint8Array>}
  */
-function openStream(options, access, after, open) {
+function openStream(options, access, after, open, observers) {
   const { log, heartbeatMs = HEARTBEAT_MS, maxBufferedBytes = MAX_BUFFERED_BYTES } = options;
   const types = access.types ? new Set(access.types) : undefined;
+  // The observers when the stream opens are told of all of it (opened, sent, closed), none other.
+  const watching = [...observers];
+  /** @type {(name: keyof StreamObserver, entry?: LogEntry, live?: boolean) => void} */
+  const tell = (name, entry, live) => {
+    for (const observer of watching) {
+      try {
+        observer[name](/** @type {LogEntry} */ (entry), /** @type {boolean} */ (live));
+      } catch {
+        // Telemetry never breaks a stream.
+      }
+    }
+  };
   /** @type {ReadableStreamDefaultController<Uint8Array>} */
   let controller;
   let ended = false;
@@ -148,6 +174,7 @@ function openStream(options, access, after, open) {
     if (ended) return;
     ended = true;
     open.delete(finish);
+    tell("closed");
     for (const cleanup of cleanups) cleanup();
     try {
       if (error) controller.error(error);
@@ -163,12 +190,13 @@ function openStream(options, access, after, open) {
     controller.enqueue(encoder.encode(text));
     if ((controller.desiredSize ?? 0) < 0) end(new Error("estatekit/live: the reader did not keep up; disconnected"));
   };
-  const follower = followerOf(log, access.account, types, write, end);
+  const follower = followerOf(log, access.account, types, write, end, tell);
   return new ReadableStream(
     {
       start(c) {
         controller = c;
         open.add(finish);
+        tell("opened");
         // Reconnection spread over 1-3 s, so that pages of a server that stopped do not all come back at once.
         write(`retry: ${1000 + Math.floor(Math.random() * 2000)}\n\n`);
         const beat = setInterval(() => write(": heartbeat\n\n"), heartbeatMs);
@@ -198,8 +226,9 @@ function openStream(options, access, after, open) {
  * @param {Set<string> | undefined} types
  * @param {(text: string) => void} write
  * @param {(error?: unknown) => void} end
+ * @param {(name: "sent", entry: LogEntry, live: boolean) => void} tell
  */
-function followerOf(log, account, types, write, end) {
+function followerOf(log, account, types, write, end, tell) {
   let position = "";
   let live = false;
   /** @type {LogEntry[]} */
@@ -207,11 +236,14 @@ function followerOf(log, account, types, write, end) {
   /** @type {string | undefined} a reset told by the log during the catch-up */
   let pendingReset;
   const MAX_PENDING = 10_000;
-  const send = (/** @type {LogEntry[]} */ entries) => {
+  /** Writes the entries past the position; `followed`: given by the log's follower (not read by the catch-up). */
+  const send = (/** @type {LogEntry[]} */ entries, followed = true) => {
     for (const entry of entries) {
       if (position && !log.isAfter(entry.id, position)) continue; // given by the catch-up already
-      write(frameOf(entry, !types || types.has(entry.type)));
+      const visible = !types || types.has(entry.type);
+      write(frameOf(entry, visible));
       position = entry.id;
+      if (visible) tell("sent", entry, followed);
     }
   };
   const reset = (/** @type {string} */ to) => {
@@ -249,7 +281,7 @@ function followerOf(log, account, types, write, end) {
             reset(got.reset);
             break;
           }
-          send(got.entries);
+          send(got.entries, false);
           if (got.entries.length < BATCH) break;
         }
       }

@@ -5,6 +5,7 @@
 import type { MeterProvider, TracerProvider } from "@opentelemetry/api";
 import type { Client } from "./estatekit.js";
 import type { TokenProvider, UserTokens } from "./auth.js";
+import type { EventStreamRoute } from "./live.js";
 
 /** How `instrument` reports. */
 export interface InstrumentOptions {
@@ -42,6 +43,15 @@ export function instrument<T extends Client>(client: T, options?: InstrumentOpti
 export function instrument<T extends TokenProvider>(provider: T, options?: InstrumentOptions): T;
 /** Instruments estatekit/auth's user tokens (`createUserTokens(...)`): refresh grants as spans and counted. */
 export function instrument<T extends UserTokens>(tokens: T, options?: InstrumentOptions): T;
+/**
+ * Instruments estatekit/live's stream route (`createEventStream(...)`): returns the same route
+ * (its `close()` and `open` unchanged), whose streams opened from then on are reported: the
+ * UpDownCounter `estatekit.live.open_streams`, the counter `estatekit.live.events.sent` (by
+ * `estatekit.webhook.event_type`) and the histogram `estatekit.live.delay` (seconds, from the
+ * receiver's append of the event to its write on each stream; `estatekit.live.catch_up`).
+ * (Before the handler's signature, which a route also has.)
+ */
+export function instrument<T extends EventStreamRoute>(route: T, options?: InstrumentOptions): T;
 /**
  * Instruments estatekit/webhooks' handler (`createWebhookHandler(...)`): returns a new function
  * (the handler given is left as it is), a SERVER span per delivery, the handler's own spans

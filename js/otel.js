@@ -1,6 +1,6 @@
 /* @ts-self-types="./otel.d.ts" */
 // estatekit/otel: OpenTelemetry traces and metrics for a `Client`, estatekit/auth's token
-// provider and user tokens, and estatekit/webhooks' handler, in one line:
+// provider and user tokens, estatekit/webhooks' handler and estatekit/live's stream route, in one line:
 // `instrument(x, options?)` returns `x` instrumented, with the same type (a handler: a new
 // function that wraps it). Its only imports are OpenTelemetry's API packages
 // (@opentelemetry/api, @opentelemetry/core), optional peers of the package: nothing of them
@@ -8,13 +8,14 @@
 // goes to the global tracer and meter providers unless others are given (no SDK registered:
 // everything is a no-op). Its parts: ./otel_telemetry.js (the tracer, the meter
 // and the instruments), ./otel_client.js (a Client), ./otel_auth.js (token provider, user tokens),
-// ./otel_webhooks.js (a webhook handler). Declarations: ./otel.d.ts.
+// ./otel_webhooks.js (a webhook handler), ./otel_live.js (a stream route). Declarations: ./otel.d.ts.
 import { metrics, trace } from "@opentelemetry/api";
 import { telemetry } from "./otel_telemetry.js";
 import { apiError } from "./api_error.js";
 import { instrumentClient, isClient } from "./otel_client.js";
 import { instrumentTokens, isTokens } from "./otel_auth.js";
 import { instrumentHandler, instrumentProcessor, isHandler, isProcessor } from "./otel_webhooks.js";
+import { instrumentStream, isStream } from "./otel_live.js";
 
 /** estatekit's version: the instrumentation scope's (tests/node/otel.test.mjs checks it). */
 export const VERSION = "0.2.0";
@@ -49,7 +50,8 @@ function telemetryOf(options) {
 
 /**
  * `target` instrumented: a `Client` (the same object, its methods wrapped as own properties), a
- * token provider or user tokens (estatekit/auth), or a webhook handler (estatekit/webhooks).
+ * token provider or user tokens (estatekit/auth), a webhook handler (estatekit/webhooks), or a
+ * stream route (estatekit/live: the same function, reporting).
  * @template T
  * @param {T} target
  * @param {InstrumentOptions} [options]
@@ -70,7 +72,8 @@ export function instrument(target, options) {
     const processor = /** @type {(job: import("./webhooks_receiver.js").WebhookJob, token?: string) => Promise<void>} */ (/** @type {unknown} */ (target));
     return /** @type {T} */ (/** @type {unknown} */ (instrumentProcessor(processor, reported)));
   }
+  if (isStream(target)) return /** @type {T} */ (/** @type {unknown} */ (instrumentStream(/** @type {Function} */ (/** @type {unknown} */ (target)), reported)));
   throw apiError("invalid_input",
-    "estatekit/otel: instrument() takes a Client (estatekit), a token provider or user tokens (estatekit/auth), a webhook handler or a webhook processor (estatekit/webhooks)",
+    "estatekit/otel: instrument() takes a Client (estatekit), a token provider or user tokens (estatekit/auth), a webhook handler or a webhook processor (estatekit/webhooks), a stream route (estatekit/live)",
   );
 }

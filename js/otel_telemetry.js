@@ -1,6 +1,6 @@
 // estatekit/otel's shared part: the tracer, the meter and the instruments every instrumented
 // object reports to (./otel.js builds one `Telemetry` per pair of providers and hands it to
-// ./otel_client.js, ./otel_auth.js and ./otel_webhooks.js). Only OpenTelemetry's API is used
+// ./otel_client.js, ./otel_auth.js, ./otel_webhooks.js and ./otel_live.js). Only OpenTelemetry's API is used
 // here: the app's SDK (or none, then everything is a no-op) decides what is recorded.
 import { ROOT_CONTEXT, context, metrics, trace } from "@opentelemetry/api";
 
@@ -24,6 +24,9 @@ export const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5
  *   rateLimitWaits: import("@opentelemetry/api").Counter,
  *   deliveries: import("@opentelemetry/api").Counter,
  *   queueWait: import("@opentelemetry/api").Histogram,
+ *   streams: import("@opentelemetry/api").UpDownCounter,
+ *   sent: import("@opentelemetry/api").Counter,
+ *   delay: import("@opentelemetry/api").Histogram,
  * }} Telemetry
  */
 
@@ -63,6 +66,19 @@ export function telemetry(options, version) {
     queueWait: meter.createHistogram("estatekit.webhook.queue.wait", {
       description: "Time a webhook job waited in the queue, from its creation to the start of a run (webhookProcessor).",
       unit: "s",
+    }),
+    streams: meter.createUpDownCounter("estatekit.live.open_streams", {
+      description: "Streams open on estatekit/live's stream route (createEventStream).",
+      unit: "{stream}",
+    }),
+    sent: meter.createCounter("estatekit.live.events.sent", {
+      description: "Events written to pages by estatekit/live's stream route, by event type.",
+      unit: "{event}",
+    }),
+    delay: meter.createHistogram("estatekit.live.delay", {
+      description: "Time from an event's append to the log (the receiver's) to its write on a stream, per stream.",
+      unit: "s",
+      advice: { explicitBucketBoundaries: DURATION_BUCKETS },
     }),
   };
 }

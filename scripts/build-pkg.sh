@@ -178,6 +178,6 @@ fi
 # 8. estatekit/otel: plain JavaScript (no module of its own); the requests' templates generated
 #    from their one definition (vocab/src/operations.rs).
 if [ "$out" = pkg ]; then
-  cp js/otel.js js/otel.d.ts js/otel_client.js js/otel_auth.js js/otel_webhooks.js js/otel_telemetry.js "$out/"
+  cp js/otel.js js/otel.d.ts js/otel_client.js js/otel_auth.js js/otel_webhooks.js js/otel_live.js js/otel_telemetry.js "$out/"
   vocab_bin "$out/otel_routes.js" otel-routes-js
 fi

@@ -4,6 +4,7 @@
 import { Client, type ClientEvent } from "estatekit";
 import { createTokenProvider, createUserTokens, type TokenProvider, type UserTokens } from "estatekit/auth";
 import { createWebhookHandler } from "estatekit/webhooks";
+import { createEventStream, createMemoryEventLog, type EventStreamRoute } from "estatekit/live";
 import { instrument, VERSION, type InstrumentOptions } from "estatekit/otel";
 import { metrics, trace } from "@opentelemetry/api";
 
@@ -41,6 +42,12 @@ expect<Equal<typeof wrapped, (request: Request) => Promise<Response>>>();
 // @ts-expect-error the wrapper is not the handler given (its own properties are not promised)
 const sameHandler: typeof tagged = wrapped;
 void sameHandler;
+
+// A stream route comes back as it is (the same function, its close() and open kept).
+const stream = instrument(createEventStream({ log: createMemoryEventLog(), authorize: () => ({ account: "acme" }) }));
+expect<Equal<typeof stream, EventStreamRoute>>();
+const openStreams: number = stream.open;
+void openStreams;
 
 const version: string = VERSION;
 void version;
