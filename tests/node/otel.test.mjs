@@ -642,7 +642,7 @@ test("telemetry never breaks a call: a tracer, a meter and a context manager tha
   };
   const tracerProvider = { getTracer: () => ({ startSpan: down, startActiveSpan: down }) };
   const instruments = { record: down, add: down };
-  const meterProvider = { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments }) };
+  const meterProvider = { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments, createUpDownCounter: () => instruments }) };
   const failing = instrument(new Client({ baseUrl: emulator.baseUrl, token: TOKEN }), { tracerProvider, meterProvider });
   const plain = new Client({ baseUrl: emulator.baseUrl, token: TOKEN });
   assert.deepEqual(await failing.listWebhooks(), await plain.listWebhooks());

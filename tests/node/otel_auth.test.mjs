@@ -84,7 +84,7 @@ test.describe("estatekit/otel: token grants", () => {
     const instruments = { record: down, add: down };
     const failing = {
       tracerProvider: { getTracer: () => ({ startSpan: down, startActiveSpan: down }) },
-      meterProvider: { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments }) },
+      meterProvider: { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments, createUpDownCounter: () => instruments }) },
     };
     const recorded = recording();
     const provider = recorded.instrument(instrument(createTokenProvider({ ...oauth, ...USER }), failing));

@@ -94,6 +94,26 @@ test.describe("estatekit/otel: estatekit/live's stream route", () => {
     await a.cancel();
   });
 
+  test.it("a meter whose instruments throw breaks no stream: the events are written as without telemetry", async (t) => {
+    const down = () => {
+      throw new Error("telemetry down");
+    };
+    const instruments = { record: down, add: down };
+    const meterProvider = { getMeter: () => ({ createHistogram: () => instruments, createCounter: () => instruments, createUpDownCounter: () => instruments }) };
+    const { instrument } = await import(`${pkg}otel.js`);
+    const log = createMemoryEventLog();
+    t.after(() => log.close());
+    const route = instrument(createEventStream({ log, heartbeatMs: 60_000, authorize: () => ({ account: "acme" }) }), { meterProvider });
+    t.after(() => route.close());
+    const page = reading(await route(new Request("http://127.0.0.1/live")));
+    await page.until("event: estatekit.position");
+    const id = await log.append("acme", { uuid: "u-1", type: "UNIT_CREATED", data: "{}" });
+    await page.until(`id: ${id}\nevent: UNIT_CREATED\ndata: {}\n`);
+    route.close();
+    assert.equal(route.open, 0);
+    await page.cancel();
+  });
+
   test.it("a stream that resumes: the events read back are sent with catch_up; one opened before instrument is not reported", async (t) => {
     const recorded = recording();
     const log = createMemoryEventLog();
