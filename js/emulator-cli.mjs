@@ -340,7 +340,8 @@ async function answer(service, local, method, target, headers, body) {
  * never kept, as natively: the service answers at once (its 413, with CORS; it sees the length,
  * not the bytes: a `Content-Length` over the limit, or what came when a chunked body passed it),
  * and the body is read and dropped to its end, so that a client still sending it reads the 413
- * rather than a reset connection; past twice the limit the connection is closed.
+ * rather than a reset connection; past twice the limit the connection is closed once the answer
+ * is out (with `Connection: close` where the declared length already says so).
  */
 function handler(ready, origin, local) {
   return (req, res) => {
@@ -407,10 +408,15 @@ function handler(ready, origin, local) {
       else chunks.length = 0;
       if (size > 2 * local.maxBody) {
         req.off("data", onData);
-        req.socket.destroy();
+        // Closed once the 413 is out (the emulator may still be making it): a client still
+        // sending reads the answer, never a connection closed before it.
+        if (res.writableFinished) req.socket.destroy();
+        else res.once("finish", () => req.socket.destroy());
       }
     };
-    if (tooLarge !== undefined) respond(undefined, tooLarge, false);
+    // A declared length past twice the limit will not be read to its end: its answer says
+    // `Connection: close` (a client still sending then takes the answer, not the closing).
+    if (tooLarge !== undefined) respond(undefined, tooLarge, tooLarge > 2 * local.maxBody);
     req.on("data", onData);
     req.on("end", () => {
       if (tooLarge === undefined) {
