@@ -12,7 +12,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-target/demo-static}
 
-for f in estatekit.js client.js paging.js api_error.js base_url.js vocab.js loader.js testing_service.js estatekit_wasm.js estatekit_wasm_bg.wasm testing.js estatekit_testing_wasm.js estatekit_testing_wasm_bg.wasm; do
+for f in estatekit.js client.js paging.js api_error.js base_url.js vocab.js loader.js testing_service.js estatekit_wasm.js estatekit_wasm_bg.wasm testing.js live_log.js redis_send.js estatekit_testing_wasm.js estatekit_testing_wasm_bg.wasm; do
   [ -f "pkg/$f" ] || { echo "demo-static: pkg/$f is missing: run \`make pkg\` first" >&2; exit 1; }
 done
 
@@ -20,7 +20,7 @@ rm -rf "$out"
 mkdir -p "$out/www" "$out/pkg"
 cp www/* "$out/www/"
 cp pkg/estatekit.js pkg/client.js pkg/paging.js pkg/api_error.js pkg/base_url.js pkg/vocab.js pkg/loader.js pkg/testing_service.js pkg/estatekit_wasm.js pkg/estatekit_wasm_bg.wasm \
-  pkg/testing.js pkg/estatekit_testing_wasm.js pkg/estatekit_testing_wasm_bg.wasm "$out/pkg/"
+  pkg/testing.js pkg/live_log.js pkg/redis_send.js pkg/estatekit_testing_wasm.js pkg/estatekit_testing_wasm_bg.wasm "$out/pkg/"
 # wasm-bindgen puts inline JavaScript snippets (if any) next to the glue.
 if [ -d pkg/snippets ]; then cp -r pkg/snippets "$out/pkg/"; fi
 

@@ -460,6 +460,9 @@ test("the service switch: in this page the demo uses the in-page emulator (no re
   assert.deepEqual(fetched.sort(), [
     "/pkg/estatekit_testing_wasm.js",
     "/pkg/estatekit_testing_wasm_bg.wasm",
+    // estatekit/testing's memory event log (estatekit/live's, re-exported) and what it imports.
+    "/pkg/live_log.js",
+    "/pkg/redis_send.js",
     "/pkg/testing.js",
     "/pkg/testing_service.js",
   ]);

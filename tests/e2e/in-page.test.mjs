@@ -69,8 +69,11 @@ test("the static folder: its root opens the page, which defaults to the in-page 
     "/pkg/estatekit_testing_wasm_bg.wasm",
     "/pkg/estatekit_wasm.js",
     "/pkg/estatekit_wasm_bg.wasm",
+    // estatekit/testing's memory event log (estatekit/live's, re-exported) and what it imports.
+    "/pkg/live_log.js",
     "/pkg/loader.js",
     "/pkg/paging.js",
+    "/pkg/redis_send.js",
     "/pkg/snippets/js/api_error.js",
     "/pkg/snippets/js/events.js",
     "/pkg/snippets/js/request.js",
