@@ -27,7 +27,7 @@ const WRAPPER = [
   "base_url.js",
   "query.js",
   "token.js",
-  ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js"],
+  ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js", "otel_live.js"],
 ];
 /** The documentation the README links (scripts/pack-docs.mjs): docs/*.md and CHANGELOG.md. */
 const DOCS = [...readdirSync(`${root}docs`).filter((f) => f.endsWith(".md")).map((f) => `docs/${f}`), "CHANGELOG.md"];
