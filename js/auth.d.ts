@@ -117,8 +117,11 @@ export interface TokenRouteSession {
      * A throw is ignored: the token is still given, and `fresh` serves the old set's successor
      * for `successorRetentionMs`.
      */
-    set(request: Request, tokenSet: TokenSet): void | HeadersInit | Promise<void | HeadersInit>;
+    set(request: Request, tokenSet: TokenSet): void | SessionHeaders | Promise<void | SessionHeaders>;
 }
+
+/** Headers to add to the token route's answer (what `new Headers(init)` takes; named here so that apps without the DOM library resolve it). */
+export type SessionHeaders = Headers | Record<string, string> | [string, string][];
 
 /** Options of {@link createTokenRoute}. */
 export interface TokenRouteOptions {

@@ -10,6 +10,11 @@ import { createMemoryStore } from "estatekit/store";
 import { createTestService } from "estatekit/testing";
 import { createWebhookHandler, parseEvent, WebhookEventError } from "estatekit/webhooks";
 import { instrument } from "estatekit/otel";
+// The browser entries with no run-time part here: their declarations checked with the rest.
+import type * as TokenEntry from "estatekit/token";
+import type * as SubscribeEntry from "estatekit/subscribe";
+import type * as SubscribeQueryEntry from "estatekit/subscribe/query";
+export type BrowserEntries = [typeof TokenEntry, typeof SubscribeEntry, typeof SubscribeQueryEntry];
 
 export async function run(): Promise<{ webhooks: number; queried: number; sameClass: boolean; invalidEvent: [boolean, boolean]; notFound: number | null; handled: number; sameClient: boolean }> {
   // `using` needs TypeScript's esnext.disposable library, which an ES2022 app does not have:
