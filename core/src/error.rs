@@ -140,6 +140,12 @@ pub const NOT_ACTED_STATUSES: [u16; 2] = [429, 503];
 /// The kinds without an answer after which an idempotent request is sent again.
 pub const RETRYABLE_UNANSWERED: [ApiErrorKind; 2] = [ApiErrorKind::Network, ApiErrorKind::Timeout];
 
+/// Whether `kind` is one of [`RETRYABLE_UNANSWERED`]: a match, smaller in the module than a
+/// search of the list (a test keeps the two equal).
+const fn unanswered(kind: ApiErrorKind) -> bool {
+    matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout)
+}
+
 /// The platform's codes (Node's, in a failed request's `cause`) that prove a request was never
 /// sent: the connection was refused, or the host's name not found. After them the outcome of
 /// a request that is not idempotent is known (it did nothing), so it may be sent again. A
@@ -164,9 +170,40 @@ pub fn retryable(
         (Resend::Never, _) => false,
         (Resend::Idempotent, Some(status)) => IDEMPOTENT_RETRY_STATUSES.contains(&status),
         (Resend::NotIdempotent, Some(status)) => NOT_ACTED_STATUSES.contains(&status),
-        (Resend::Idempotent, None) => RETRYABLE_UNANSWERED.contains(&kind),
-        (Resend::NotIdempotent, None) => outcome_known && RETRYABLE_UNANSWERED.contains(&kind),
+        (Resend::Idempotent, None) => unanswered(kind),
+        (Resend::NotIdempotent, None) => outcome_known && unanswered(kind),
     }
+}
+
+/// The retry loop's rule: whether a failed attempt is sent again (within the policy's number of
+/// repeats and the call's deadline). Exactly what is [`retryable`], except a timeout: it is
+/// retryable (a later call may succeed) but ends the call that timed out (for a grant's attempt,
+/// the next `getToken` tries again).
+pub fn repeated(
+    kind: ApiErrorKind,
+    status: Option<u16>,
+    resend: Resend,
+    outcome_known: bool,
+) -> bool {
+    retryable(kind, status, resend, outcome_known) && kind != ApiErrorKind::Timeout
+}
+
+/// Unknown outcome: whether a failure that is not repeated leaves the caller not knowing if the
+/// service acted: a request that is not idempotent, sent (`attempts > 0`), and left unanswered
+/// (one of [`RETRYABLE_UNANSWERED`]) without proof that it was never sent (`outcome_known`).
+pub fn outcome_unknown(
+    kind: ApiErrorKind,
+    resend: Resend,
+    outcome_known: bool,
+    attempts: u32,
+) -> bool {
+    resend != Resend::Idempotent && !outcome_known && attempts > 0 && unanswered(kind)
+}
+
+/// Whether a token grant honours an answer's `Retry-After`: only after the statuses by which the
+/// service says it did not act ([`NOT_ACTED_STATUSES`]).
+pub fn grant_honours_wait(status: u16) -> bool {
+    NOT_ACTED_STATUSES.contains(&status)
 }
 
 /// The retry rule in words, as README and docs state it (checked against them by a test).
@@ -884,6 +921,112 @@ pub fn retryable_table() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    const KINDS: [ApiErrorKind; 3] = [
+        ApiErrorKind::Network,
+        ApiErrorKind::Timeout,
+        ApiErrorKind::Aborted,
+    ];
+    const RESENDS: [Resend; 3] = [Resend::Idempotent, Resend::NotIdempotent, Resend::Never];
+
+    #[test]
+    fn repeated_is_retryable_but_a_timeout_ends_the_call() {
+        for resend in RESENDS {
+            for known in [false, true] {
+                for status in [None, Some(408), Some(429), Some(500), Some(503), Some(404)] {
+                    for kind in KINDS {
+                        assert_eq!(
+                            repeated(kind, status, resend, known),
+                            retryable(kind, status, resend, known) && kind != ApiErrorKind::Timeout,
+                            "{kind:?} {status:?} {resend:?} {known}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(retryable(
+            ApiErrorKind::Timeout,
+            None,
+            Resend::Idempotent,
+            true
+        ));
+        assert!(!repeated(
+            ApiErrorKind::Timeout,
+            None,
+            Resend::Idempotent,
+            true
+        ));
+        assert!(repeated(
+            ApiErrorKind::Network,
+            None,
+            Resend::Idempotent,
+            false
+        ));
+        assert!(repeated(
+            ApiErrorKind::Network,
+            None,
+            Resend::NotIdempotent,
+            true
+        ));
+        assert!(!repeated(
+            ApiErrorKind::Network,
+            None,
+            Resend::NotIdempotent,
+            false
+        ));
+        assert!(repeated(
+            ApiErrorKind::RateLimited,
+            Some(429),
+            Resend::NotIdempotent,
+            true
+        ));
+        assert!(!repeated(ApiErrorKind::Network, None, Resend::Never, true));
+    }
+
+    #[test]
+    fn unanswered_is_the_list() {
+        for kind in ApiErrorKind::ALL {
+            assert_eq!(
+                unanswered(kind),
+                RETRYABLE_UNANSWERED.contains(&kind),
+                "{kind:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn outcome_unknown_only_for_a_sent_unanswered_request_that_may_have_acted() {
+        for kind in RETRYABLE_UNANSWERED {
+            assert!(outcome_unknown(kind, Resend::NotIdempotent, false, 1));
+            assert!(outcome_unknown(kind, Resend::Never, false, 2));
+            assert!(!outcome_unknown(kind, Resend::Idempotent, false, 1));
+            assert!(!outcome_unknown(kind, Resend::NotIdempotent, true, 1));
+            assert!(!outcome_unknown(kind, Resend::NotIdempotent, false, 0));
+        }
+        assert!(!outcome_unknown(
+            ApiErrorKind::Aborted,
+            Resend::NotIdempotent,
+            false,
+            1
+        ));
+        assert!(!outcome_unknown(
+            ApiErrorKind::Unauthorized,
+            Resend::NotIdempotent,
+            false,
+            1
+        ));
+    }
+
+    #[test]
+    fn grants_honour_a_wait_only_when_the_service_did_not_act() {
+        for status in 100..600 {
+            assert_eq!(
+                grant_honours_wait(status),
+                status == 429 || status == 503,
+                "{status}"
+            );
+        }
+    }
 
     fn status(status: u16, code: Option<&str>) -> Error {
         Error::Status {

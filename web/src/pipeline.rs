@@ -13,7 +13,7 @@ use super::token::{Bounds, Tokens};
 use super::transport::{self, Bearer, Outgoing};
 use crate::api::retry::RetryPolicy;
 use crate::api::HttpRequest;
-use crate::error::{retryable, ApiErrorKind, Error, Resend};
+use crate::error::{outcome_unknown, repeated, ApiErrorKind, Error, Resend};
 #[cfg(feature = "auth")]
 use crate::model::auth::GrantType;
 use crate::model::events::RetryEvent;
@@ -61,7 +61,7 @@ impl Retry {
     fn asked_wait(self, answer: &Answer) -> Option<u64> {
         match self {
             #[cfg(feature = "auth")]
-            Retry::Grant(_) if !matches!(answer.status, 429 | 503) => None,
+            Retry::Grant(_) if !crate::error::grant_honours_wait(answer.status) => None,
             _ => answer.retry_after_ms(),
         }
     }
@@ -535,25 +535,17 @@ impl<'r> Run<'r> {
     }
 
     /// Retry decision: whether a failure is repeated, within the policy's number of repeats.
-    /// The one rule (core's `retryable`): an answer tells the outcome (`known`); without one, a
-    /// request that is not idempotent may have acted, unless the platform proved it was never
-    /// sent. A timeout is retryable but not repeated: it ends the call (or, for a grant's
-    /// attempt, leaves the next `getToken` to try again).
+    /// The one rule is core's (`repeated`, `retryable` but for a timeout, which ends the call):
+    /// an answer tells the outcome (`known`); without one, a request that is not idempotent may
+    /// have acted, unless the platform proved it was never sent.
     fn repeats(&self, kind: ApiErrorKind, status: Option<u16>, known: bool) -> bool {
-        retryable(kind, status, self.resend, known)
-            && kind != ApiErrorKind::Timeout
-            && self.retries < self.pipeline.policy.limit
+        repeated(kind, status, self.resend, known) && self.retries < self.pipeline.policy.limit
     }
 
-    /// Unknown outcome: a failure that is not repeated is the call's; a request that is not
-    /// idempotent, sent, and left unanswered (not proved unsent) may have acted: not
-    /// retryable, and it says why.
+    /// Unknown outcome: a failure that is not repeated is the call's; when core's
+    /// `outcome_unknown` says the request may have acted, it is not retryable and says why.
     fn unrepeated(&self, failure: Failure, kind: ApiErrorKind, known: bool) -> Failure {
-        let unknown = self.resend != Resend::Idempotent
-            && !known
-            && failure.attempts > 0
-            && matches!(kind, ApiErrorKind::Network | ApiErrorKind::Timeout);
-        if unknown {
+        if outcome_unknown(kind, self.resend, known, failure.attempts) {
             return failure.outcome_unknown(self.op.request.spec.unknown_outcome);
         }
         failure
