@@ -106,6 +106,13 @@ export async function startFront({ servers, accounts, secret, subscribeFile, typ
       return res.end();
     }
     const { answer, upstream, server } = got;
+    if (down.has(frameName)) {
+      // Cut while this request was on its way: refused as well.
+      upstream.destroy();
+      page.refused++;
+      res.writeHead(503, { "retry-after": "1" });
+      return res.end();
+    }
     res.on("close", () => upstream.destroy());
     // The server went away mid-stream (killed): the page's connection drops.
     answer.on("error", () => res.destroy());
