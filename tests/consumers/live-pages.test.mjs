@@ -10,6 +10,8 @@
 // - the session ends (signed out) and the stream is cut: the page's `onError` gets the
 //   sign-in-required error; signed in again, the stream reopens from the last position with the
 //   events posted meanwhile, nothing missed or repeated.
+// The same pages on a real Redis, three servers behind one port, the emulator's events and a
+// server killed: tests/consumers/live.test.mjs (its browser run).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
