@@ -127,6 +127,30 @@ test.before(() => {
 // A client left reconnecting to a Redis that is gone must not hold the file up once it reported.
 test.after(() => setTimeout(() => process.exit(), 5_000).unref());
 
+test("a Redis log: a position taken while the account's stream was empty resumes with every event after it (no reset); once entries are trimmed away, the same position resets", { timeout: 60_000 }, async (t) => {
+  const redis = await startRedis();
+  t.after(() => redis.stop());
+  const require = createRequire(`${dir}/package.json`);
+  const { createClient } = require("redis");
+  const client = createClient({ url: `redis://127.0.0.1:${redis.port}` });
+  client.on("error", () => {});
+  await client.connect();
+  t.after(() => client.close());
+  const { createRedisEventLog } = await import(pathToFileURL(`${dir}/node_modules/estatekit/live.js`).href);
+  const log = createRedisEventLog(client);
+  const account = "quiet";
+  const { position } = await log.read(account, null);
+  assert.equal(position, "0-0", "an account with no stream yet");
+  const appended = [];
+  for (let i = 0; i < 3; i++) appended.push(await log.append(account, { type: "UNIT_CREATED", data: `{"uuid":"u${i}"}`, uuid: `u${i}` }));
+  const resumed = await log.read(account, position);
+  assert.equal(resumed.reset, undefined, "nothing was trimmed: no reset");
+  assert.deepEqual(resumed.entries.map((e) => e.id), appended);
+  await client.sendCommand(["XTRIM", `estatekit:live:${account}`, "MAXLEN", "1"]);
+  const trimmed = await log.read(account, position);
+  assert.deepEqual([trimmed.reset, trimmed.entries], [appended[2], []], "two entries after the position are gone: the reset, to the end");
+});
+
 for (const client of ["node-redis", "ioredis"]) {
   test(`estatekit/live on a real Redis (${client}): three servers, four pages, a server killed mid-run`, { timeout: 180_000 }, async (t) => {
     const children = new Set();
