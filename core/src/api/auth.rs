@@ -356,7 +356,7 @@ mod tests {
     use serde_json::json;
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("https://acme.example.com/").unwrap()
+        BaseUrl::normalised("https://acme.example.com/")
     }
 
     fn body_of(request: &HttpRequest) -> serde_json::Value {

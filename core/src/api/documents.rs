@@ -126,7 +126,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("http://127.0.0.1:8787").unwrap()
+        BaseUrl::normalised("http://127.0.0.1:8787")
     }
 
     fn upload(path: &str) -> UploadFields {

@@ -253,7 +253,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("https://acme.example.com").unwrap()
+        BaseUrl::normalised("https://acme.example.com")
     }
 
     fn by_candidate(id: &str) -> MessageFilter {

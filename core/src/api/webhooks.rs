@@ -83,7 +83,7 @@ mod tests {
     use serde_json::json;
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("https://acme.example.com/").unwrap()
+        BaseUrl::normalised("https://acme.example.com/")
     }
 
     fn input(t: &str, url: &str) -> RegisterWebhookInput {
