@@ -630,9 +630,9 @@ pub struct ErrorField {
 
 /// Declares the fields of `ApiError` once, each with its JavaScript name, its Rust field and
 /// type, its TypeScript type, whether every error has it, its doc, `new ApiError(init)`'s default
-/// and where its value comes from: `call` (a call sets it, [`CallFields`]) or `= expr` (made from
-/// the error, the names given first: the [`Error`], the call's fields and the `retryable` rule's
-/// answer). Makes [`ERROR_FIELDS`] (what the TypeScript declarations and js/api_error.js's list are
+/// and where its value comes from: `call` (a call sets it, [`CallFields`]) or `of = expr` (made
+/// from the error, in the names given first: the [`Error`], the call's fields and the `retryable`
+/// rule's answer). Makes [`ERROR_FIELDS`] (what the TypeScript declarations and js/api_error.js's list are
 /// generated from) and, with the `js` feature, [`ApiErrorInfo`] (what the module hands the
 /// `ApiError` constructor: every field), [`CallFields`] (the fields a call sets) and
 /// [`ApiErrorInfo::new`].
