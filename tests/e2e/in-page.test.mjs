@@ -75,6 +75,7 @@ test("the static folder: its root opens the page, which defaults to the in-page 
     "/pkg/paging.js",
     "/pkg/redis_send.js",
     "/pkg/snippets/js/api_error.js",
+    "/pkg/snippets/js/base_url.js",
     "/pkg/snippets/js/events.js",
     "/pkg/snippets/js/request.js",
     "/pkg/testing.js",
