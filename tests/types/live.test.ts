@@ -5,7 +5,7 @@
 import { createEventStream, createMemoryEventLog, createRedisEventLog, toNodeListener, RESET_EVENT, type EventLog, type StreamAccess } from "estatekit/live";
 import { createWebhookHandler } from "estatekit/webhooks";
 import { createMemoryEventLog as testingLog } from "estatekit/testing";
-import { subscribe, type SignInRequiredStreamError } from "estatekit/subscribe";
+import { subscribe, type ApiError, type SignInRequiredStreamError } from "estatekit/subscribe";
 import { invalidateOn } from "estatekit/subscribe/query";
 
 declare const redis: { sendCommand(args: string[]): Promise<unknown> };
@@ -53,7 +53,20 @@ const live = subscribe("/api/live", {
     UNIT_CRAETED: () => {},
   },
   onReset: ({ position }) => void (position satisfies string),
-  onError: (error: SignInRequiredStreamError) => void (error.signInRequired satisfies true),
+  onError: (error: SignInRequiredStreamError) => {
+    // The package's ApiError: assignable to it, switched on by kind, its fields typed.
+    const apiError: ApiError = error;
+    const kind: "unauthorized" = error.kind;
+    const status: 401 = error.status;
+    const attempts: number = error.attempts;
+    void error.toJSON().kind;
+    void (error.signInRequired satisfies true);
+    void (error.retryable satisfies false);
+    void [apiError, kind, status, attempts];
+    // @ts-expect-error: its kind is unauthorized only
+    const other: "forbidden" = error.kind;
+    void other;
+  },
 });
 live.close();
 
