@@ -41,7 +41,6 @@ export function setupLive(ctx) {
   function stop() {
     subscription?.close();
     subscription = null;
-    document.body.dataset.live = "off";
   }
 
   /** Says why there are no live events here (after "Live events need make demo: ..."). */
@@ -50,6 +49,7 @@ export function setupLive(ctx) {
     replace(unavailable, "Live events need ", h("code", { text: "make demo" }), `: its server receives the emulator's webhooks and streams them to this page. ${why}`);
     unavailable.hidden = false;
     controls.hidden = true;
+    document.body.dataset.live = "unavailable";
   }
 
   function add(type, event, info) {
@@ -102,6 +102,7 @@ export function setupLive(ctx) {
           // server restarted). Follow again.
           stop();
           followButton.hidden = false;
+          document.body.dataset.live = "available";
           status.textContent = "";
           replace(
             error,
@@ -111,7 +112,7 @@ export function setupLive(ctx) {
           error.hidden = false;
         },
       });
-      document.body.dataset.live = "on";
+      document.body.dataset.live = "following";
       followButton.hidden = true;
       status.textContent = `Following the ${ctx.eventTypes.length} event types of account ${account}: emit one, or act in the other tabs.`;
     } catch (e) {
@@ -123,7 +124,8 @@ export function setupLive(ctx) {
     showError(error, null);
     try {
       const sent = await busy({ buttons: [emitButton], status, label: "Emitting…" }, () =>
-        ctx.admin.emit(typeSelect.value, { token: ctx.token, data: { id: "demo-1", sentBy: "estatekit demo (live)" } }),
+        // No `data`: the emulator's example of the type, valid for the receiver's checks.
+        ctx.admin.emit(typeSelect.value, { token: ctx.token }),
       );
       status.textContent = `Emitted ${typeSelect.value} (event ${sent.uuid}); it shows below once delivered.`;
     } catch (e) {
@@ -131,12 +133,17 @@ export function setupLive(ctx) {
     }
   }
 
+  // Whether make demo's server is behind this page: asked once, at the first connect to the
+  // emulator of the page's origin (never in the in-page mode, which sends nothing).
+  let served;
+
   followButton.addEventListener("click", follow);
   emitButton.addEventListener("click", emit);
 
   ctx.onConnect(async () => {
     const mine = ++generation;
     stop();
+    delete document.body.dataset.live;
     showError(error, null);
     status.textContent = "";
     followButton.hidden = false;
@@ -150,19 +157,17 @@ export function setupLive(ctx) {
     if (!ctx.emulator || new URL(ctx.client.baseUrl).origin !== location.origin) {
       return showUnavailable("Connect to its own emulator (the base URL of this page's origin).");
     }
-    let live = false;
-    try {
-      const response = await fetch("/demo/live/info", { headers: { Accept: "application/json" } });
-      live = response.ok && (await response.json())?.live === true;
-    } catch {
-      live = false;
-    }
+    served ??= fetch("/demo/live/info", { headers: { Accept: "application/json" } })
+      .then(async (response) => response.ok && (await response.json())?.live === true)
+      .catch(() => false);
+    const live = await served;
     if (mine !== generation) return;
     if (!live) {
       return showUnavailable("This page is served without it.");
     }
     unavailable.hidden = true;
     controls.hidden = false;
+    document.body.dataset.live = "available";
   });
 
   replace(list);

@@ -165,7 +165,9 @@ export function setupWebhooks(ctx) {
     const send = $("event-send");
     try {
       await busy({ region: eventForm, buttons: [send], status: eventStatus, label: "Sending event…" }, async () => {
-        lastEvent = await ctx.admin.emit(eventType.value, { token: ctx.token, data: { id: "demo-1", sentBy: "estatekit demo" } });
+        // No `data`: the emulator's example of the type, which a typed receiver (make demo's live
+        // one among them) accepts.
+        lastEvent = await ctx.admin.emit(eventType.value, { token: ctx.token });
         // Deliveries happen in the background (with retries): poll briefly until every webhook answered.
         for (let i = 0; i < 20; i += 1) {
           const mine = await loadDeliveries();
