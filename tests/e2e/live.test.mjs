@@ -7,11 +7,11 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { launchChromium } from "../../scripts/local.mjs";
-import { ROOT, openPage as open, noErrors } from "./helpers.mjs";
+import { ROOT, SHOTS, PHONE, openPage as open, noErrors } from "./helpers.mjs";
 
 const TOKEN = "dev-token";
 
@@ -131,6 +131,16 @@ test("live: the emulator's events appear in the Live panel as it emits them, eac
   assert.match(await page.textContent("#webhooks-table"), /\?secret=•••/);
   assert.ok(!(await page.content()).includes(secret), "the secret is in the page");
   assert.ok(!output.includes(secret), "the demo printed the secret");
+
+  // Screenshots of the tab (1280x800, then 390x844), without horizontal scrolling.
+  mkdirSync(SHOTS, { recursive: true });
+  await page.click("#tab-live");
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.screenshot({ path: path.join(SHOTS, "live-1280x800.png") });
+  await page.setViewportSize(PHONE);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `the Live tab scrolls sideways by ${overflow}px at 390x844`);
+  await page.screenshot({ path: path.join(SHOTS, "live-390x844.png") });
   noErrors(page);
 });
 
