@@ -2,7 +2,6 @@
 import type { AnsweredApiError } from "./estatekit.js";
 import type { EventOf, EventType } from "./webhooks.js";
 
-export type { AnsweredApiError, ApiError, ApiErrorKind } from "./estatekit.js";
 export type { EventOf, EventType } from "./webhooks.js";
 
 /** What a handler gets besides the event: its position and its text as the service sent it. */

@@ -5,7 +5,8 @@
 import { createEventStream, createMemoryEventLog, createRedisEventLog, toNodeListener, RESET_EVENT, type EventLog, type StreamAccess } from "estatekit/live";
 import { createWebhookHandler } from "estatekit/webhooks";
 import { createMemoryEventLog as testingLog } from "estatekit/testing";
-import { subscribe, type ApiError, type SignInRequiredStreamError } from "estatekit/subscribe";
+import { subscribe, type SignInRequiredStreamError } from "estatekit/subscribe";
+import type { ApiError } from "estatekit";
 import { invalidateOn } from "estatekit/subscribe/query";
 
 declare const redis: { sendCommand(args: string[]): Promise<unknown> };
