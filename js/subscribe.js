@@ -118,6 +118,8 @@ function shared(href, withCredentials) {
         )
       );
       each((s) => s.options.onError?.(error));
+      // Closed by its handler (the page shows its sign-in): no reopening.
+      if (!subs.size) return;
     }
     const wait = Math.min(30_000, 1_000 * 2 ** tries++) * (0.5 + Math.random() / 2);
     timer = setTimeout(connect, wait);

@@ -282,7 +282,7 @@ test.describe("estatekit/webhooks writes the log", () => {
 });
 
 test.describe("estatekit/subscribe: a 401", () => {
-  test.it("is the package's sign-in-required ApiError (kind unauthorized, status 401), not a plain Error", async (t) => {
+  test.it("is the package's sign-in-required ApiError (kind unauthorized, status 401), not a plain Error; closed by onError, no reopening", async (t) => {
     const { ApiError, isApiError } = await import(`${pkg}estatekit.node.js`);
     const { isSignInRequired } = await import(`${pkg}token.js`);
     const { subscribe } = await import(`${pkg}subscribe.js`);
@@ -309,6 +309,14 @@ test.describe("estatekit/subscribe: a 401", () => {
       }
     };
     t.after(() => (globalThis.EventSource = saved));
+    // The reopening is a timer of 0.5 s or more: none once the handler closed the subscription.
+    const waits = [];
+    const savedTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = (fn, ms, ...rest) => {
+      if (typeof ms === "number" && ms >= 500) waits.push(ms);
+      return savedTimeout(fn, ms, ...rest);
+    };
+    t.after(() => (globalThis.setTimeout = savedTimeout));
     const errors = [];
     const got = new Promise((resolve) => {
       const live = subscribe(`http://127.0.0.1:${server.address().port}/live`, {
@@ -323,6 +331,8 @@ test.describe("estatekit/subscribe: a 401", () => {
     sources[0].readyState = 2;
     sources[0].onerror();
     await got;
+    assert.deepEqual(waits, [], "closed in onError: the stream is not reopened");
+    assert.equal(sources.length, 1);
     const [error] = errors;
     assert.ok(isApiError(error), "isApiError holds");
     assert.ok(error instanceof ApiError);
