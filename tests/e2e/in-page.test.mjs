@@ -63,6 +63,7 @@ test("the static folder: its root opens the page, which defaults to the in-page 
   await page.waitForSelector('body[data-live="unavailable"]');
   assert.match(await page.textContent("#live-unavailable"), /Live events need make demo/);
   assert.ok(await page.isHidden("#live-controls"));
+  await page.click("#tab-webhooks");
   await page.locator("#webhooks-list .empty").waitFor();
   const loaded = page.requests.map((url) => new URL(url).pathname).filter((p) => p.startsWith("/pkg/")).sort();
   assert.deepEqual(loaded, [
