@@ -60,8 +60,9 @@ async function app() {
       res.setHeader("content-type", "text/html");
       return res.end(PAGE);
     }
-    // estatekit/subscribe and what it imports.
-    if (path === "/pkg/subscribe.js" || path === "/pkg/api_error.js") {
+    // estatekit/subscribe and what it imports (the ApiError class: pkg/api_error.js, which is
+    // pkg/snippets/js/api_error.js).
+    if (["/pkg/subscribe.js", "/pkg/api_error.js", "/pkg/snippets/js/api_error.js"].includes(path)) {
       res.setHeader("content-type", "text/javascript");
       return res.end(readFileSync(`${pkgDir}/${path.slice("/pkg/".length)}`));
     }
