@@ -11,6 +11,8 @@
 //   sign-in-required error (the package's ApiError, kind unauthorized, status 401); signed in
 //   again, the stream reopens from the last position with the events posted meanwhile, nothing
 //   missed or repeated.
+// The same pages on a real Redis, three servers behind one port, the emulator's events and a
+// server killed: tests/consumers/live.test.mjs (its browser run).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
