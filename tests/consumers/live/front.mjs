@@ -5,7 +5,8 @@
 //   (the session cookie `staff=<account>`, its Path the frame's folder: each frame's requests carry
 //   its own account's session), each following `live` with estatekit/subscribe (a handler for
 //   every event type), recording what it got in `window.got`, `window.resets`, `window.errors`;
-// - `/pkg/subscribe.js`: the packed package's file;
+// - `/pkg/subscribe.js` and what it imports (`/pkg/api_error.js`, `/pkg/snippets/js/api_error.js`):
+//   the packed package's files;
 // - `/a/live`, `/b/live`: the stream route of a server (`/live`), forwarded as it streams; the
 //   test can cut a frame's streams and refuse them (503) until it restores them; a server killed
 //   mid-stream cuts its streams here too (the page's connection drops, as through a real balancer);
@@ -15,6 +16,7 @@
 import { createServer, request } from "node:http";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 const now = () => performance.timeOrigin + performance.now();
 const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "proxy-connection", "upgrade", "te", "trailer"]);
@@ -164,7 +166,11 @@ export async function startFront({ servers, accounts, secret, subscribeFile, typ
     }
   }
 
-  const subscribeJs = readFileSync(subscribeFile);
+  // estatekit/subscribe and what it imports (the ApiError class: api_error.js, which is
+  // snippets/js/api_error.js), from the packed package's folder.
+  const packed = new Map(
+    ["subscribe.js", "api_error.js", "snippets/js/api_error.js"].map((file) => [`/pkg/${file}`, readFileSync(new URL(file, pathToFileURL(subscribeFile)))]),
+  );
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://front");
     const path = url.pathname;
@@ -173,9 +179,9 @@ export async function startFront({ servers, accounts, secret, subscribeFile, typ
       res.setHeader("content-type", "text/html");
       return res.end(top(url.searchParams.get("engine") ?? ""));
     }
-    if (path === "/pkg/subscribe.js") {
+    if (packed.has(path)) {
       res.setHeader("content-type", "text/javascript");
-      return res.end(subscribeJs);
+      return res.end(packed.get(path));
     }
     if (at && at[2]) return void stream(req, res, at[1], url);
     if (at) {
