@@ -1,24 +1,25 @@
 #!/usr/bin/env node
-// `node scripts/short-imports.mjs MODULE.wasm GLUE.js`: gives the module's imports short names
-// (`a`, `b`, ... `aa`, ...) and its closures' entry points `closure_0`, `closure_1`, ... in the
-// .wasm, in wasm-bindgen's glue and in the glue's declarations (GLUE.d.ts, when there is one), in
-// place (issue 63, "The next bytes"; bench/README.md, "The lean build").
+// `node scripts/short-imports.mjs MODULE.wasm GLUE.js`: gives the module's imports and the exports
+// its glue calls short names (`a`, `b`, ... `aa`, ...) in the .wasm, in wasm-bindgen's glue and in
+// the declarations (GLUE.d.ts and MODULE.wasm.d.ts, where they are), in place (issue 63, "The next bytes";
+// bench/README.md, "The lean build").
 //
 // wasm-bindgen names each import after its function and a hash (`__wbg_abort_968456626434218d`),
 // and has no option to do otherwise (wasm-bindgen issues #3736 and #3909); the name is written
 // twice, in the module's import section and as its key in the glue's imports object, and 16
 // random hex digits compress poorly. It names the exports that call a Rust closure after the
-// closure's Rust path with its crates' hashes (up to 329 characters), written in the export section
-// and in the glue's `wasm.<name>(...)`. On the main entry, the two cost about 3.0 kB of the
-// .wasm's gzip and 2.3 kB of its bundled JavaScript's. Emscripten renames its imports and exports
-// the same way in every optimised build (binaryen's MinifyImportsAndExports pass, which renames
-// only the imports of the modules it knows, `env` and `wasi_*`, and every export; here the
-// client's own exports, which the glue's declarations name, keep their names).
+// closure's Rust path with its crates' hashes (up to 329 characters), and the others after the
+// Rust function (`client_listMessages`, `__wbindgen_malloc`), each written in the export section
+// and in the glue's `wasm.<name>`. On the main entry, the names cost about 3.2 kB of the .wasm's
+// gzip and 2.3 kB of its bundled JavaScript's. Emscripten renames its imports and exports the
+// same way in every optimised build (binaryen's MinifyImportsAndExports pass, which renames only
+// the imports of the modules it knows, `env` and `wasi_*`, hence this script).
 //
 // The glue's import module (`./estatekit_wasm_bg.js`, written before each of the imports' names)
-// is renamed `wbg` too. Only names change, never the code.
+// is renamed `wbg` too; `memory` keeps its name (the wrapper's `InitOutput` declares it), and so
+// do the exports the glue does not use. Only names change, never the code.
 // Each renamed import must be found exactly once in the glue, as a key (`name:`), and each renamed
-// export only as `wasm.<name>(`, or nothing is written and the script exits 1. The names are
+// export only as `wasm.<name>`, or nothing is written and the script exits 1. The names are
 // given in the sections' order, so a build is deterministic.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 
@@ -86,10 +87,12 @@ while (at < wasm.length) {
   const [size, start] = leb(wasm, at + 1);
   const end = start + size;
   if (id === 7) {
-    // The export section: the closures' entry points, named by wasm-bindgen after their Rust
-    // path with its crates' hashes (`wasm_bindgen_3dfa595847f63b6___convert__closures_____invoke_`
-    // `__wasm_bindgen_3dfa...`, up to 329 characters), renamed `closure_0`, `closure_1`, ...
+    // The export section: the exports the glue calls (`wasm.<name>`), but `memory`, which the
+    // wrapper's `InitOutput` declares, renamed `a`, `b`, ...: the client's methods
+    // (`client_listMessages`), wasm-bindgen's own (`__wbindgen_malloc`) and the closures' entry
+    // points, named after their Rust path with its crates' hashes (up to 329 characters).
     const body = [];
+    const names = shortNames();
     let [count, p] = leb(wasm, start);
     body.push(uleb(count));
     while (count-- > 0) {
@@ -98,12 +101,12 @@ while (at < wasm.length) {
       let q = nameAt + length + 1; // the kind
       [, q] = leb(wasm, q); // the index
       const rest = wasm.subarray(nameAt + length, q);
-      if (/^wasm_bindgen_[0-9a-f]+___convert__closures_\w+$/.test(name)) {
-        const short = `closure_${exported.size}`;
+      if (name !== "memory" && /^\w+$/.test(name) && new RegExp(`\\bwasm\\.${name}\\b`).test(glue)) {
+        let short = names.next().value;
+        while (short === "memory") short = names.next().value;
         exported.set(name, short);
         body.push(uleb(short.length), Buffer.from(short), rest);
       } else {
-        if (/^closure_\d+$/.test(name)) fail(`an export is already named ${name}`);
         body.push(wasm.subarray(p, q));
       }
       p = q;
@@ -171,22 +174,32 @@ for (const [field, short] of renamed) {
   if (uses !== 1 || keys !== 1) fail(`${field} is in ${gluePath} ${uses} times (${keys} as a key), not once as a key`);
   glue = glue.replace(new RegExp(`^(\\s+)${field}: `, "m"), `$1${short}: `);
 }
-// The closures' entry points: called by the glue as `wasm.<name>(...)`, and listed in the
-// declarations' `InitOutput` (wasm-bindgen's list of the raw exports, internal: the wrapper
-// declares its own, and tests/types/golden.mjs leaves it out).
+// The renamed exports: used by the glue only as `wasm.<name>`, and listed in its declarations'
+// `InitOutput` (wasm-bindgen's list of the raw exports, internal: the wrapper declares its own,
+// with `memory` alone, and tests/types/golden.mjs leaves it out).
 const declarationsPath = gluePath.replace(/\.js$/, ".d.ts");
 let declarations = existsSync(declarationsPath) ? readFileSync(declarationsPath, "utf8") : undefined;
+// wasm-bindgen's declarations of the .wasm file itself (MODULE.wasm.d.ts: not in the package's
+// files, but kept true where it is written).
+const rawPath = `${wasmPath}.d.ts`;
+let raw = existsSync(rawPath) ? readFileSync(rawPath, "utf8") : undefined;
 for (const [name, short] of exported) {
   const uses = glue.match(new RegExp(`\\.${name}\\b`, "g"))?.length ?? 0;
-  const calls = glue.match(new RegExp(`\\bwasm\\.${name}\\(`, "g"))?.length ?? 0;
-  if (calls === 0 || calls !== uses) fail(`${name} is used in ${gluePath} otherwise than as wasm.${name}(...)`);
-  glue = glue.replace(new RegExp(`\\bwasm\\.${name}\\(`, "g"), `wasm.${short}(`);
+  const calls = glue.match(new RegExp(`\\bwasm\\.${name}\\b`, "g"))?.length ?? 0;
+  if (calls === 0 || calls !== uses) fail(`${name} is used in ${gluePath} otherwise than as wasm.${name}`);
+  glue = glue.replace(new RegExp(`\\bwasm\\.${name}\\b`, "g"), `wasm.${short}`);
   if (declarations !== undefined) {
     const lines = declarations.match(new RegExp(`^\\s+readonly ${name}: `, "gm"))?.length ?? 0;
     if (lines !== 1) fail(`${name} is in ${declarationsPath}'s InitOutput ${lines} times, not once`);
     declarations = declarations.replace(new RegExp(`^(\\s+readonly )${name}: `, "m"), `$1${short}: `);
   }
+  if (raw !== undefined) {
+    const lines = raw.match(new RegExp(`^export const ${name}: `, "gm"))?.length ?? 0;
+    if (lines !== 1) fail(`${name} is in ${rawPath} ${lines} times, not once`);
+    raw = raw.replace(new RegExp(`^export const ${name}: `, "m"), `export const ${short}: `);
+  }
 }
 writeFileSync(wasmPath, Buffer.concat(parts));
 writeFileSync(gluePath, glue);
 if (declarations !== undefined) writeFileSync(declarationsPath, declarations);
+if (raw !== undefined) writeFileSync(rawPath, raw);

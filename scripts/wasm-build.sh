@@ -8,8 +8,9 @@
 #   bindgen OUT_NAME OUT_DIR MODULE [ARGS...]   wasm-bindgen's glue for the browser's ES modules;
 #   optimize LEVEL IN OUT     the pinned wasm-opt with the features the modules use, `strip`
 #                             applied (the caller may set the array `strip` before calling it);
-#   short_imports WASM GLUE   the module's imports renamed `a`, `b`, ... in the .wasm and in
-#                             wasm-bindgen's glue (scripts/short-imports.mjs), after `optimize`.
+#   short_imports WASM GLUE   the module's imports and the exports the glue calls renamed `a`,
+#                             `b`, ... in the .wasm, wasm-bindgen's glue and its declarations
+#                             (scripts/short-imports.mjs), after `optimize`.
 #
 # The lean build: the standard library rebuilt for the module (-Zbuild-std) with panics that abort
 # at once (-Cpanic=immediate-abort: no panic message is formatted, a panic is the `unreachable`
@@ -38,8 +39,8 @@ optimize() {
 }
 
 # short_imports WASM GLUE: wasm-bindgen's hashed import names (`__wbg_abort_968456626434218d`)
-# and closure exports, written in the .wasm and in the glue, renamed short in both
-# (scripts/short-imports.mjs; the main entry: about 5.3 kB gzip smaller). The names-kept build
+# and the exports its glue calls, written in the .wasm and in the glue, renamed short in both
+# (scripts/short-imports.mjs; the main entry: about 5.6 kB gzip smaller). The names-kept build
 # (--keep-names) keeps them.
 short_imports() {
   node scripts/short-imports.mjs "$1" "$2"
