@@ -55,7 +55,9 @@ printf '| %s | %s | %s | %s |\n' "+ wasm-opt: functions in name order, no target
   "$(stat -c %s "$out/short/ordered.wasm")" "$(gzip -9 -c "$out/short/ordered.wasm" | wc -c)" ordered
 cp "$out/short/ordered.wasm" "$out/short/m.wasm"
 cp "$out/size/bound/estatekit_wasm.js" "$out/short/estatekit_wasm.js"
-node scripts/short-imports.mjs "$out/short/m.wasm" "$out/short/estatekit_wasm.js"
+# (the .wasm written by tools/wasm-names, built as scripts/wasm-build.sh builds it)
+cargo build -q --workspace --bin wasm-names --examples
+WASM_NAMES=target/debug/wasm-names node scripts/short-imports.mjs "$out/short/m.wasm" "$out/short/estatekit_wasm.js"
 printf '| %s | %s | %s | %s |\n' "+ the imports' and exports' short names (shipped)" "$(stat -c %s "$out/short/m.wasm")" \
   "$(gzip -9 -c "$out/short/m.wasm" | wc -c)" short
 row fmtdebug "not kept: + -Zfmt-debug=none (serde's messages lose their {:?} values)" lean "$IA -Zlocation-detail=none -Zfmt-debug=none" "${STD[@]}" -Zbuild-std-features=optimize_for_size

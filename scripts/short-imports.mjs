@@ -18,47 +18,36 @@
 // The glue's import module (`./estatekit_wasm_bg.js`, written before each of the imports' names)
 // is renamed `wbg` too; `memory` keeps its name (the wrapper's `InitOutput` declares it), and so
 // do the exports the glue does not use. Only names change, never the code.
-// Each renamed import must be found exactly once in the glue, as a key (`name:`), and each renamed
-// export only as `wasm.<name>`, or nothing is written and the script exits 1. The names are
-// given in the sections' order, so a build is deterministic.
+//
+// What reads and what writes: the module's imports (each with its module) and exports are read
+// with the platform's own API (`WebAssembly.Module.imports` and `.exports`, in the sections'
+// order); the new names are given to tools/wasm-names (the workspace's `wasm-names` binary: the
+// Bytecode Alliance's wasmparser reads the module, wasm-encoder writes its import and export
+// sections again, every other section copied byte for byte), whose path is $WASM_NAMES
+// (scripts/wasm-build.sh's `short_imports` builds it; target/debug/wasm-names by default). The
+// module it writes is compiled again here and its names checked. The glue and the declarations
+// are text: each renamed import must be found exactly once in the glue, as a key (`name:`), and
+// each renamed export only as `wasm.<name>`, or nothing is written and the script exits 1. The
+// names are given in the sections' order, so a build is deterministic.
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 
 const [wasmPath, gluePath] = process.argv.slice(2);
 if (!wasmPath || !gluePath) {
-  console.error("usage: node scripts/short-imports.mjs MODULE.wasm GLUE.js");
+  console.error("usage: [WASM_NAMES=target/debug/wasm-names] node scripts/short-imports.mjs MODULE.wasm GLUE.js");
   process.exit(2);
 }
 const fail = (why) => {
   console.error(`short-imports: ${wasmPath}: ${why}`);
   process.exit(1);
 };
+const tool = process.env.WASM_NAMES || fileURLToPath(new URL("../target/debug/wasm-names", import.meta.url));
+if (!existsSync(tool)) fail(`no ${tool}: build it first (cargo build --workspace --bin wasm-names --examples)`);
 
 const wasm = readFileSync(wasmPath);
 let glue = readFileSync(gluePath, "utf8");
 
-/** An unsigned LEB128 at `at`: [value, the offset after it]. */
-function leb(bytes, at) {
-  let value = 0;
-  let shift = 0;
-  for (;;) {
-    const byte = bytes[at++];
-    if (byte === undefined) fail("truncated module");
-    value += (byte & 0x7f) * 2 ** shift;
-    shift += 7;
-    if (byte < 0x80) return [value, at];
-  }
-}
-/** `n` as an unsigned LEB128. */
-function uleb(n) {
-  const out = [];
-  do {
-    let byte = n % 128;
-    n = Math.floor(n / 128);
-    if (n > 0) byte |= 0x80;
-    out.push(byte);
-  } while (n > 0);
-  return Buffer.from(out);
-}
 /** The `i`th short name: a..z, A..Z, then two letters, and so on (never a reserved word). */
 const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const RESERVED = new Set(["do", "if", "in"]);
@@ -73,96 +62,42 @@ function* shortNames() {
   }
 }
 
-if (wasm.readUInt32LE(0) !== 0x6d736100) fail("not a WebAssembly module");
-const parts = [wasm.subarray(0, 8)];
-const names = shortNames();
-const renamed = new Map();
+let compiled;
+try {
+  compiled = new WebAssembly.Module(wasm);
+} catch (error) {
+  fail(`not a module this platform compiles: ${error.message}`);
+}
 /** The glue's import module (`./estatekit_wasm_bg.js`, written before each import), renamed. */
 const MODULE = "wbg";
 let glueModule;
+// The imports, in order, each with its new module and name: the glue's own (`__wbg_*`,
+// `__wbindgen_*`) under the glue's module renamed `a`, `b`, ...; any other kept as it is.
+const names = shortNames();
+const renamed = new Map();
+const imports = WebAssembly.Module.imports(compiled).map(({ module, name }) => {
+  if (!glue.includes(`\n        ${JSON.stringify(module)}: import0,\n`)) return [module, name, module, name];
+  if (glueModule !== undefined && glueModule !== module) fail(`imports from ${glueModule} and ${module}`);
+  glueModule = module;
+  let short = name;
+  if (/^__wb(g|indgen)_\w+$/.test(name)) {
+    if (renamed.has(name)) fail(`import ${name} twice`);
+    short = names.next().value;
+    renamed.set(name, short);
+  }
+  return [module, name, MODULE, short];
+});
+// The exports the glue calls (`wasm.<name>`), but `memory`, which the wrapper's `InitOutput`
+// declares, renamed `a`, `b`, ...: the client's methods (`client_listMessages`), wasm-bindgen's
+// own (`__wbindgen_malloc`) and the closures' entry points, named after their Rust path with its
+// crates' hashes (up to 329 characters).
+const exportNames = shortNames();
 const exported = new Map();
-let at = 8;
-while (at < wasm.length) {
-  const id = wasm[at];
-  const [size, start] = leb(wasm, at + 1);
-  const end = start + size;
-  if (id === 7) {
-    // The export section: the exports the glue calls (`wasm.<name>`), but `memory`, which the
-    // wrapper's `InitOutput` declares, renamed `a`, `b`, ...: the client's methods
-    // (`client_listMessages`), wasm-bindgen's own (`__wbindgen_malloc`) and the closures' entry
-    // points, named after their Rust path with its crates' hashes (up to 329 characters).
-    const body = [];
-    const names = shortNames();
-    let [count, p] = leb(wasm, start);
-    body.push(uleb(count));
-    while (count-- > 0) {
-      const [length, nameAt] = leb(wasm, p);
-      const name = wasm.subarray(nameAt, nameAt + length).toString("utf8");
-      let q = nameAt + length + 1; // the kind
-      [, q] = leb(wasm, q); // the index
-      const rest = wasm.subarray(nameAt + length, q);
-      if (name !== "memory" && /^\w+$/.test(name) && new RegExp(`\\bwasm\\.${name}\\b`).test(glue)) {
-        let short = names.next().value;
-        while (short === "memory") short = names.next().value;
-        exported.set(name, short);
-        body.push(uleb(short.length), Buffer.from(short), rest);
-      } else {
-        body.push(wasm.subarray(p, q));
-      }
-      p = q;
-    }
-    if (p !== end) fail("the export section's size does not match its entries");
-    const section = Buffer.concat(body);
-    parts.push(Buffer.from([id]), uleb(section.length), section);
-    at = end;
-    continue;
-  }
-  if (id !== 2) {
-    parts.push(wasm.subarray(at, end));
-    at = end;
-    continue;
-  }
-  // The import section: each entry's module name, field name and description.
-  const body = [];
-  let [count, p] = leb(wasm, start);
-  body.push(uleb(count));
-  while (count-- > 0) {
-    const moduleStart = p;
-    const [moduleLength, moduleAt] = leb(wasm, p);
-    const module = wasm.subarray(moduleAt, moduleAt + moduleLength).toString("utf8");
-    const [fieldLength, fieldAt] = leb(wasm, moduleAt + moduleLength);
-    const field = wasm.subarray(fieldAt, fieldAt + fieldLength).toString("utf8");
-    let q = fieldAt + fieldLength;
-    const kind = wasm[q++];
-    if (kind === 0) [, q] = leb(wasm, q); // a function: its type index
-    else if (kind === 1 || kind === 2) {
-      if (kind === 1) q++; // a table: its element type
-      const flags = wasm[q++];
-      [, q] = leb(wasm, q);
-      if (flags & 1) [, q] = leb(wasm, q);
-    } else if (kind === 3) q += 2; // a global: its type and mutability
-    else fail(`import ${module}.${field} of an unknown kind ${kind}`);
-    const description = wasm.subarray(fieldAt + fieldLength, q);
-    // The glue's own imports (`__wbg_*`, `__wbindgen_*`) under the glue's module.
-    if (glue.includes(`\n        ${JSON.stringify(module)}: import0,\n`)) {
-      if (glueModule !== undefined && glueModule !== module) fail(`imports from ${glueModule} and ${module}`);
-      glueModule = module;
-      let short = field;
-      if (/^__wb(g|indgen)_\w+$/.test(field)) {
-        if (renamed.has(field)) fail(`import ${field} twice`);
-        short = names.next().value;
-        renamed.set(field, short);
-      }
-      body.push(uleb(MODULE.length), Buffer.from(MODULE), uleb(Buffer.byteLength(short)), Buffer.from(short), description);
-    } else {
-      body.push(wasm.subarray(moduleStart, q));
-    }
-    p = q;
-  }
-  if (p !== end) fail("the import section's size does not match its entries");
-  const section = Buffer.concat(body);
-  parts.push(Buffer.from([id]), uleb(section.length), section);
-  at = end;
+for (const { name } of WebAssembly.Module.exports(compiled)) {
+  if (name === "memory" || !/^\w+$/.test(name) || !new RegExp(`\\bwasm\\.${name}\\b`).test(glue)) continue;
+  let short = exportNames.next().value;
+  while (short === "memory") short = exportNames.next().value;
+  exported.set(name, short);
 }
 if (renamed.size === 0) fail("no import of wasm-bindgen's glue found (already renamed?)");
 if (glue.includes(`\n        ${JSON.stringify(MODULE)}: `)) fail(`the glue already has an import module ${MODULE}`);
@@ -199,7 +134,30 @@ for (const [name, short] of exported) {
     raw = raw.replace(new RegExp(`^export const ${name}: `, "m"), `export const ${short}: `);
   }
 }
-writeFileSync(wasmPath, Buffer.concat(parts));
+// The module rewritten by tools/wasm-names, then read back: every import and export as named.
+const written = spawnSync(tool, [wasmPath, "-"], {
+  input: JSON.stringify({ imports, exports: Object.fromEntries(exported) }),
+  maxBuffer: 64 * 1024 * 1024,
+});
+if (written.error) fail(`${tool}: ${written.error.message}`);
+if (written.status !== 0) fail(`${tool} exited ${written.status}: ${written.stderr.toString().trim()}`);
+const out = written.stdout;
+let check;
+try {
+  check = new WebAssembly.Module(out);
+} catch (error) {
+  fail(`the renamed module does not compile: ${error.message}`);
+}
+const wanted = JSON.stringify([
+  imports.map(([, , module, name]) => [module, name]),
+  WebAssembly.Module.exports(compiled).map(({ name, kind }) => [exported.get(name) ?? name, kind]),
+]);
+const got = JSON.stringify([
+  WebAssembly.Module.imports(check).map(({ module, name }) => [module, name]),
+  WebAssembly.Module.exports(check).map(({ name, kind }) => [name, kind]),
+]);
+if (got !== wanted) fail("the renamed module's imports and exports are not the names given");
+writeFileSync(wasmPath, out);
 writeFileSync(gluePath, glue);
 if (declarations !== undefined) writeFileSync(declarationsPath, declarations);
 if (raw !== undefined) writeFileSync(rawPath, raw);

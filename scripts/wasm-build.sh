@@ -10,7 +10,8 @@
 #                             applied (the caller may set the array `strip` before calling it);
 #   short_imports WASM GLUE   the module's imports and the exports the glue calls renamed `a`,
 #                             `b`, ... in the .wasm, wasm-bindgen's glue and its declarations
-#                             (scripts/short-imports.mjs), after `optimize`.
+#                             (scripts/short-imports.mjs, the .wasm written by tools/wasm-names),
+#                             after `optimize`.
 #
 # The lean build: the standard library rebuilt for the module (-Zbuild-std) with panics that abort
 # at once (-Cpanic=immediate-abort: no panic message is formatted, a panic is the `unreachable`
@@ -41,9 +42,18 @@ optimize() {
 # short_imports WASM GLUE: wasm-bindgen's hashed import names (`__wbg_abort_968456626434218d`)
 # and the exports its glue calls, written in the .wasm and in the glue, renamed short in both
 # (scripts/short-imports.mjs; the main entry: about 5.6 kB gzip smaller). The names-kept build
-# (--keep-names) keeps them.
+# (--keep-names) keeps them. The script reads the names with Node's WebAssembly API and has the
+# .wasm written by tools/wasm-names (wasmparser and wasm-encoder), built here once per build by
+# the ordinary toolchain, natively, as `make emulator` and `cargo test --workspace` build the
+# workspace's binaries (--workspace --examples: the same features, so the same compiled crates).
+# After `optimize`: the tool copies every section but the import and export sections byte for
+# byte, so wasm-opt's output is kept as it is.
 short_imports() {
-  node scripts/short-imports.mjs "$1" "$2"
+  if [ -z "${wasm_names_built:-}" ]; then
+    cargo build -q --workspace --bin wasm-names --examples
+    wasm_names_built=1
+  fi
+  WASM_NAMES=target/debug/wasm-names node scripts/short-imports.mjs "$1" "$2"
 }
 
 if [ "${PANIC_MESSAGES:-}" = 1 ]; then
