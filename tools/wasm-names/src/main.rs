@@ -1,6 +1,7 @@
 //! `wasm-names IN.wasm OUT.wasm < NAMES.json`: the module IN with its imports and exports renamed
-//! as NAMES says, written to OUT (which may be IN; `-`: to stdout). scripts/short-imports.mjs chooses the names
-//! (issue 63, "The next bytes"; bench/README.md, "The lean build") and runs this tool.
+//! as NAMES says, written to OUT (which may be IN; `-`: to stdout). scripts/short-imports.mjs
+//! chooses the names (issue 63, "The next bytes"; bench/README.md, "The lean build") and runs
+//! this tool.
 //!
 //! NAMES is `{"imports": [[module, name, newModule, newName], ...], "exports": {"name": "newName",
 //! ...}}`: `imports` lists every import of IN, in the import section's order (what
