@@ -11,7 +11,8 @@ EMULATOR := target/debug/estatekit-emulator
 # js/README.md: the package's own README (build-pkg.sh copies it over wasm-pack's copy of README.md).
 PKG_SOURCES := $(shell find src core/src web/src js emulator/src testing/src events/src webhooks/src vocab/src -type f) Cargo.toml Cargo.lock \
   js/README.md core/Cargo.toml web/Cargo.toml emulator/Cargo.toml testing/Cargo.toml events/Cargo.toml webhooks/Cargo.toml vocab/Cargo.toml scripts/build-pkg.sh \
-  scripts/lean-toolchain.sh scripts/wasm-build.sh scripts/embed-wasm.mjs docs/openapi.json docs/messages.graphql
+  scripts/lean-toolchain.sh scripts/wasm-build.sh scripts/short-imports.mjs scripts/embed-wasm.mjs docs/openapi.json docs/messages.graphql \
+  $(wildcard tools/wasm-names/src/*.rs) tools/wasm-names/Cargo.toml
 
 # Browser engines of test-browser and test-consumers: `make test-browser BROWSER=firefox` (or
 # BROWSER=chromium, BROWSER=webkit) runs one alone; all three by default. Debian's headless

@@ -51,7 +51,7 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 
 out=pkg
-strip=(--strip-debug --strip-producers)
+strip=(--strip-debug --strip-producers --strip-target-features)
 if [ "${1:-}" = --keep-names ]; then
   out=target/pkg-named
   strip=(-g)
@@ -74,6 +74,8 @@ keep=()
 [ "$out" = pkg ] || keep=(--keep-debug)
 bindgen estatekit_wasm "$out" "$wasm_dir/estatekit.wasm" "${keep[@]}"
 optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
+# The imports' short names (scripts/short-imports.mjs); the names-kept build keeps wasm-bindgen's.
+[ "$out" != pkg ] || short_imports "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm.js"
 # The ApiError class and the base URL rule: wasm-bindgen copies js/api_error.js and js/base_url.js
 # beside the glue (snippets/js/, where the module's bindings import them); the wrapper's
 # ./api_error.js and ./base_url.js are those same files, one module instance each.
@@ -111,6 +113,7 @@ if [ "$out" = pkg ]; then
   bindgen estatekit_wasm_node "$node_out" "$wasm_dir/estatekit.wasm"
   optimize -Oz "$node_out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node_bg.wasm"
   cp "$node_out/estatekit_wasm_node.js" "$node_out/estatekit_wasm_node.d.ts" "$out/"
+  short_imports "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_node.js"
   # The node glue's snippets (the ApiError class, as the browser glue's): the same files.
   cp -r "$node_out/snippets" "$out/"
   node scripts/embed-wasm.mjs "$out/estatekit_wasm_node_bg.wasm" "$out/estatekit_wasm_embedded.js"
@@ -137,6 +140,7 @@ if [ "$out" = pkg ]; then
   # -O1, not -Oz: on this module (2026-11-23) -O1 took 11 s and gave 631,366 bytes gzipped,
   # -Os 38 s and 670,709, -Oz 43 s and 673,205 (larger raw modules of -O1 compress better).
   optimize -O1 "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_bg.wasm"
+  short_imports "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm.js"
   cp js/testing_service.js js/testing.js js/testing.node.js js/testing.workerd.js js/testing.d.ts js/emulator-cli.mjs "$out/"
   chmod +x "$out/emulator-cli.mjs"
   node scripts/embed-wasm.mjs "$out/estatekit_testing_wasm_bg.wasm" "$out/estatekit_testing_wasm_embedded.js"
@@ -147,6 +151,7 @@ if [ "$out" = pkg ]; then
   cargo_wasm -p estatekit-webhooks --lib
   bindgen estatekit_webhooks_wasm "$out" "$wasm_dir/estatekit_webhooks.wasm"
   optimize -Oz "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_bg.wasm"
+  short_imports "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm.js"
   node scripts/embed-wasm.mjs "$out/estatekit_webhooks_wasm_bg.wasm" "$out/estatekit_webhooks_wasm_embedded.js"
   printf '%s\n' '// The WebhookEventError class: the file the module imports (js/webhook_event_error.js in the repository).' \
     'export * from "./snippets/js/webhook_event_error.js";' > "$out/webhook_event_error.js"
