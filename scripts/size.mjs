@@ -66,8 +66,11 @@ export const BUDGET = 100_000;
  * of their names (-338), no target features section (-108), the imports' and the closures' names
  * and the import module's short in the .wasm and the glue (-5,348; scripts/short-imports.mjs),
  * then the other exports the glue calls (-295).
+ * Then 128,357, with issue 64's twins made one (the error's fields declared once, the request
+ * builders handed the table's row, the base URL rule written once in JavaScript: -748 measured
+ * alone) on top.
  */
-export const GUARD = 129_099;
+export const GUARD = 128_357;
 export const WASM = "estatekit_wasm_bg.wasm";
 export const ENTRY = "estatekit.js";
 
