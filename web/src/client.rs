@@ -120,14 +120,14 @@ impl Inner {
     /// The request and settings of a call of the messages query.
     fn prepare_messages(
         &self,
-        filter: JsValue,
+        (name, filter): (&str, JsValue),
         options: JsValue,
         events: &Events,
     ) -> Result<(HttpRequest, Call<'static>), Failure> {
         // Options first, so that the call's own listener hears of an invalid filter too.
         let opts: MessagesOptions = optional("options", options)?;
         events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
-        let filter: MessageFilter = required("filter", filter)?;
+        let filter: MessageFilter = required(name, filter)?;
         let request = messages::request(&self.base, &filter, &opts)?;
         let signal = opts.signal.map(|s| s.cast::<AbortSignal>().clone());
         let call = Call::new(signal, opts.timeout_ms.unwrap_or(self.timeout_ms));
@@ -137,14 +137,14 @@ impl Inner {
     /// The request and settings of an `uploadDocument` call.
     fn prepare_upload(
         &self,
-        input: JsValue,
+        (name, input): (&str, JsValue),
         options: JsValue,
         events: &Events,
     ) -> Result<(HttpRequest, Call<'static>), Failure> {
         // Options first, so that the call's own listener hears of an invalid input too.
         let opts: UploadOptions = optional("options", options)?;
         events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
-        let input: UploadDocumentInput = required("input", input)?;
+        let input: UploadDocumentInput = required(name, input)?;
         let fields = documents::UploadFields {
             resource_path: input.resource_path,
             metadata: input.metadata,
@@ -492,8 +492,8 @@ impl Client {
 /// doc, its JavaScript name its row's `name`, its Rust name its row's `method`, its parameters its
 /// row's `params` (a `string` is taken as the JavaScript value it is and checked by the behaviour,
 /// any other type `T` as `Ts<T>`; `?` makes it optional) and its declared answer its row's
-/// `returns`. Its body hands the operation and its arguments to its behaviour: the function of
-/// [`does`] named as the row's `method`. (The rows' docs are `#[doc = "..."]` attributes: a `///`
+/// `returns`. Its body hands the operation, its arguments and their names to its behaviour: the
+/// function of [`does`] named as the row's `method`. (The rows' docs are `#[doc = "..."]` attributes: a `///`
 /// comment passed through `macro_rules!` becomes a raw string, which wasm-bindgen would copy into
 /// the declarations with its `r"`.)
 macro_rules! client_methods {
@@ -519,14 +519,14 @@ macro_rules! client_methods {
         $($rows:tt)*
     ) => {
         client_methods!(@params [$($methods)*]
-            { $(#[$($doc)*])* } ($variant $name $method $returns) [] [] [$($params)*]
+            { $(#[$($doc)*])* } ($variant $name $method $returns) [] [] [] [$($params)*]
             $($rows)*);
     };
     // The row's parameters, one at a time, into the method's (`$decl`) and its arguments (`$arg`).
     // `EnsureWebhookOptions` is declared in TypeScript only (web/src/lib.rs: a call's options and
     // `store`, which `does::ensure_webhook` reads itself): read as `CallOptions`.
     (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
-        [$($decl:tt)*] [$($arg:tt)*] [$param:ident ?: EnsureWebhookOptions $(, $($more:tt)*)?]
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident ?: EnsureWebhookOptions $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
         client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
@@ -535,41 +535,45 @@ macro_rules! client_methods {
                 $param: Option<Ts<CallOptions>>,
             ]
             [$($arg)* given($param),]
+            [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
     (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
-        [$($decl:tt)*] [$($arg:tt)*] [$param:ident ?: $ts:ident $(, $($more:tt)*)?]
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident ?: $ts:ident $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
         client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
             [$($decl)* $param: Option<Ts<$ts>>,]
             [$($arg)* given($param),]
+            [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
     (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
-        [$($decl:tt)*] [$($arg:tt)*] [$param:ident : string $(, $($more:tt)*)?]
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident : string $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
         client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
             [$($decl)* #[wasm_bindgen(unchecked_param_type = "string")] $param: JsValue,]
             [$($arg)* $param,]
+            [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
     (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
-        [$($decl:tt)*] [$($arg:tt)*] [$param:ident : $ts:ident $(, $($more:tt)*)?]
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident : $ts:ident $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
         client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
             [$($decl)* $param: Ts<$ts>,]
             [$($arg)* $param.js_value(),]
+            [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
     (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
-        [$($decl:tt)*] [$($arg:tt)*] []
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] []
         $($rows:tt)*
     ) => {
         client_methods!(@rows [$($methods)*
@@ -577,7 +581,7 @@ macro_rules! client_methods {
             #[wasm_bindgen(js_name = $name, unchecked_return_type = $returns)]
             #[allow(non_snake_case)]
             pub fn $method(&self, $($decl)*) -> Promise {
-                does::$method(self, Operation::$variant, [$($arg)*])
+                does::$method(self, Operation::$variant, [$($arg)*], [$($names)*])
             }
         ] $($rows)*);
     };
@@ -586,10 +590,11 @@ macro_rules! client_methods {
 estatekit_vocab::operation_table!(client_methods!());
 
 /// Each operation's own behaviour, named as its row's `method`: what its generated method (above)
-/// calls with the operation and its arguments' JavaScript values (`undefined` for one left out),
-/// in its row's order: how the arguments are read, which requests are built, and which check
-/// reads the answer. (Each is inlined into its method: the module is the same as with the
-/// methods written out.)
+/// calls with the operation, its arguments' JavaScript values (`undefined` for one left out) and
+/// their names as its row has them (what an error about an argument names), in its row's order:
+/// how the arguments are read, which requests are built, and which check reads the answer. (Each
+/// is inlined into its method. The options are named `options` in every row, as a test of the
+/// table holds, and read by `Inner::call` or the behaviour's own reading under that name.)
 mod does {
     use super::*;
 
@@ -598,10 +603,11 @@ mod does {
         client: &Client,
         op: Operation,
         [filter, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
     ) -> Promise {
         client.simple(
             op,
-            |inner, events| inner.prepare_messages(filter, options, events),
+            |inner, events| inner.prepare_messages((first, filter), options, events),
             results::messages_of,
         )
     }
@@ -611,10 +617,11 @@ mod does {
         client: &Client,
         op: Operation,
         [input, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
     ) -> Promise {
         client.simple(
             op,
-            |inner, events| inner.prepare_upload(input, options, events),
+            |inner, events| inner.prepare_upload((first, input), options, events),
             results::document_record,
         )
     }
@@ -624,11 +631,12 @@ mod does {
         client: &Client,
         op: Operation,
         [query, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
     ) -> Promise {
         client.simple(
             op,
             |inner, events| {
-                let query: ListDocumentsQuery = optional("query", query)?;
+                let query: ListDocumentsQuery = optional(first, query)?;
                 Ok((
                     documents::list_request(&inner.base, &query)?,
                     inner.call(options, events)?,
@@ -643,10 +651,11 @@ mod does {
         client: &Client,
         op: Operation,
         [id, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
     ) -> Promise {
         client.by_id(
             op,
-            ("documentId", &id),
+            (first, &id),
             documents::get_request,
             options,
             results::document_record,
@@ -658,10 +667,11 @@ mod does {
         client: &Client,
         op: Operation,
         [id, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
     ) -> Promise {
         client.by_id(
             op,
-            ("documentId", &id),
+            (first, &id),
             documents::delete_request,
             options,
             results::deleted,
@@ -673,6 +683,7 @@ mod does {
         client: &Client,
         op: Operation,
         [options]: [JsValue; 1],
+        _: [&'static str; 1],
     ) -> Promise {
         client.simple(
             op,
@@ -691,6 +702,7 @@ mod does {
         client: &Client,
         op: Operation,
         [input, options]: [JsValue; 2],
+        _: [&'static str; 2],
     ) -> Promise {
         client.run(op, |inner, events| async move {
             inner.register_webhook(input, options, &events).await
@@ -702,6 +714,7 @@ mod does {
         client: &Client,
         op: Operation,
         [input, options]: [JsValue; 2],
+        _: [&'static str; 2],
     ) -> Promise {
         client.run(op, |inner, events| async move {
             inner.ensure_webhook(input, options, &events).await
@@ -713,10 +726,11 @@ mod does {
         client: &Client,
         op: Operation,
         [id, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
     ) -> Promise {
         client.by_id(
             op,
-            ("webhookId", &id),
+            (first, &id),
             webhooks::delete_request,
             options,
             results::deleted,
