@@ -75,9 +75,12 @@ PKG_SOURCES += $(wildcard docs/*.md) CHANGELOG.md scripts/pack-docs.mjs
 pkg/estatekit_wasm_bg.wasm: $(PKG_SOURCES)
 	scripts/build-pkg.sh
 
+# The demo at one address (scripts/demo.mjs): the emulator (serving www/ and pkg/) behind a small
+# Node server of the demo that adds its live events (a webhook receiver, an event log and a
+# stream route made of pkg/'s estatekit/webhooks and estatekit/live: the page's Live tab).
 demo: setup emulator pkg
 	@echo "estatekit demo: open http://127.0.0.1:$(PORT)/ (Ctrl-C stops it)"
-	$(EMULATOR) --port $(PORT) --static www --static /pkg=pkg
+	ESTATEKIT_EMULATOR_BIN=$(EMULATOR) node scripts/demo.mjs --port $(PORT)
 
 # The demo for any static host (no emulator): target/demo-static/, see scripts/demo-static.sh.
 .PHONY: demo-static
@@ -222,7 +225,8 @@ docs: pkg
 	@echo "API reference: target/docs/index.html"
 
 # End-to-end tests of the demo page (www/) in the system Chromium: against their own emulator, in
-# the page (estatekit/testing), and target/demo-static/ from a plain static server.
+# the page (estatekit/testing), target/demo-static/ from a plain static server, and the Live tab
+# against what `make demo` runs (scripts/demo.mjs, tests/e2e/live.test.mjs).
 .PHONY: test-e2e
 test-e2e: pkg emulator demo-static
 	@[ -d node_modules/playwright-core ] || npm ci

@@ -3,19 +3,15 @@
 // credentials, query or fragment. A client secret, a password, an authorization code or a token
 // is never sent over plain http to another host.
 //
-// Why a JavaScript copy of core/src/api/url.rs's `BaseUrl::parse` (the module's own rule) rather
-// than one place: the entries refuse a wrong base URL where it is given, synchronously
-// (`new Client`, `createTokenProvider`, `createUserTokens`, `authjsProvider`,
-// `betterAuthProvider`; the grants before they load anything), while the WebAssembly module
-// loads lazily and asynchronously (no top-level await: the server entries' bytes are unpacked
-// with a stream), so the module cannot answer then. The Rust rule cannot move here either: the
-// module checks every base URL it is given (an app may skip the wrapper: the glue's `Client`),
-// and core's unit and property tests run it natively, where there is no JavaScript. So the rule
-// is stated twice, in the same words, on the same parser (the WHATWG URL parser: `URL` here, the
-// platform's `URL` in the module, see core/src/api/platform.rs), and tests/node/base_url.test.mjs
-// holds the two equal: for every URL of its table, this function and the module accept the same
-// ones with the same normalised text and refuse the others with the same message. Change both
-// together.
+// The one statement of the rule (`baseUrlRule`): the entries apply it where the option is given,
+// synchronously (`new Client`, `createTokenProvider`, `createUserTokens`, `authjsProvider`,
+// `betterAuthProvider`; the grants before they load anything), and the WebAssembly module imports
+// it for every base URL it is given (an app may skip the wrapper: the glue's `Client`), through
+// core/src/api/platform.rs (wasm-bindgen copies this file beside the glue: pkg/base_url.js is that
+// same file, one module instance). It cannot be the other way round: the module loads lazily and
+// asynchronously (no top-level await: the server entries' bytes are unpacked with a stream), so it
+// cannot answer when `new Client` is called. tests/node/base_url.test.mjs checks every entry and
+// the module against its table.
 import { apiError } from "./api_error.js";
 
 /**
@@ -45,23 +41,36 @@ export function checkBaseUrl(options) {
   const value = /** @type {{ baseUrl: unknown }} */ (options).baseUrl;
   if (value == null) throw bad("is missing, expected a string");
   if (typeof value !== "string") throw bad(`is ${what(value)}, expected a string`);
-  if (value === "") throw bad("must not be empty");
-  // Rust's char::is_whitespace / is_control: the URL parser would drop or rewrite them.
-  if (/[\p{White_Space}\p{Cc}]/u.test(value)) throw bad("must not contain spaces or control characters");
+  const { url, reason } = baseUrlRule(value);
+  if (reason !== undefined) throw bad(reason);
+  return url;
+}
+
+/**
+ * The base URL rule: `value`'s normalised text (`scheme://host[:port]/path`, without trailing
+ * slash) as `url`, or why it is refused as `reason` (an `ApiError`'s message then reads `invalid
+ * options.baseUrl: <reason>`). The module's `BaseUrl::parse` calls it too.
+ * @param {string} value
+ * @returns {{ url: string, reason?: undefined } | { url?: undefined, reason: string }}
+ */
+export function baseUrlRule(value) {
+  if (value === "") return { reason: "must not be empty" };
+  // What the URL parser would drop or rewrite.
+  if (/[\p{White_Space}\p{Cc}]/u.test(value)) return { reason: "must not contain spaces or control characters" };
   /** @type {URL | undefined} */
   let url;
   try {
     url = new URL(value);
   } catch {}
   if (!url || (url.protocol !== "https:" && url.protocol !== "http:") || !url.hostname) {
-    throw bad("must be an absolute http(s) URL such as https://acme.example.com");
+    return { reason: "must be an absolute http(s) URL such as https://acme.example.com" };
   }
-  if (/[?#]/.test(value)) throw bad("must not contain a query (?) or fragment (#)");
-  if (url.username || url.password) throw bad("must not contain credentials (user:password@)");
+  if (/[?#]/.test(value)) return { reason: "must not contain a query (?) or fragment (#)" };
+  if (url.username || url.password) return { reason: "must not contain credentials (user:password@)" };
   if (url.protocol === "http:" && !isLoopback(url.hostname)) {
-    throw bad("must use https (plain http is only accepted for localhost and loopback addresses)");
+    return { reason: "must use https (plain http is only accepted for localhost and loopback addresses)" };
   }
-  return `${url.protocol}//${url.hostname}${url.port && `:${url.port}`}${url.pathname.replace(/\/+$/, "")}`;
+  return { url: `${url.protocol}//${url.hostname}${url.port && `:${url.port}`}${url.pathname.replace(/\/+$/, "")}` };
 }
 
 /**

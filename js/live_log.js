@@ -166,19 +166,22 @@ return id`;
 /**
  * Read after a position, with what tells whether the log still holds it, one step: KEYS[1] the
  * stream; ARGV[1] the position (exclusive), ARGV[2] the count. Gives { first entry id or "",
- * last generated id, entries }. Redis 7.0's XINFO STREAM: trimming moves `first-entry` (and not
- * `max-deleted-entry-id`, which counts XDEL only).
+ * last generated id, entries, 1 when no entry was ever removed (0 else) }. Redis 7.0's XINFO
+ * STREAM: trimming moves `first-entry` (and not `max-deleted-entry-id`, which counts XDEL only);
+ * `entries-added` over `length` counts what was removed.
  */
-const READ = `if redis.call("EXISTS", KEYS[1]) == 0 then return { "", "0-0", {} } end
+const READ = `if redis.call("EXISTS", KEYS[1]) == 0 then return { "", "0-0", {}, 1 } end
 local info = redis.call("XINFO", "STREAM", KEYS[1])
-local first, last = "", "0-0"
+local first, last, added, length = "", "0-0", 0, 0
 for i = 1, #info, 2 do
   if info[i] == "first-entry" and info[i + 1] then first = info[i + 1][1] end
   if info[i] == "last-generated-id" then last = info[i + 1] end
+  if info[i] == "entries-added" then added = info[i + 1] end
+  if info[i] == "length" then length = info[i + 1] end
 end
 local entries = {}
 if ARGV[1] ~= "" then entries = redis.call("XRANGE", KEYS[1], "(" .. ARGV[1], "+", "COUNT", ARGV[2]) end
-return { first, last, entries }`;
+return { first, last, entries, added == length and 1 or 0 }`;
 
 /**
  * A stream id as [ms, seq], or undefined when it is not one.
@@ -242,16 +245,18 @@ export function createRedisEventLog(client, options = {}) {
       return id == null ? null : String(id);
     },
     async read(account, after, count = 100) {
-      const reply = /** @type {[unknown, unknown, unknown[]]} */ (await send(["EVAL", READ, "1", key(account), after == null ? "" : String(after), String(count)]));
-      const [firstRaw, lastRaw, raw] = reply;
+      const reply = /** @type {[unknown, unknown, unknown[], unknown]} */ (await send(["EVAL", READ, "1", key(account), after == null ? "" : String(after), String(count)]));
+      const [firstRaw, lastRaw, raw, whole] = reply;
       const last = String(lastRaw);
       if (after == null) return { position: last, entries: [] };
       const at = streamId(after);
       const first = streamId(firstRaw);
       const end = streamId(last) ?? [0, 0];
       // Held: not past the last id generated (a Redis that came back empty is past it), and the
-      // entry at the position still there (or the stream empty with the position its end).
-      const held = at && compareIds(at, end) <= 0 && (first ? compareIds(at, first) >= 0 : compareIds(at, end) === 0);
+      // entry at the position still there (or the stream empty with the position its end), or
+      // the position taken before the stream had an entry ("0-0") and none removed since.
+      const before = at && at[0] === 0 && at[1] === 0 && Number(whole) === 1;
+      const held = at && compareIds(at, end) <= 0 && (before || (first ? compareIds(at, first) >= 0 : compareIds(at, end) === 0));
       if (!held) return { reset: last, entries: [] };
       const entries = (raw ?? []).map(entryOf);
       return { position: entries.length ? /** @type {LogEntry} */ (entries[entries.length - 1]).id : String(after), entries };

@@ -1,4 +1,5 @@
 // estatekit/subscribe: a page's side of estatekit/live's stream route, over EventSource.
+import type { AnsweredApiError } from "./estatekit.js";
 import type { EventOf, EventType } from "./webhooks.js";
 
 export type { EventOf, EventType } from "./webhooks.js";
@@ -16,17 +17,19 @@ export type LiveHandlers = {
   [T in EventType]?: (event: EventOf<T>, info: LiveEventInfo) => void;
 };
 
-/** The error given to `onError` when the stream route answered 401: the user must sign in again. */
-export interface SignInRequiredStreamError extends Error {
-  /** As every estatekit error (`isApiError` holds). */
-  readonly name: "ApiError";
-  /** The kind of a 401. */
-  kind: "unauthorized";
+/**
+ * The sign-in-required error, given to `onError` when the stream route answered 401: the
+ * package's `ApiError` (the same class as every other entry's: `isApiError` and
+ * `instanceof ApiError` hold, `toJSON()` gives its data) of kind `unauthorized`, with
+ * `signInRequired: true` (estatekit/token's `isSignInRequired` holds). The user must sign in
+ * again; the stream keeps reopening after a backoff meanwhile.
+ */
+export interface SignInRequiredStreamError extends AnsweredApiError<"unauthorized"> {
   /** The stream route's answer. */
   status: 401;
   /** Not until the user signs in again. */
   retryable: false;
-  /** Always `true` (estatekit/auth's `isSignInRequired` holds). */
+  /** Always `true`. */
   signInRequired: true;
 }
 

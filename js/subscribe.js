@@ -3,8 +3,10 @@
 // onError })` over the platform's EventSource: one stream per page and URL for all its
 // subscribers; the position (the last event's id) kept, so that when EventSource gives up (an
 // answer other than 200) the stream is reopened after a backoff from it (`?lastEventId=`); a 401
-// is told as the sign-in-required error. No module, no dependency: kept small (size.mjs).
+// is told as the sign-in-required error (the package's ApiError, kind `unauthorized`, status 401,
+// `signInRequired: true`). No module, no dependency but ./api_error.js: kept small (size.mjs).
 // Its declarations are ./subscribe.d.ts.
+import { apiError } from "./api_error.js";
 
 const RESET = "estatekit.reset";
 const POSITION = "estatekit.position";
@@ -108,15 +110,16 @@ function shared(href, withCredentials) {
     if (status === 401 && !signedOut) {
       signedOut = true;
       const error = /** @type {import("./subscribe.js").SignInRequiredStreamError} */ (
-        Object.assign(new Error("estatekit/subscribe: sign in again to follow these events (the stream was answered 401)"), {
-          name: "ApiError",
-          kind: "unauthorized",
-          status: 401,
-          retryable: false,
-          signInRequired: true,
-        })
+        /** @type {unknown} */ (
+          Object.assign(
+            apiError("unauthorized", "estatekit/subscribe: sign in again to follow these events (the stream was answered 401)", { status: 401, retryable: false }),
+            { signInRequired: true },
+          )
+        )
       );
       each((s) => s.options.onError?.(error));
+      // Closed by its handler (the page shows its sign-in): no reopening.
+      if (!subs.size) return;
     }
     const wait = Math.min(30_000, 1_000 * 2 ** tries++) * (0.5 + Math.random() / 2);
     timer = setTimeout(connect, wait);

@@ -74,17 +74,20 @@ keep=()
 [ "$out" = pkg ] || keep=(--keep-debug)
 bindgen estatekit_wasm "$out" "$wasm_dir/estatekit.wasm" "${keep[@]}"
 optimize -Oz "$out/estatekit_wasm_bg.wasm" "$out/estatekit_wasm_bg.wasm"
-# The ApiError class: wasm-bindgen copies js/api_error.js beside the glue (snippets/js/, where the
-# module's binding imports it); the wrapper's ./api_error.js is that same file, one module instance.
+# The ApiError class and the base URL rule: wasm-bindgen copies js/api_error.js and js/base_url.js
+# beside the glue (snippets/js/, where the module's bindings import them); the wrapper's
+# ./api_error.js and ./base_url.js are those same files, one module instance each.
 if [ "$out" = pkg ]; then
   printf '%s\n' '// The ApiError class: the file the module imports (js/api_error.js in the repository).' \
     'export * from "./snippets/js/api_error.js";' > "$out/api_error.js"
+  printf '%s\n' '// The base URL rule: the file the module imports (js/base_url.js in the repository).' \
+    'export * from "./snippets/js/base_url.js";' > "$out/base_url.js"
 else
-  cp js/api_error.js "$out/"
+  cp js/api_error.js js/base_url.js "$out/"
 fi
 # The closed lists' JavaScript constants, generated from their one definition (vocab/src/lib.rs).
 vocab_bin "$out/vocab.js" vocab-js
-cp js/paging.js js/base_url.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
+cp js/paging.js js/client.js js/loader.js js/embedded.js js/estatekit.js js/estatekit.node.js js/estatekit.d.ts js/package.json "$out/"
 cp js/README.md "$out/README.md"
 # The emulator's documentation (`npx estatekit-emulator`), linked from the README.
 cp js/EMULATOR.md "$out/EMULATOR.md"

@@ -15,8 +15,9 @@
 // counted: the app's SDK brings them; budget OTEL_BUDGET, checked by --check), and checks that the
 // main entry's bundle imports nothing of the first two nor of OpenTelemetry, and estatekit/otel's
 // nothing of the client's module; `estatekit/subscribe` (the browser side of estatekit/live, with
-// what it imports: budget SUBSCRIBE_BUDGET, checked by --check; its TanStack Query helper
-// reported apart), which imports nothing of the client, and which the main entry does not import.
+// what it imports, the shared ApiError class included: budget SUBSCRIBE_BUDGET, checked by
+// --check; its TanStack Query helper reported apart), which imports nothing of the client's
+// module, glue, wrapper or loader, and which the main entry does not import.
 // Also importable: `import { measure } from "./size.mjs"` (used by bench/run.mjs).
 import { readFileSync } from "node:fs";
 import { gzipSync, constants } from "node:zlib";
@@ -83,7 +84,7 @@ export const QUERY_ENTRY = "query.js";
 
 /**
  * The browser side of estatekit/live, `estatekit/subscribe` (plain JavaScript, no module), and its
- * budget (issue 66): with what it imports; its TanStack Query helper (`estatekit/subscribe/query`,
+ * budget (issue 66): with what it imports (the ApiError class); its TanStack Query helper (`estatekit/subscribe/query`,
  * its own import) reported apart.
  */
 export const SUBSCRIBE_ENTRY = "subscribe.js";
@@ -179,7 +180,9 @@ export function measureSubscribe(pkgDir = new URL("../pkg/", import.meta.url), e
   const min = buildSync({ ...options, minify: true });
   const bytes = Buffer.from(min.outputFiles[0].contents);
   const inputs = Object.keys(min.metafile.inputs);
-  const leaks = inputs.filter((i) => /estatekit_wasm|client\.js|loader\.js|_embedded|api_error/.test(i));
+  // The ApiError class (./api_error.js) is not the client's code: every entry shares it (its 401 is
+  // one), and it is counted in the budget.
+  const leaks = inputs.filter((i) => /estatekit_wasm|client\.js|loader\.js|_embedded/.test(i));
   return { name: `${entryName} + imports (bundled)`, raw: raw.length, minified: bytes.length, gzip: gzip(bytes), budget: SUBSCRIBE_BUDGET, pass: gzip(bytes) <= SUBSCRIBE_BUDGET, leaks };
 }
 

@@ -124,7 +124,6 @@ proptest! {
         let text = String::from_utf8_lossy(&bytes);
         let _ = webhooks::id_from_location(&text);
         let _ = http_date_ms(&text);
-        let _ = BaseUrl::parse(&text);
         let head = ResponseHead { status: 429, retry_after: Some(&text), rate_limit_reset: Some(&text) };
         let _ = retry_after_ms(&head, 0.0);
         let mut w = RateWindow::new(3);
@@ -150,7 +149,7 @@ proptest! {
         let _ = serde_json::from_value::<model::webhooks::RegisterWebhookInput>(v.clone());
         let _ = serde_json::from_value::<model::options::RetryOptions>(v.clone());
         if let Ok(query) = serde_json::from_value::<model::documents::ListDocumentsQuery>(v) {
-            let base = BaseUrl::parse("https://acme.example.com").expect("valid");
+            let base = BaseUrl::normalised("https://acme.example.com");
             if let Err(e) = documents::list_request(&base, &query) {
                 prop_assert_eq!(e.kind(), ApiErrorKind::InvalidInput);
             }
@@ -180,7 +179,7 @@ proptest! {
 
     #[test]
     fn request_builders_never_panic(a in ".{0,40}", b in ".{0,40}", n in any::<u32>(), r in any::<f64>()) {
-        let base = BaseUrl::parse("https://acme.example.com").expect("valid");
+        let base = BaseUrl::normalised("https://acme.example.com");
         let _ = documents::get_request(&base, &a);
         let _ = documents::delete_request(&base, &a);
         let _ = webhooks::delete_request(&base, &a);

@@ -5,6 +5,7 @@ import { setupWebhooks } from "./webhooks.js";
 import { setupDocuments } from "./documents.js";
 import { setupMessages } from "./messages.js";
 import { setupNetwork } from "./network.js";
+import { setupLive } from "./live.js";
 import { backend, initialMode, rememberMode } from "./service.js";
 
 // The token lives in memory and in this tab's sessionStorage only: never localStorage, never the URL.
@@ -193,6 +194,7 @@ async function main() {
   setupDocuments(ctx);
   setupMessages(ctx);
   setupNetwork(ctx);
+  setupLive(ctx);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     connect();

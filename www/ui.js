@@ -27,6 +27,14 @@ function append(el, children) {
   }
 }
 
+/**
+ * A webhook URL as the page shows it: the value of a `secret` query parameter (the live
+ * receiver's of `make demo`) masked, so that no secret is ever put on the screen.
+ */
+export function maskSecret(url) {
+  return String(url).replace(/([?&]secret=)[^&#]*/gi, "$1•••");
+}
+
 /** Replaces every child of `el`. */
 export function replace(el, ...children) {
   el.replaceChildren();

@@ -1,6 +1,6 @@
 // Webhooks tab: list, register (grouped event types), delete with confirmation, and on the
 // emulator a test event with its delivery attempts.
-import { h, replace, busy, showError, formatDate, confirmAction, eventTypeSelect } from "./ui.js";
+import { h, replace, busy, showError, formatDate, confirmAction, eventTypeSelect, maskSecret } from "./ui.js";
 
 export function setupWebhooks(ctx) {
   const $ = (id) => document.getElementById(id);
@@ -46,11 +46,13 @@ export function setupWebhooks(ctx) {
       return;
     }
     const rows = webhooks.map((w) => {
+      // make demo's live receiver carries a secret in its URL: never shown.
+      const url = maskSecret(w.url);
       const del = h("button", { type: "button", class: "danger small", text: "Delete" });
       const rowError = h("div", { class: "error", role: "alert", hidden: true });
-      del.setAttribute("aria-label", `Delete webhook ${w.type} to ${w.url}`);
+      del.setAttribute("aria-label", `Delete webhook ${w.type} to ${url}`);
       del.addEventListener("click", async () => {
-        const ok = await confirmAction(`Delete the ${w.type} webhook to ${w.url}?`, "Delete webhook");
+        const ok = await confirmAction(`Delete the ${w.type} webhook to ${url}?`, "Delete webhook");
         if (!ok) {
           del.focus();
           return;
@@ -71,7 +73,7 @@ export function setupWebhooks(ctx) {
         "tr",
         { "data-id": w.id },
         h("td", { "data-label": "Type" }, h("code", { text: w.type })),
-        h("td", { "data-label": "URL", class: "break" }, w.url),
+        h("td", { "data-label": "URL", class: "break" }, url),
         h("td", { "data-label": "Created" }, h("time", { datetime: w.createdAt, text: formatDate(w.createdAt) })),
         h("td", { "data-label": "Actions" }, h("div", {}, del, rowError)),
       );
@@ -146,7 +148,7 @@ export function setupWebhooks(ctx) {
               "tr",
               {},
               h("td", { "data-label": "Type" }, h("code", { text: d.type })),
-              h("td", { "data-label": "URL", class: "break" }, d.url),
+              h("td", { "data-label": "URL", class: "break" }, maskSecret(d.url)),
               h("td", { "data-label": "Attempt", text: d.attempt }),
               h("td", { "data-label": "Result" }, h("span", { class: ok ? "pill ok" : "pill bad", text: result })),
               h("td", { "data-label": "At" }, h("time", { datetime: d.at, text: formatDate(d.at) })),
@@ -163,7 +165,9 @@ export function setupWebhooks(ctx) {
     const send = $("event-send");
     try {
       await busy({ region: eventForm, buttons: [send], status: eventStatus, label: "Sending event…" }, async () => {
-        lastEvent = await ctx.admin.emit(eventType.value, { token: ctx.token, data: { id: "demo-1", sentBy: "estatekit demo" } });
+        // No `data`: the emulator's example of the type, which a typed receiver (make demo's live
+        // one among them) accepts.
+        lastEvent = await ctx.admin.emit(eventType.value, { token: ctx.token });
         // Deliveries happen in the background (with retries): poll briefly until every webhook answered.
         for (let i = 0; i < 20; i += 1) {
           const mine = await loadDeliveries();

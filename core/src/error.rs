@@ -614,49 +614,6 @@ fn hide_alone(text: String, needle: &str, hidden: usize, anywhere: bool) -> Stri
     out
 }
 
-/// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript `Error`,
-/// so it has a stack). Internal: serialized for the `ApiError` constructor (web/src/api_error.rs),
-/// without a TypeScript declaration of its own; its fields are [`ERROR_FIELDS`], which documents
-/// each (the declarations are generated from that table). `details` and `data` are JavaScript
-/// values as they are: with the `js` feature only.
-#[cfg(feature = "js")]
-#[derive(Clone, Debug, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ApiErrorInfo {
-    /// `kind`.
-    pub kind: ApiErrorKind,
-    /// `status`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub status: Option<u16>,
-    /// `code`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub code: Option<String>,
-    /// `details`.
-    #[serde(
-        default,
-        with = "serde_wasm_bindgen::preserve",
-        skip_serializing_if = "JsValue::is_undefined"
-    )]
-    pub details: JsValue,
-    /// `data`.
-    #[serde(
-        default,
-        with = "serde_wasm_bindgen::preserve",
-        skip_serializing_if = "JsValue::is_undefined"
-    )]
-    pub data: JsValue,
-    /// `retryAfterMs`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub retry_after_ms: Option<f64>,
-    /// `attempts`.
-    pub attempts: u32,
-    /// `retryable`.
-    pub retryable: bool,
-    /// `requestId`.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub request_id: Option<String>,
-}
-
 /// One field of `ApiError`, besides `name`, `message`, `stack` and `cause`.
 pub struct ErrorField {
     /// Its name in JavaScript.
@@ -671,74 +628,117 @@ pub struct ErrorField {
     pub default: Option<&'static str>,
 }
 
-/// The fields of `ApiError`, in order: the one place they are written. The TypeScript
-/// declarations (`ApiErrorBase`, `ApiErrorJSON`, `ApiErrorInit`) and the JavaScript list of
-/// js/api_error.js are generated from it ([`typescript`], [`javascript`]).
-pub const ERROR_FIELDS: [ErrorField; 9] = [
-    ErrorField {
-        name: "kind",
-        ts: "ApiErrorKind",
-        always: true,
-        doc: "What went wrong: narrows the error to the fields its kind always has.",
-        default: None,
-    },
-    ErrorField {
-        name: "status",
-        ts: "number",
-        always: false,
-        doc: "The HTTP status, on the kinds that come with an answer (0 for a redirect, which is never followed and whose status a browser hides).",
-        default: None,
-    },
-    ErrorField {
-        name: "code",
-        ts: "string",
-        always: false,
-        doc: "The service's error `code`, when an answer's body had one.",
-        default: None,
-    },
-    ErrorField {
-        name: "requestId",
-        ts: "string",
-        always: false,
-        doc: "The answer's `X-Request-Id` (for a support ticket), when an answer came with one.",
-        default: None,
-    },
-    ErrorField {
-        name: "retryAfterMs",
-        ts: "number",
-        always: false,
-        doc: "How long the service asked to wait before trying again (the `Retry-After` of a 429 or a 503), in milliseconds.",
-        default: None,
-    },
-    ErrorField {
-        name: "attempts",
-        ts: "number",
-        always: true,
-        doc: "How many requests the call made.",
-        default: Some("Default 0."),
-    },
-    ErrorField {
-        name: "retryable",
-        ts: "boolean",
-        always: true,
-        doc: "Whether a later identical call may succeed and is safe to make: RULE. When `attempts` is over 1, estatekit already retried it.",
-        default: Some("Default: what the client would report for a read with this `kind` and `status`."),
-    },
-    ErrorField {
-        name: "details",
-        ts: "unknown",
-        always: false,
-        doc: "The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`.",
-        default: None,
-    },
-    ErrorField {
-        name: "data",
-        ts: "unknown",
-        always: false,
-        doc: "Partial GraphQL `data` that came with `errors`.",
-        default: None,
-    },
-];
+/// Declares the fields of `ApiError` once, each with its JavaScript name, its Rust field and
+/// type, its TypeScript type, whether every error has it, its doc, `new ApiError(init)`'s default
+/// and where its value comes from: `call` (a call sets it, [`CallFields`]) or `of = expr` (made
+/// from the error, in the names given first: the [`Error`], the call's fields and the `retryable`
+/// rule's answer). Makes [`ERROR_FIELDS`] (what the TypeScript declarations and js/api_error.js's list are
+/// generated from) and, with the `js` feature, [`ApiErrorInfo`] (what the module hands the
+/// `ApiError` constructor: every field), [`CallFields`] (the fields a call sets) and
+/// [`ApiErrorInfo::new`].
+macro_rules! error_fields {
+    (
+        |$error:ident, $call:ident, $retryable:ident|
+        $(
+            $(#[$attr:meta])*
+            $js:literal $field:ident: $ty:ty, ts $ts:literal, always $always:literal,
+            $from:ident $(= $value:expr)?, doc $doc:literal $(, default $default:literal)?;
+        )+
+    ) => {
+        /// The fields of `ApiError`, in order: the one place they are written (with the Rust
+        /// structs [`ApiErrorInfo`] and [`CallFields`], made by the same declaration). The
+        /// TypeScript declarations (`ApiErrorBase`, `ApiErrorJSON`, `ApiErrorInit`) and the
+        /// JavaScript list of js/api_error.js are generated from it ([`typescript`],
+        /// [`javascript`]).
+        pub const ERROR_FIELDS: [ErrorField; [$($js),+].len()] = [
+            $( ErrorField {
+                name: $js,
+                ts: $ts,
+                always: $always,
+                doc: $doc,
+                default: error_fields!(@option $($default)?),
+            }, )+
+        ];
+
+        /// What an `ApiError` carries besides `name` and `message` (set on a real JavaScript
+        /// `Error`, so it has a stack): every one of [`ERROR_FIELDS`], in order. Internal:
+        /// serialized for the `ApiError` constructor (web/src/api_error.rs), without a TypeScript
+        /// declaration of its own. `details` and `data` are JavaScript values as they are: with
+        /// the `js` feature only.
+        #[cfg(feature = "js")]
+        #[derive(Clone, Debug, Serialize, Deserialize)]
+        pub struct ApiErrorInfo {
+            $(
+                #[doc = concat!("`", $js, "`: ", $doc)]
+                $(#[$attr])*
+                #[serde(rename = $js)]
+                pub $field: $ty,
+            )+
+        }
+
+        #[cfg(feature = "js")]
+        impl ApiErrorInfo {
+            /// Every field of a failed call: what `error` says of itself, what the call set
+            /// (`call`), and whether it is `retryable` (by the rule, from the operation's class).
+            pub fn new($error: &Error, $call: &CallFields, $retryable: bool) -> ApiErrorInfo {
+                ApiErrorInfo {
+                    $( $field: error_fields!(@value $from $call $field $($value)?), )+
+                }
+            }
+        }
+
+        error_fields!(@call [] $($from $field: $ty, $js;)+);
+    };
+    (@option) => { None };
+    (@option $default:literal) => { Some($default) };
+    (@value call $call:ident $field:ident) => { Clone::clone(&$call.$field) };
+    (@value of $call:ident $field:ident $value:expr) => { $value };
+    (@call [$($done:tt)*] call $field:ident: $ty:ty, $js:literal; $($rest:tt)*) => {
+        error_fields!(@call [$($done)* #[doc = concat!("`", $js, "`.")] pub $field: $ty,] $($rest)*);
+    };
+    (@call [$($done:tt)*] of $field:ident: $ty:ty, $js:literal; $($rest:tt)*) => {
+        error_fields!(@call [$($done)*] $($rest)*);
+    };
+    (@call [$($done:tt)*]) => {
+        /// The fields of an `ApiError` that the call sets (the others are made from its
+        /// [`Error`] and the `retryable` rule): those of [`ERROR_FIELDS`] declared `call`.
+        #[cfg(feature = "js")]
+        #[derive(Clone, Debug, Default)]
+        pub struct CallFields {
+            $($done)*
+        }
+    };
+}
+
+error_fields! {
+    |error, call, retryable|
+    "kind" kind: ApiErrorKind, ts "ApiErrorKind", always true, of = error.kind(),
+        doc "What went wrong: narrows the error to the fields its kind always has.";
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    "status" status: Option<u16>, ts "number", always false, of = error.status(),
+        doc "The HTTP status, on the kinds that come with an answer (0 for a redirect, which is never followed and whose status a browser hides).";
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    "code" code: Option<String>, ts "string", always false, of = error.code().map(str::to_owned),
+        doc "The service's error `code`, when an answer's body had one.";
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    "requestId" request_id: Option<String>, ts "string", always false, call,
+        doc "The answer's `X-Request-Id` (for a support ticket), when an answer came with one.";
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    "retryAfterMs" retry_after_ms: Option<f64>, ts "number", always false,
+        of = error.retry_after_ms().map(|ms| ms as f64),
+        doc "How long the service asked to wait before trying again (the `Retry-After` of a 429 or a 503), in milliseconds.";
+    "attempts" attempts: u32, ts "number", always true, call,
+        doc "How many requests the call made.", default "Default 0.";
+    "retryable" retryable: bool, ts "boolean", always true, of = retryable,
+        doc "Whether a later identical call may succeed and is safe to make: RULE. When `attempts` is over 1, estatekit already retried it.",
+        default "Default: what the client would report for a read with this `kind` and `status`.";
+    #[serde(default, with = "serde_wasm_bindgen::preserve", skip_serializing_if = "JsValue::is_undefined")]
+    "details" details: JsValue, ts "unknown", always false, call,
+        doc "The parsed error body (or a text excerpt); for `graphql`, the GraphQL `errors`.";
+    #[serde(default, with = "serde_wasm_bindgen::preserve", skip_serializing_if = "JsValue::is_undefined")]
+    "data" data: JsValue, ts "unknown", always false, call,
+        doc "Partial GraphQL `data` that came with `errors`.";
+}
 
 /// The first lines of every file generated from this module.
 const GENERATED: &str =

@@ -8,8 +8,11 @@
 // - the server ends its streams (close(), as on SIGTERM): EventSource reconnects with
 //   Last-Event-ID, nothing missed or repeated;
 // - the session ends (signed out) and the stream is cut: the page's `onError` gets the
-//   sign-in-required error; signed in again, the stream reopens from the last position with the
-//   events posted meanwhile, nothing missed or repeated.
+//   sign-in-required error (the package's ApiError, kind unauthorized, status 401); signed in
+//   again, the stream reopens from the last position with the events posted meanwhile, nothing
+//   missed or repeated.
+// The same pages on a real Redis, three servers behind one port, the emulator's events and a
+// server killed: tests/consumers/live.test.mjs (its browser run).
 import test from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
@@ -25,11 +28,18 @@ const ACCOUNT = "acme";
 
 const PAGE = `<!doctype html><meta charset="utf-8"><title>live</title><script type="module">
 import { subscribe } from "/pkg/subscribe.js";
+// The class every entry's errors are made of (what estatekit/subscribe imports too).
+import { ApiError, isApiError } from "/pkg/api_error.js";
 window.got = [];
 window.errors = [];
 window.resets = 0;
 const seen = (event, info) => window.got.push({ uuid: event.uuid, type: event.operation, id: info.id });
-subscribe("/live", { on: { UNIT_CREATED: seen, UNIT_DELETED: seen }, onReset: () => window.resets++, onError: (e) => window.errors.push([e.name, e.kind, e.status, e.signInRequired]) });
+subscribe("/live", { on: { UNIT_CREATED: seen, UNIT_DELETED: seen }, onReset: () => window.resets++, onError: (e) => window.errors.push({
+  facts: [e.name, e.kind, e.status, e.signInRequired, e.retryable, isApiError(e)],
+  // The package's ApiError (its class, its toJSON), not an Error with fields assigned.
+  ownClass: Object.getPrototypeOf(e) === ApiError.prototype,
+  json: typeof e.toJSON === "function" ? e.toJSON() : null,
+}) });
 // A second subscriber on the same URL: the same stream.
 window.second = 0;
 subscribe("/live", { on: { UNIT_CREATED: () => window.second++ } });
@@ -52,9 +62,11 @@ async function app() {
       res.setHeader("content-type", "text/html");
       return res.end(PAGE);
     }
-    if (path === "/pkg/subscribe.js") {
+    // estatekit/subscribe and what it imports (the ApiError class: pkg/api_error.js, which is
+    // pkg/snippets/js/api_error.js).
+    if (["/pkg/subscribe.js", "/pkg/api_error.js", "/pkg/snippets/js/api_error.js"].includes(path)) {
       res.setHeader("content-type", "text/javascript");
-      return res.end(readFileSync(`${pkgDir}/subscribe.js`));
+      return res.end(readFileSync(`${pkgDir}/${path.slice("/pkg/".length)}`));
     }
     if (path === "/live") return live(req, res);
     if (path === "/hooks") return hooks(req, res);
@@ -126,7 +138,16 @@ for (const engine of enginesToRun()) {
 
     const got = await page.evaluate(() => ({ got: window.got, errors: window.errors, resets: window.resets, second: window.second }));
     assert.deepEqual(got.got.map((e) => e.uuid), expected, "each event once, in the log's order: none lost, none repeated, none forged");
-    assert.deepEqual(got.errors[0], ["ApiError", "unauthorized", 401, true]);
+    assert.deepEqual(got.errors[0].facts, ["ApiError", "unauthorized", 401, true, false, true]);
+    assert.equal(got.errors[0].ownClass, true, "the sign-in-required error is the package's ApiError");
+    assert.deepEqual(got.errors[0].json, {
+      name: "ApiError",
+      message: "estatekit/subscribe: sign in again to follow these events (the stream was answered 401)",
+      kind: "unauthorized",
+      status: 401,
+      attempts: 0,
+      retryable: false,
+    });
     assert.equal(got.resets, 0);
     assert.equal(got.second, expected.filter((uuid) => Number(uuid.slice(3)) % 2 === 0).length, "the second subscriber's handler too");
     console.log(`live pages (${engine}): ${got.got.length} events, lost 0, repeated 0, ${server.streams()} stream requests (reconnections included)`);

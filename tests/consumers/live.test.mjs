@@ -8,6 +8,14 @@
 // - four simulated pages (two per account: the stream route over fetch, as EventSource reads it,
 //   reconnecting to the next server with Last-Event-ID when their stream ends) follow the events;
 // - mid-run, one server is SIGKILLed (its pages move to another and resume).
+// Then the same on real pages, in one run: estatekit/subscribe in Chromium, Firefox and WebKit
+// (browsers.mjs), a page per engine whose two frames are staff of the two accounts (six streams),
+// following three servers behind one port (live/front.mjs: a small load balancer of the test's,
+// which also cuts a frame's stream and refuses it for a while), the emulator's binary (lib.mjs)
+// delivering 500 events of the 28 types (every tenth twice; some webhooks registered without the
+// secret or with a wrong one: refused), a server SIGKILLed, every stream cut and restored, and a
+// resume from a trimmed position (the reset event); the figures (per frame, lost, repeated, the
+// delay from the receiver's answer to the page) printed.
 // Asserted: each page got each of its account's events exactly once, in the log's order (XRANGE),
 // none of the other account's, none forged (lost 0, repeated 0); a signed-out stream 401, another
 // account's 403; a resume from a position trimmed away gives the reset event; Redis restarted
@@ -20,7 +28,9 @@ import { fork, execFileSync } from "node:child_process";
 import { once } from "node:events";
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { REDIS_SERVER, assertLocked, installLocked, root, startRedis } from "./lib.mjs";
+import { ENGINE_NAMES, REDIS_SERVER, assertLocked, enginesToRun, installLocked, root, startEmulator, startRedis } from "./lib.mjs";
+import { openPage } from "./browsers.mjs";
+import { startFront } from "./live/front.mjs";
 import { sseReader } from "../node/sse.mjs";
 
 const dir = `${root}tests/consumers/live`;
@@ -29,6 +39,8 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 /** Events emitted per run (both accounts), and after how many of them a server is killed. */
 const EVENTS = { "node-redis": 500, ioredis: 200 };
 const STREAMS_FOR_MEMORY = 200;
+/** Events the emulator emits in the browser run (both accounts). */
+const PAGE_EVENTS = 500;
 
 /** Waits (bounded: `ms`) until `done()` holds, else fails saying what it waited for. */
 async function until(done, ms, what) {
@@ -114,6 +126,30 @@ test.before(() => {
 });
 // A client left reconnecting to a Redis that is gone must not hold the file up once it reported.
 test.after(() => setTimeout(() => process.exit(), 5_000).unref());
+
+test("a Redis log: a position taken while the account's stream was empty resumes with every event after it (no reset); once entries are trimmed away, the same position resets", { timeout: 60_000 }, async (t) => {
+  const redis = await startRedis();
+  t.after(() => redis.stop());
+  const require = createRequire(`${dir}/package.json`);
+  const { createClient } = require("redis");
+  const client = createClient({ url: `redis://127.0.0.1:${redis.port}` });
+  client.on("error", () => {});
+  await client.connect();
+  t.after(() => client.close());
+  const { createRedisEventLog } = await import(pathToFileURL(`${dir}/node_modules/estatekit/live.js`).href);
+  const log = createRedisEventLog(client);
+  const account = "quiet";
+  const { position } = await log.read(account, null);
+  assert.equal(position, "0-0", "an account with no stream yet");
+  const appended = [];
+  for (let i = 0; i < 3; i++) appended.push(await log.append(account, { type: "UNIT_CREATED", data: `{"uuid":"u${i}"}`, uuid: `u${i}` }));
+  const resumed = await log.read(account, position);
+  assert.equal(resumed.reset, undefined, "nothing was trimmed: no reset");
+  assert.deepEqual(resumed.entries.map((e) => e.id), appended);
+  await client.sendCommand(["XTRIM", `estatekit:live:${account}`, "MAXLEN", "1"]);
+  const trimmed = await log.read(account, position);
+  assert.deepEqual([trimmed.reset, trimmed.entries], [appended[2], []], "two entries after the position are gone: the reset, to the end");
+});
 
 for (const client of ["node-redis", "ioredis"]) {
   test(`estatekit/live on a real Redis (${client}): three servers, four pages, a server killed mid-run`, { timeout: 180_000 }, async (t) => {
@@ -262,3 +298,189 @@ for (const client of ["node-redis", "ioredis"]) {
     assert.deepEqual(pages.map((p, i) => p.events.length - counts[i]), [1, 1, 1, 1], "once each");
   });
 }
+
+// The same on real pages: estatekit/subscribe in Chromium, Firefox and WebKit (browsers.mjs), the
+// three servers behind one port (live/front.mjs, a load balancer of this test's), the emulator's
+// binary (lib.mjs) delivering the events. Per engine a page of two frames, staff of one account
+// each (two receivers, two subdomains): six streams in all.
+test(`estatekit/subscribe in ${enginesToRun().map((e) => ENGINE_NAMES[e]).join(", ")} on a real Redis: three servers behind one port, the emulator's ${PAGE_EVENTS} events, a server killed, connections cut, the reset after a trim`, { timeout: 240_000 }, async (t) => {
+  const started = performance.now();
+  const children = new Set();
+  const redis = await startRedis();
+  t.after(async () => {
+    for (const child of children) child.kill("SIGKILL");
+    await redis.stop();
+  });
+  const emulator = await startEmulator(["--token", "live-a", "--token", "live-b", "--delivery-backoff-ms", "50"]);
+  t.after(() => emulator.stop());
+  const admin = (path, body) =>
+    fetch(`${emulator.url}/_emulator/${path}`, body === undefined ? {} : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }).then(async (r) => {
+      assert.ok(r.ok, `${path}: HTTP ${r.status} ${await r.clone().text()}`);
+      return r.json();
+    });
+  const info = await admin("info");
+  const tokens = ["live-a", "live-b"];
+  const subdomain = Object.fromEntries(info.accounts.map((a) => [a.token, a.subdomain]));
+  const accounts = { a: subdomain["live-a"], b: subdomain["live-b"] };
+  assert.notEqual(accounts.a, accounts.b);
+  const { EVENT_TYPES } = await import(pathToFileURL(`${dir}/node_modules/estatekit/vocab.js`).href);
+  assert.equal(EVENT_TYPES.length, 28);
+
+  const env = { REDIS_PORT: String(redis.port), CLIENT: "node-redis", ACCOUNTS: `${accounts.a},${accounts.b}`, SECRET };
+  const servers = [];
+  for (let i = 0; i < 3; i++) servers.push(await startServer(env, children));
+  const front = await startFront({ servers, accounts, secret: SECRET, subscribeFile: `${dir}/node_modules/estatekit/subscribe.js`, types: EVENT_TYPES });
+  t.after(() => front.close());
+
+  // Each account's webhooks, through the one port: every type with the secret; a few types also to
+  // the URL without it, or with a wrong one (the same events, refused).
+  for (const [i, token] of tokens.entries()) {
+    const hooks = `${front.url}/hooks/${Object.values(accounts)[i]}`;
+    const webhooks = EVENT_TYPES.flatMap((type, k) => [
+      { type, url: `${hooks}?secret=${SECRET}` },
+      ...(k % 7 === 0 ? [{ type, url: hooks }] : k % 7 === 3 ? [{ type, url: `${hooks}?secret=${SECRET.slice(0, -1)}x` }] : []),
+    ]);
+    await admin("seed", { token, webhooks });
+  }
+
+  // The pages, opened one engine at a time (a browser that fails to start closes the others).
+  const engines = enginesToRun();
+  const browsers = [];
+  t.after(() => Promise.all(browsers.map((b) => b.close().catch(() => {}))));
+  for (const engine of engines) {
+    const page = await openPage(engine);
+    browsers.push(page);
+    await page.goto(`${front.url}/?engine=${engine}`);
+  }
+  const names = engines.flatMap((e) => [`${e}-a`, `${e}-b`]);
+  const frameOf = (name) => /** @type {"a" | "b"} */ (name.slice(-1));
+  /** What the frames got so far (counts only, or everything). */
+  const counts = async () =>
+    (await Promise.all(browsers.map((b) => b.evaluate(() => ["a", "b"].map((f) => { const w = /** @type {any} */ (document.getElementById(f))?.contentWindow; return w?.ready ? [w.got.length, w.resets.length] : [-1, -1]; }))))).flat();
+  const everything = async () =>
+    (await Promise.all(browsers.map((b) => b.evaluate(() => ["a", "b"].map((f) => { const w = /** @type {any} */ (document.getElementById(f)).contentWindow; return { got: w.got, resets: w.resets, errors: w.errors }; }))))).flat();
+  const streaming = () => names.every((n) => (front.pages.get(n)?.open.size ?? 0) === 1);
+  await until(async () => (await counts()).every(([n]) => n === 0) && streaming(), 60_000, "every frame's stream open");
+
+  // Refused streams: signed out, and staff of an account these servers do not serve.
+  assert.equal((await fetch(`${front.url}/a/live`)).status, 401);
+  assert.equal((await fetch(`${front.url}/a/live`, { headers: { cookie: "staff=emu-other" } })).status, 403);
+
+  // The run: the events alternate between the accounts, each account's cycling through the 28
+  // types; every tenth sent twice at once; every 25th followed by a forged delivery of the test's
+  // (the account's subdomain, no secret or a wrong one). A server is SIGKILLed at 30 % (its frames'
+  // EventSource reconnects through the front to another: 50 events on, the run waits for it); at 60 %
+  // every frame's stream is cut and refused until each frame was refused once (EventSource gives
+  // up; estatekit/subscribe reopens it from its position), 50 events sent meanwhile.
+  const forged = [];
+  const emit = (n) => admin("emit", { type: EVENT_TYPES[Math.floor(n / 2) % 28], token: tokens[n % 2], copies: n % 10 === 0 ? 1 : 0 });
+  let moved = [];
+  for (let n = 0; n < PAGE_EVENTS; n++) {
+    const sent = await emit(n);
+    assert.ok(sent.webhooks >= 1);
+    if (n % 25 === 0) {
+      const account = Object.values(accounts)[n % 2];
+      const uuid = `forged-${n}`;
+      const body = JSON.stringify({ uuid, operation: "UNIT_CREATED", subdomain: account, language: "en", createdAt: new Date().toISOString(), data: {} });
+      const search = n % 50 === 0 ? "" : `?secret=${SECRET.slice(0, -1)}x`;
+      assert.equal((await fetch(`${front.url}/hooks/${account}${search}`, { method: "POST", body })).status, 401);
+      forged.push(uuid);
+    }
+    if (n === Math.floor(PAGE_EVENTS * 0.3)) {
+      moved = names.filter((name) => [...(front.pages.get(name)?.open ?? [])].some((s) => s.server === servers[0]));
+      servers[0].alive = false;
+      servers[0].child.kill("SIGKILL");
+    }
+    if (n === Math.floor(PAGE_EVENTS * 0.3) + 50) {
+      // The killed server's frames back on another (EventSource reconnects by itself, Last-Event-ID).
+      await until(() => moved.every((name) => [...(front.pages.get(name)?.open ?? [])].some((s) => s.server !== servers[0])), 60_000, "the killed server's frames on another server");
+    }
+    if (n === Math.floor(PAGE_EVENTS * 0.6)) front.cut(["a", "b"]);
+    if (n === Math.floor(PAGE_EVENTS * 0.6) + 50) {
+      await until(() => names.every((name) => (front.pages.get(name)?.refused ?? 0) >= 1), 60_000, "every frame refused once while cut");
+      front.restore(["a", "b"]);
+    }
+  }
+  await admin(`settled?timeoutMs=60000`);
+  const redisLog = await redisAdmin(redis.port);
+  t.after(() => redisLog.close());
+  const logs = { a: await redisLog.log(accounts.a), b: await redisLog.log(accounts.b) };
+  assert.equal(logs.a.length + logs.b.length, PAGE_EVENTS, "each event appended once (redeliveries appended nothing)");
+  await until(async () => (await counts()).every(([got], i) => got >= logs[frameOf(names[i])].length), 90_000, "every frame to get its account's events");
+  const main = await everything();
+
+  // A resume from a position the log no longer holds: account a's frames cut and refused, 20
+  // events of each account sent meanwhile (b's frames get theirs), a's stream trimmed to its last
+  // 5 entries; restored, a's frames get the reset event, with the position to go on from.
+  const refusedBefore = new Map(names.map((n) => [n, front.pages.get(n)?.refused ?? 0]));
+  front.cut(["a"]);
+  for (let n = 0; n < 40; n++) await emit(n);
+  await admin(`settled?timeoutMs=60000`);
+  const end = (await redisLog.log(accounts.a)).at(-1).id;
+  await redisLog.trim(accounts.a, 5);
+  await until(() => names.filter((n) => frameOf(n) === "a").every((name) => (front.pages.get(name)?.refused ?? 0) > (refusedBefore.get(name) ?? 0)), 60_000, "a's frames refused while cut");
+  front.restore(["a"]);
+  await until(async () => (await counts()).every(([, resets], i) => frameOf(names[i]) === "b" || resets >= 1), 60_000, "a's frames told of the trim (reset)");
+  // A last event per account: whatever came twice would have come before it.
+  await emit(0);
+  await emit(1);
+  await admin(`settled?timeoutMs=60000`);
+  const final = { a: await redisLog.log(accounts.a), b: await redisLog.log(accounts.b) };
+  await until(async () => (await counts()).every(([got], i) => got >= (frameOf(names[i]) === "a" ? logs.a.length + 1 : final.b.length)), 60_000, "the last events");
+  const pages = await everything();
+
+  // The figures first (printed also when an assertion below fails), per frame: its events, the
+  // expected ones it lacks (lost), those it got more than once (repeated).
+  const expected = names.map((name) => (frameOf(name) === "a" ? [...logs.a, final.a.at(-1)] : final.b));
+  const figures = names.map((name, i) => {
+    const uuids = pages[i].got.map((e) => e.uuid);
+    const unique = new Set(uuids);
+    return `${name} ${uuids.length} (lost ${expected[i].filter((e) => !unique.has(e.uuid)).length}, repeated ${uuids.length - unique.size})`;
+  });
+  // The delay from the receiver's answer to the page, for the events answered while the frame's
+  // stream was open and given on it (the others came with a catch-up after a reconnection).
+  const delays = [];
+  let caughtUp = 0;
+  for (const [i, name] of names.entries()) {
+    const streams = front.pages.get(name)?.streams ?? [];
+    for (const e of main[i].got) {
+      const at = front.answeredAt.get(e.uuid);
+      if (at !== undefined && streams.some((s) => s.since <= at && e.at <= s.until)) delays.push(e.at - at);
+      else caughtUp++;
+    }
+  }
+  delays.sort((x, y) => x - y);
+  const accepted = front.answers.filter((a) => a.withSecret && a.status >= 200 && a.status < 300);
+  const refused = front.answers.filter((a) => !a.withSecret);
+  const resumed = (how) => names.flatMap((n) => front.pages.get(n)?.streams ?? []).filter((s) => s.resumed === how).length;
+  console.log(
+    `live pages (${engines.join(", ")}; real Redis, 3 servers behind one port): ${PAGE_EVENTS} events of 28 types (+42 after), ` +
+      `${accepted.length - new Set(accepted.map((a) => a.uuid)).size} deliveries accepted again (appended nothing), ` +
+      `${refused.length} deliveries without the secret refused; per frame: ${figures.join(", ")}; ` +
+      `across the kill (${moved.length} frames moved) and the cuts (streams per frame ${names.map((n) => front.pages.get(n)?.streams.length).join("/")}; resumed by EventSource's Last-Event-ID ${resumed("header")}, by estatekit/subscribe's ?lastEventId= ${resumed("query")}); ` +
+      `delay from the receiver's answer to the page (${delays.length} events on open streams, ${caughtUp} caught up after a reconnection): ` +
+      `p50 ${percentile(delays, 50)?.toFixed(1)} ms, p99 ${percentile(delays, 99)?.toFixed(1)} ms, max ${delays.at(-1)?.toFixed(1)} ms; ` +
+      `${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+
+  // Each frame: each of its account's events once, in the log's order (ids too), its handler by
+  // type, none of the other account's, none without the secret; a's frames the reset, then the
+  // last event.
+  for (const [i, name] of names.entries()) {
+    const frame = frameOf(name);
+    const { got, resets, errors } = pages[i];
+    assert.deepEqual(got.map((e) => e.uuid), expected[i].map((e) => e.uuid), `${name}: each event once, in the log's order`);
+    assert.deepEqual(got.map((e) => e.id), expected[i].map((e) => e.id), name);
+    assert.ok(got.every((e) => e.handler === e.type && e.subdomain === accounts[frame]), `${name}: its handler by type, none of the other account's`);
+    assert.ok(!got.some((e) => forged.includes(e.uuid)), `${name}: none without the secret`);
+    assert.deepEqual(resets, frame === "a" ? [end] : [], `${name}: the reset after the trim, and only then`);
+    assert.deepEqual(errors, [], name);
+  }
+  assert.equal(new Set([...logs.a, ...logs.b].map((e) => e.type)).size, 28, "all 28 types");
+  assert.ok(refused.length > 0 && refused.every((a) => a.status === 401), "every delivery without the secret refused (401)");
+  assert.ok(moved.length >= 1, "the killed server had pages, which moved to another");
+  for (const s of servers.slice(1)) {
+    const { errors } = await s.ask("errors");
+    assert.ok(errors.every((e) => e === "WebhookRefused"), JSON.stringify(errors));
+  }
+});

@@ -24,7 +24,6 @@ const WRAPPER = [
   "node_listener.js",
   // estatekit/live (servers) and estatekit/subscribe (pages), plain JavaScript (live.test.mjs).
   ...["live.js", "live_log.js", "live_stream.js", "subscribe.js", "subscribe_query.js"],
-  "base_url.js",
   "query.js",
   "token.js",
   ...["otel.js", "otel_client.js", "otel_auth.js", "otel_webhooks.js", "otel_telemetry.js", "otel_live.js"],
@@ -56,12 +55,15 @@ const SHIPPED = [
   // The ApiError and WebhookEventError classes: wasm-bindgen's copies of js/api_error.js and
   // js/webhook_event_error.js beside the glues (their bindings import them), and the wrapper's
   // re-exports of those same files; js/request.js and js/events.js, the functions that send a
-  // request and tell an event (one crossing each).
+  // request and tell an event (one crossing each); js/base_url.js, the base URL rule (the
+  // wrapper's base_url.js re-exports it).
   "snippets/js/api_error.js",
+  "snippets/js/base_url.js",
   "snippets/js/events.js",
   "snippets/js/request.js",
   "snippets/js/webhook_event_error.js",
   "api_error.js",
+  "base_url.js",
   "webhook_event_error.js",
   // EVENT_TYPES and DOCUMENT_TYPES, generated from their one definition (vocab/src/lib.rs).
   "vocab.js",

@@ -418,7 +418,7 @@ test("screenshots of each tab at 1280x800 and 390x844, without horizontal scroll
     await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: path.join(SHOTS, `network-${size}.png`) });
 
-    for (const tab of ["webhooks", "documents", "messages", "network"]) {
+    for (const tab of ["webhooks", "documents", "messages", "live", "network"]) {
       await page.click(`#tab-${tab}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${tab} tab scrolls sideways by ${overflow}px at ${size}`);

@@ -58,6 +58,12 @@ test("the static folder: its root opens the page, which defaults to the in-page 
   assert.equal(await page.inputValue("#base-url"), SERVICE);
   assert.equal(await page.inputValue("#token"), TOKEN);
   assert.match(await page.textContent("#connection-status"), /Connected to https:\/\/acme\.estatekit\.test \(emulator in this page\)/);
+  // No server behind a static host: the Live tab says what live events need, and asks nothing.
+  await page.click("#tab-live");
+  await page.waitForSelector('body[data-live="unavailable"]');
+  assert.match(await page.textContent("#live-unavailable"), /Live events need make demo/);
+  assert.ok(await page.isHidden("#live-controls"));
+  await page.click("#tab-webhooks");
   await page.locator("#webhooks-list .empty").waitFor();
   const loaded = page.requests.map((url) => new URL(url).pathname).filter((p) => p.startsWith("/pkg/")).sort();
   assert.deepEqual(loaded, [
@@ -75,6 +81,7 @@ test("the static folder: its root opens the page, which defaults to the in-page 
     "/pkg/paging.js",
     "/pkg/redis_send.js",
     "/pkg/snippets/js/api_error.js",
+    "/pkg/snippets/js/base_url.js",
     "/pkg/snippets/js/events.js",
     "/pkg/snippets/js/request.js",
     "/pkg/testing.js",
@@ -260,7 +267,7 @@ test("in-page screenshots at 1280x800 and 390x844, without horizontal scrolling"
     await page.screenshot({ path: path.join(SHOTS, `in-page-webhooks-${size}.png`) });
     await showMessages(page, "cand-1");
     await page.screenshot({ path: path.join(SHOTS, `in-page-messages-${size}.png`) });
-    for (const tab of ["webhooks", "documents", "messages", "network"]) {
+    for (const tab of ["webhooks", "documents", "messages", "live", "network"]) {
       await page.click(`#tab-${tab}`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       assert.ok(overflow <= 0, `${tab} tab scrolls sideways by ${overflow}px at ${size}`);

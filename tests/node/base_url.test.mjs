@@ -2,9 +2,10 @@
 // the package installed from the packed tarball (ESTATEKIT_PACKAGE_DIR, which
 // tests/consumers/base-url.test.mjs sets): every entry that takes a base URL refuses `http://acme.example.com` where
 // the option is given, in the same words, and sends nothing; localhost, 127.0.0.0/8, [::1] and
-// https are accepted. The wrapper's copy of the rule (js/base_url.js) and the module's
-// (core/src/api/url.rs) agree on every URL of the table: same verdict, same normalised text, same
-// message.
+// https are accepted. The rule is written once (js/base_url.js's `baseUrlRule`); the module
+// imports it (core/src/api/platform.rs): the wrapper and the module give every URL of the table
+// the same verdict, the same normalised text, the same message, and the rule's verdicts are those
+// of its own table.
 import test from "node:test";
 import assert from "node:assert/strict";
 import { pathToFileURL } from "node:url";
@@ -14,7 +15,7 @@ const pkg = installed ? pathToFileURL(`${installed}/`) : new URL("../../pkg/", i
 const main = await import(new URL("estatekit.node.js", pkg).href);
 const browser = await import(new URL("estatekit.js", pkg).href);
 const auth = await import(new URL("auth.node.js", pkg).href);
-const { checkBaseUrl } = await import(new URL("base_url.js", pkg).href);
+const { checkBaseUrl, baseUrlRule } = await import(new URL("base_url.js", pkg).href);
 const glue = await import(new URL("estatekit_wasm_node.js", pkg).href);
 const { isApiError } = main;
 
@@ -87,7 +88,42 @@ test("localhost, 127.0.0.0/8, [::1] and https are accepted by every entry, norma
   }
 });
 
-test("the wrapper's rule (js/base_url.js) and the module's (core/src/api/url.rs) agree on every URL", async () => {
+test("the rule normalises what it accepts and says why it refuses the rest", () => {
+  const accepted = {
+    "https://acme.example.com": "https://acme.example.com",
+    "https://acme.example.com/": "https://acme.example.com",
+    "HTTPS://Acme.Example.com:8443/base//": "https://acme.example.com:8443/base",
+    "http://127.0.0.1:8787": "http://127.0.0.1:8787",
+    "http://127.1:8787": "http://127.0.0.1:8787",
+    "http://localhost:3000/": "http://localhost:3000",
+    "http://[::1]:9000": "http://[::1]:9000",
+    "https://acme.example.com:443/": "https://acme.example.com",
+    "http://localhost:80": "http://localhost",
+    "http://localhost:443": "http://localhost:443",
+    "https://bücher.example": "https://xn--bcher-kva.example",
+  };
+  for (const [given, url] of Object.entries(accepted)) assert.deepEqual(baseUrlRule(given), { url }, given);
+  const absolute = "must be an absolute http(s) URL such as https://acme.example.com";
+  const visible = "must not contain spaces or control characters";
+  const query = "must not contain a query (?) or fragment (#)";
+  const refused = {
+    "": "must not be empty",
+    "acme.example.com": absolute,
+    "ftp://acme.example.com": absolute,
+    "https://": absolute,
+    "https://acme.example.com:99999": absolute,
+    "http://acme.example.com": REFUSED.replace("invalid options.baseUrl: ", ""),
+    "http://127.0.0.1.evil.com": REFUSED.replace("invalid options.baseUrl: ", ""),
+    "https://user:pw@acme.example.com": "must not contain credentials (user:password@)",
+    "https://acme.example.com/?x=1": query,
+    "https://acme.example.com/#frag": query,
+    "https://acme example.com": visible,
+    "https://acme.example.com/\n": visible,
+  };
+  for (const [given, reason] of Object.entries(refused)) assert.deepEqual(baseUrlRule(given), { reason }, JSON.stringify(given));
+});
+
+test("the wrapper and the module (which imports the rule) agree on every URL", async () => {
   await main.default(); // the module, whose own Client checks its options
   const table = [
     undefined, null, 5, true, {}, ["https://acme.example.com"], "", " https://acme.example.com", "https://acme.example.com\n", "https://acme\u00a0.example.com",

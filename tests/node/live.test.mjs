@@ -280,3 +280,72 @@ test.describe("estatekit/webhooks writes the log", () => {
     assert.equal(typeof testing.createMemoryEventLog, "function", "estatekit/testing has the in-memory log");
   });
 });
+
+test.describe("estatekit/subscribe: a 401", () => {
+  test.it("is the package's sign-in-required ApiError (kind unauthorized, status 401), not a plain Error; closed by onError, no reopening", async (t) => {
+    const { ApiError, isApiError } = await import(`${pkg}estatekit.node.js`);
+    const { isSignInRequired } = await import(`${pkg}token.js`);
+    const { subscribe } = await import(`${pkg}subscribe.js`);
+    // The stream route of a signed-out user.
+    const server = createServer((req, res) => {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end('{"error":"sign_in_required"}');
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    t.after(() => server.close());
+    // A stand-in for the browser's EventSource: it gives up at once (as on a 401).
+    const sources = [];
+    const saved = globalThis.EventSource;
+    globalThis.EventSource = class {
+      constructor(url) {
+        this.url = String(url);
+        this.readyState = 0;
+        sources.push(this);
+      }
+      addEventListener() {}
+      close() {
+        this.readyState = 2;
+      }
+    };
+    t.after(() => (globalThis.EventSource = saved));
+    // The reopening is a timer of 0.5 s or more: none once the handler closed the subscription.
+    const waits = [];
+    const savedTimeout = globalThis.setTimeout;
+    globalThis.setTimeout = (fn, ms, ...rest) => {
+      if (typeof ms === "number" && ms >= 500) waits.push(ms);
+      return savedTimeout(fn, ms, ...rest);
+    };
+    t.after(() => (globalThis.setTimeout = savedTimeout));
+    const errors = [];
+    const got = new Promise((resolve) => {
+      const live = subscribe(`http://127.0.0.1:${server.address().port}/live`, {
+        onError: (error) => {
+          errors.push(error);
+          live.close();
+          resolve();
+        },
+      });
+    });
+    assert.equal(sources.length, 1);
+    sources[0].readyState = 2;
+    sources[0].onerror();
+    await got;
+    assert.deepEqual(waits, [], "closed in onError: the stream is not reopened");
+    assert.equal(sources.length, 1);
+    const [error] = errors;
+    assert.ok(isApiError(error), "isApiError holds");
+    assert.ok(error instanceof ApiError);
+    assert.equal(Object.getPrototypeOf(error), ApiError.prototype, "the package's ApiError class, not an Error with fields assigned");
+    assert.ok(isSignInRequired(error), "estatekit/token's isSignInRequired holds");
+    assert.equal(error.signInRequired, true);
+    assert.deepEqual(error.toJSON(), {
+      name: "ApiError",
+      message: "estatekit/subscribe: sign in again to follow these events (the stream was answered 401)",
+      kind: "unauthorized",
+      status: 401,
+      attempts: 0,
+      retryable: false,
+    });
+  });
+});

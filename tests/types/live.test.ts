@@ -6,6 +6,7 @@ import { createEventStream, createMemoryEventLog, createRedisEventLog, toNodeLis
 import { createWebhookHandler } from "estatekit/webhooks";
 import { createMemoryEventLog as testingLog } from "estatekit/testing";
 import { subscribe, type SignInRequiredStreamError } from "estatekit/subscribe";
+import type { ApiError } from "estatekit";
 import { invalidateOn } from "estatekit/subscribe/query";
 
 declare const redis: { sendCommand(args: string[]): Promise<unknown> };
@@ -53,7 +54,20 @@ const live = subscribe("/api/live", {
     UNIT_CRAETED: () => {},
   },
   onReset: ({ position }) => void (position satisfies string),
-  onError: (error: SignInRequiredStreamError) => void (error.signInRequired satisfies true),
+  onError: (error: SignInRequiredStreamError) => {
+    // The package's ApiError: assignable to it, switched on by kind, its fields typed.
+    const apiError: ApiError = error;
+    const kind: "unauthorized" = error.kind;
+    const status: 401 = error.status;
+    const attempts: number = error.attempts;
+    void error.toJSON().kind;
+    void (error.signInRequired satisfies true);
+    void (error.retryable satisfies false);
+    void [apiError, kind, status, attempts];
+    // @ts-expect-error: its kind is unauthorized only
+    const other: "forbidden" = error.kind;
+    void other;
+  },
 });
 live.close();
 

@@ -11,7 +11,7 @@
 //! one; the first is its own), how it may be sent again after a failure ([`Resend`], what
 //! `retryable` follows), and what a caller should do when its outcome is unknown. Made from it:
 //! the `Operation` enum and its TypeScript union (tsify), the phrases, each request's method, URL
-//! and retry class (estatekit-core's request builders: `HttpRequest::of` fills the row's own
+//! and retry class (estatekit-core's request builders: `HttpRequest::to` fills the row's own
 //! template, no path is written there), the emulator's routes (emulator/src/routes.rs),
 //! `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), the `Client` class's wasm
 //! methods and their declarations (estatekit-web's `client_methods!`, through
@@ -782,7 +782,7 @@ mod tests {
             assert_eq!(path, names(route.template), "{name}");
             assert!(
                 path.len() <= 1,
-                "{name}: core's HttpRequest::of fills one segment"
+                "{name}: core's HttpRequest::to_segment fills one segment"
             );
             assert!(
                 fields.iter().all(|f| f.at != At::Path || !f.optional),

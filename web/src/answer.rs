@@ -71,7 +71,7 @@ impl Answer {
     /// its message.
     pub fn fail(&self, error: Error) -> Failure {
         let mut failure = Failure::from(error.redacted(&self.token)).after(self.attempts);
-        failure.request_id = self.header_redacted("x-request-id");
+        failure.call.request_id = self.header_redacted("x-request-id");
         failure
     }
 

@@ -1,9 +1,9 @@
 //! JavaScript `ApiError` objects, made by the one `ApiError` class of the package
 //! (`js/api_error.js`, imported through its binding below): real `Error`s (with a stack) that
-//! carry the fields of [`ApiErrorInfo`] and, as ES2022 `cause`, what failed underneath.
+//! carry the fields of [`ApiErrorInfo`] (core's `ERROR_FIELDS`) and, as ES2022 `cause`, what failed underneath.
 
 use super::js;
-use crate::error::{ApiErrorInfo, Error, Resend};
+use crate::error::{ApiErrorInfo, CallFields, Error, Resend};
 use wasm_bindgen::prelude::*;
 
 #[wasm_bindgen(module = "/../js/api_error.js")]
@@ -20,16 +20,11 @@ extern "C" {
 /// A failed call: the error plus what only JavaScript can hold.
 #[derive(Debug)]
 pub struct Failure {
-    /// What went wrong.
+    /// What went wrong (the `ApiError`'s fields made from it: `kind`, `status`, `code`...).
     pub error: Error,
-    /// Parsed error body, GraphQL `errors`, or a text excerpt.
-    pub details: Option<JsValue>,
-    /// Partial GraphQL `data`.
-    pub data: Option<JsValue>,
-    /// Requests made by the call.
-    pub attempts: u32,
-    /// The answer's `X-Request-Id`, when the failure came with an answer that had one.
-    pub request_id: Option<String>,
+    /// The `ApiError`'s fields the call sets (`attempts`, `requestId`, `details`, `data`:
+    /// declared with the others, in core's `ERROR_FIELDS`).
+    pub call: CallFields,
     /// What was thrown or rejected underneath (a failed `fetch`'s `TypeError`, the abort
     /// reason, what a caller's callback threw), whole.
     pub cause: Option<JsValue>,
@@ -50,10 +45,7 @@ impl From<Error> for Failure {
     fn from(error: Error) -> Self {
         Failure {
             error,
-            details: None,
-            data: None,
-            attempts: 0,
-            request_id: None,
+            call: CallFields::default(),
             cause: None,
             unknown_outcome: None,
             resend: Resend::Idempotent,
@@ -66,13 +58,13 @@ impl From<Error> for Failure {
 impl Failure {
     /// The same failure with `details` set.
     pub fn with_details(mut self, details: Option<JsValue>) -> Self {
-        self.details = details;
+        self.call.details = details.unwrap_or(JsValue::UNDEFINED);
         self
     }
 
     /// The same failure with `attempts` set.
     pub fn after(mut self, attempts: u32) -> Self {
-        self.attempts = attempts;
+        self.call.attempts = attempts;
         self
     }
 
@@ -97,19 +89,10 @@ impl Failure {
 
     /// What the `ApiError` carries besides its message.
     pub fn info(&self) -> ApiErrorInfo {
-        ApiErrorInfo {
-            kind: self.error.kind(),
-            status: self.error.status(),
-            code: self.error.code().map(str::to_owned),
-            details: self.details.clone().unwrap_or(JsValue::UNDEFINED),
-            data: self.data.clone().unwrap_or(JsValue::UNDEFINED),
-            retry_after_ms: self.error.retry_after_ms().map(|ms| ms as f64),
-            attempts: self.attempts,
-            retryable: self
-                .error
-                .retryable(self.resend, self.unknown_outcome.is_none()),
-            request_id: self.request_id.clone(),
-        }
+        let retryable = self
+            .error
+            .retryable(self.resend, self.unknown_outcome.is_none());
+        ApiErrorInfo::new(&self.error, &self.call, retryable)
     }
 
     /// The message JavaScript sees.

@@ -120,11 +120,12 @@ fn hide_error(error: Error, secrets: &[&str]) -> Error {
 /// `failure` with each of `secrets` hidden in its message and its `details`.
 fn hide(mut failure: Failure, secrets: &[&str]) -> Failure {
     failure.error = hide_error(failure.error, secrets);
-    failure.details = failure.details.map(|details| {
-        secrets
+    if !failure.call.details.is_undefined() {
+        let details = std::mem::take(&mut failure.call.details);
+        failure.call.details = secrets
             .iter()
-            .fold(details, |value, secret| js::redact_value(value, secret))
-    });
+            .fold(details, |value, secret| js::redact_value(value, secret));
+    }
     failure
 }
 

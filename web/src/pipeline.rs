@@ -545,7 +545,7 @@ impl<'r> Run<'r> {
     /// Unknown outcome: a failure that is not repeated is the call's; when core's
     /// `outcome_unknown` says the request may have acted, it is not retryable and says why.
     fn unrepeated(&self, failure: Failure, kind: ApiErrorKind, known: bool) -> Failure {
-        if outcome_unknown(kind, self.resend, known, failure.attempts) {
+        if outcome_unknown(kind, self.resend, known, failure.call.attempts) {
             return failure.outcome_unknown(self.op.request.spec.unknown_outcome);
         }
         failure

@@ -107,7 +107,9 @@ pub fn messages_of(answer: &Answer) -> Result<JsValue, Failure> {
             let data = js::get(&value, "data");
             let errors = answer.for_error(js::get(&value, "errors"));
             let mut failure = answer.fail(error).with_details(Some(errors));
-            failure.data = (!js::is_nullish(&data)).then(|| answer.for_error(data));
+            if !js::is_nullish(&data) {
+                failure.call.data = answer.for_error(data);
+            }
             Err(failure)
         }
         (Err(error), _) => Err(answer.fail(error)),

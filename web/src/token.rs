@@ -99,7 +99,7 @@ fn failed(operation: &'static str, e: JsValue) -> Failure {
         reason,
     });
     if thrown.is_some() {
-        failure.request_id = js::get(&e, "requestId").as_string();
+        failure.call.request_id = js::get(&e, "requestId").as_string();
     }
     failure.caused_by(e)
 }

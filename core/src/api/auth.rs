@@ -2,7 +2,6 @@
 //! takes them): the request of each grant, and the check of its answer into a [`TokenSet`].
 //! Compiled with the `auth` feature (the server entry's module) and in the unit tests.
 
-use super::url::QueryString;
 use super::{check_token, BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::auth::{GrantType, TokenSet};
@@ -139,16 +138,7 @@ pub fn grant_request(
         }
     }
     body.grant_type = grant.kind().name();
-    let kind = grant.kind();
-    Ok(HttpRequest::of(
-        kind.spec(),
-        kind.route().method,
-        kind.path_parts(),
-        base,
-        None,
-        &QueryString::default(),
-        RequestBody::Json(JsonBody::Grant(body)),
-    ))
+    Ok(HttpRequest::to(grant.kind(), base).carrying(RequestBody::Json(JsonBody::Grant(body))))
 }
 
 /// Whether an error is the service refusing the grant itself (`invalid_grant`: a wrong
@@ -366,7 +356,7 @@ mod tests {
     use serde_json::json;
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("https://acme.example.com/").unwrap()
+        BaseUrl::normalised("https://acme.example.com/")
     }
 
     fn body_of(request: &HttpRequest) -> serde_json::Value {

@@ -66,16 +66,7 @@ pub fn upload_request(base: &BaseUrl, input: &UploadFields) -> Result<HttpReques
     if let Some(f) = &input.format {
         fields.push(("format", FormValue::Text(f.clone())));
     }
-    let op = Operation::UploadDocument;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        None,
-        &QueryString::default(),
-        RequestBody::Form(fields),
-    ))
+    Ok(HttpRequest::to(Operation::UploadDocument, base).carrying(RequestBody::Form(fields)))
 }
 
 /// `GET /api/file-storage/company/documents/metadata?...` (`types` as repeated keys).
@@ -99,46 +90,19 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
     qs.push_opt("title", q.title.as_deref());
     qs.push_opt("skip", q.skip);
     qs.push_opt("take", q.take);
-    let op = Operation::ListDocuments;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        None,
-        &qs,
-        RequestBody::None,
-    ))
+    Ok(HttpRequest::to_query(Operation::ListDocuments, base, &qs))
 }
 
 /// `GET /api/file-storage/company/documents/{documentId}/metadata`.
 pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
-    let op = Operation::GetDocument;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        Some(id),
-        &QueryString::default(),
-        RequestBody::None,
-    ))
+    Ok(HttpRequest::to_segment(Operation::GetDocument, base, id))
 }
 
 /// `DELETE /api/file-storage/company/documents/{documentId}`.
 pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("documentId", id)?;
-    let op = Operation::DeleteDocument;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        Some(id),
-        &QueryString::default(),
-        RequestBody::None,
-    ))
+    Ok(HttpRequest::to_segment(Operation::DeleteDocument, base, id))
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key), its records'
@@ -162,7 +126,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("http://127.0.0.1:8787").unwrap()
+        BaseUrl::normalised("http://127.0.0.1:8787")
     }
 
     fn upload(path: &str) -> UploadFields {

@@ -3,7 +3,6 @@
 
 use super::check::{check, read, Checked};
 use super::status::{GraphqlEnvelope, GraphqlErrors};
-use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::messages::{
@@ -169,16 +168,8 @@ pub fn request(
         paging: options.paging.clone(),
         sort: options.sort.clone(),
     };
-    let op = Operation::ListMessages;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        None,
-        &QueryString::default(),
-        RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables })),
-    ))
+    let body = RequestBody::Json(JsonBody::Graphql(GraphqlRequest { query, variables }));
+    Ok(HttpRequest::to(Operation::ListMessages, base).carrying(body))
 }
 
 /// The `graphql` error of an answer whose `errors` has messages.
@@ -262,7 +253,7 @@ mod tests {
     use serde_json::{json, Value};
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("https://acme.example.com").unwrap()
+        BaseUrl::normalised("https://acme.example.com")
     }
 
     fn by_candidate(id: &str) -> MessageFilter {

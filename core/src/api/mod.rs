@@ -22,7 +22,7 @@ pub mod webhooks;
 use crate::error::Error;
 use crate::model::documents::DocumentMetadata;
 use crate::model::webhooks::RegisterWebhookInput;
-use estatekit_vocab::operations::Spec;
+use estatekit_vocab::operations::{GrantType, Operation, Spec};
 use serde::{Deserialize, Serialize};
 #[cfg(feature = "js")]
 use tsify::Tsify;
@@ -114,19 +114,84 @@ pub struct HttpRequest {
     pub body: RequestBody,
 }
 
+/// A row of the operation table whose request core builds: an [`Operation`] or a token grant's
+/// [`GrantType`] (vocab's `operations!` makes both, with the same accessors). A request builder
+/// hands [`HttpRequest::to`] its row whole, so it states only what is its own (a path segment, a
+/// query, a body).
+pub trait Row: Copy {
+    /// What the module reads of the row.
+    fn spec(self) -> &'static Spec;
+    /// Its own request's method (`GET`).
+    fn method(self) -> &'static str;
+    /// Its own request's path around the template's `{name}` segment.
+    fn path_parts(self) -> (&'static str, Option<&'static str>);
+}
+
+/// [`Row`] for vocab's enums, by their own accessors.
+macro_rules! rows {
+    ($($row:ty),+) => {$(
+        impl Row for $row {
+            #[inline]
+            fn spec(self) -> &'static Spec {
+                <$row>::spec(self)
+            }
+            #[inline]
+            fn method(self) -> &'static str {
+                self.route().method
+            }
+            #[inline]
+            fn path_parts(self) -> (&'static str, Option<&'static str>) {
+                <$row>::path_parts(self)
+            }
+        }
+    )+};
+}
+rows!(Operation, GrantType);
+
 impl HttpRequest {
-    /// The request of a row of the operation table: its own route's `method` under `base`
-    /// (the method and path template written once, in the table), its path the row's `parts`
-    /// (the template before its `{name}` segment and after it, computed at compile time) around
-    /// `id` encoded as one path segment, with `query` and `body`.
-    pub(crate) fn of(
+    /// The request of `row` (the operation's row of the table): its own route's method under
+    /// `base` at the route's path (the method and path template written once, in the table), no
+    /// query and no body.
+    #[inline]
+    pub(crate) fn to(row: impl Row, base: &BaseUrl) -> HttpRequest {
+        HttpRequest::to_query(row, base, &QueryString::default())
+    }
+
+    /// The request of `row` with `query` after its path.
+    #[inline]
+    pub(crate) fn to_query(row: impl Row, base: &BaseUrl, query: &QueryString) -> HttpRequest {
+        HttpRequest::of(
+            row.spec(),
+            row.method(),
+            row.path_parts(),
+            base,
+            None,
+            query,
+        )
+    }
+
+    /// The request of `row` with `id` encoded as the path template's one `{name}` segment.
+    #[inline]
+    pub(crate) fn to_segment(row: impl Row, base: &BaseUrl, id: &str) -> HttpRequest {
+        let (spec, method, parts) = (row.spec(), row.method(), row.path_parts());
+        HttpRequest::of(spec, method, parts, base, Some(id), &QueryString::default())
+    }
+
+    /// The same request carrying `body`.
+    pub(crate) fn carrying(self, body: RequestBody) -> HttpRequest {
+        HttpRequest { body, ..self }
+    }
+
+    /// The request of a row: `method` under `base`, its path the row's `parts` (the template
+    /// before its `{name}` segment and after it, computed at compile time) around `id` encoded as
+    /// one path segment, with `query`, no body.
+    fn of(
         spec: &'static Spec,
         method: &str,
         parts: (&str, Option<&str>),
         base: &BaseUrl,
         id: Option<&str>,
         query: &QueryString,
-        body: RequestBody,
     ) -> HttpRequest {
         let path = match (parts, id) {
             ((head, Some(tail)), Some(id)) => format!("{head}{}{tail}", encode_component(id)),
@@ -136,7 +201,7 @@ impl HttpRequest {
             spec,
             method: HttpMethod::of(method),
             url: base.join(&path, query),
-            body,
+            body: RequestBody::None,
         }
     }
 

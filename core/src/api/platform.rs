@@ -2,7 +2,8 @@
 //! HTTP-date parser and the number parser. In the WebAssembly modules they are the browser's own
 //! (`URL`, `Date.parse`, `Number`: hence the `js` feature on wasm32); natively, where the unit and
 //! property tests run, the `url` and `httpdate` crates and Rust's `f64` parser, which read the
-//! same texts the same way.
+//! same texts the same way. In the modules also the package's base URL rule, written once in
+//! JavaScript (natively there is none: the tests give base URLs normalised).
 
 #[cfg(all(target_arch = "wasm32", not(feature = "js")))]
 compile_error!(
@@ -53,6 +54,33 @@ pub fn parse_url(input: &str) -> Option<UrlParts> {
         port: url.port().map(|p| p.to_string()).unwrap_or_default(),
         pathname: url.path().to_owned(),
     })
+}
+
+/// The package's base URL rule, js/base_url.js's `baseUrlRule` (what the entries apply where the
+/// option is given, written once there): the normalised base URL, or why it is refused. Only in
+/// the module: natively there is no JavaScript (the tests give normalised base URLs).
+#[cfg(target_arch = "wasm32")]
+pub fn base_url_rule(input: &str) -> Result<String, String> {
+    let verdict = js_rule::base_url_rule(input);
+    let text = |key: &str| {
+        js_sys::Reflect::get(&verdict, &wasm_bindgen::JsValue::from_str(key))
+            .ok()
+            .and_then(|value| value.as_string())
+    };
+    text("url").ok_or_else(|| text("reason").unwrap_or_default())
+}
+
+/// The binding of js/base_url.js (wasm-bindgen copies the file beside the glue).
+#[cfg(target_arch = "wasm32")]
+mod js_rule {
+    use wasm_bindgen::prelude::*;
+
+    #[wasm_bindgen(module = "/../js/base_url.js")]
+    extern "C" {
+        /// `baseUrlRule(value)`: `{ url }` or `{ reason }`.
+        #[wasm_bindgen(js_name = baseUrlRule)]
+        pub fn base_url_rule(value: &str) -> JsValue;
+    }
 }
 
 /// Milliseconds since 1970 of an HTTP date (`Sun, 06 Nov 1994 08:49:37 GMT`), if it is one.

@@ -2,7 +2,7 @@
 
 use super::check::{check, read};
 use super::status::LenientText;
-use super::url::{check_http_url, check_id, QueryString};
+use super::url::{check_http_url, check_id};
 use super::{BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
@@ -12,16 +12,7 @@ use serde::Deserialize;
 
 /// `GET /api/external-integrations/webhooks`.
 pub fn list_request(base: &BaseUrl) -> HttpRequest {
-    let op = Operation::ListWebhooks;
-    HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        None,
-        &QueryString::default(),
-        RequestBody::None,
-    )
+    HttpRequest::to(Operation::ListWebhooks, base)
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key).
@@ -35,16 +26,8 @@ pub fn register_request(
     input: &RegisterWebhookInput,
 ) -> Result<HttpRequest, Error> {
     check_http_url("input.url", &input.url)?;
-    let op = Operation::RegisterWebhook;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        None,
-        &QueryString::default(),
-        RequestBody::Json(JsonBody::Webhook(input.clone())),
-    ))
+    let body = RequestBody::Json(JsonBody::Webhook(input.clone()));
+    Ok(HttpRequest::to(Operation::RegisterWebhook, base).carrying(body))
 }
 
 /// The webhook id in a `Location` header: a bare id, or a URL/path whose last segment is it.
@@ -89,16 +72,7 @@ pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option
 /// `DELETE /api/external-integrations/webhooks/{webhookId}`.
 pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
     check_id("id", id)?;
-    let op = Operation::DeleteWebhook;
-    Ok(HttpRequest::of(
-        op.spec(),
-        op.route().method,
-        op.path_parts(),
-        base,
-        Some(id),
-        &QueryString::default(),
-        RequestBody::None,
-    ))
+    Ok(HttpRequest::to_segment(Operation::DeleteWebhook, base, id))
 }
 
 #[cfg(test)]
@@ -109,7 +83,7 @@ mod tests {
     use serde_json::json;
 
     fn base() -> BaseUrl {
-        BaseUrl::parse("https://acme.example.com/").unwrap()
+        BaseUrl::normalised("https://acme.example.com/")
     }
 
     fn input(t: &str, url: &str) -> RegisterWebhookInput {
