@@ -6,56 +6,127 @@
 //! contract the emulator's routes and `estatekit/otel`'s templates are held to).
 
 // A test: a helper that cannot build its request fails the test.
-#![allow(clippy::unwrap_used, clippy::indexing_slicing)]
+#![allow(clippy::unwrap_used, clippy::indexing_slicing, clippy::panic)]
 
 use estatekit_core::api::{
     documents, messages, webhooks, BaseUrl, HttpRequest, JsonBody, RequestBody,
 };
 use estatekit_core::model::events::Operation;
 use estatekit_vocab::operations::{matches, Route};
-use serde_json::json;
+use serde::de::DeserializeOwned;
+use serde_json::{json, Value};
 
-/// The requests a call of `op` may send, in order, as web/src/client.rs builds them (under a
-/// base URL with a path, ids that need encoding, and a list query).
-fn requests(base: &BaseUrl, op: Operation) -> Vec<HttpRequest> {
-    let input = serde_json::from_value(
-        json!({"type": "UNIT_CREATED", "url": "https://hooks.example.com/x"}),
-    )
-    .unwrap();
-    let id = "doc 1/ü?";
-    match op {
-        Operation::ListMessages => {
-            let filter = serde_json::from_value(json!({"candidateId": "c-1"})).unwrap();
-            let options =
-                serde_json::from_value(json!({"paging": {"skip": 0, "take": 5}})).unwrap();
-            vec![messages::request(base, &filter, &options).unwrap()]
-        }
-        Operation::UploadDocument => {
-            let fields = documents::UploadFields {
-                resource_path: "units/1".into(),
-                ..Default::default()
-            };
-            vec![documents::upload_request(base, &fields).unwrap()]
-        }
-        Operation::ListDocuments => {
-            let query =
-                serde_json::from_value(json!({"unitId": "u 1", "skip": 10, "take": 5})).unwrap();
-            vec![documents::list_request(base, &query).unwrap()]
-        }
-        Operation::GetDocument => vec![documents::get_request(base, id).unwrap()],
-        Operation::DeleteDocument => vec![documents::delete_request(base, id).unwrap()],
-        Operation::ListWebhooks => vec![webhooks::list_request(base)],
-        Operation::RegisterWebhook => vec![
-            webhooks::register_request(base, &input).unwrap(),
-            webhooks::list_request(base),
-        ],
-        Operation::EnsureWebhook => vec![
-            webhooks::list_request(base),
-            webhooks::register_request(base, &input).unwrap(),
-        ],
-        Operation::DeleteWebhook => vec![webhooks::delete_request(base, id).unwrap()],
+/// A call's arguments as this test gives them: a sample value of each parameter of its row, by
+/// the parameter's TypeScript type (ids that need encoding, a list query, a page of messages).
+struct Args(Vec<(&'static str, Value)>);
+
+impl Args {
+    fn of(op: Operation) -> Args {
+        Args(op.params().iter().map(|p| (p.name, sample(p.ts))).collect())
+    }
+
+    /// The argument its row names `name`, as `T`.
+    fn get<T: DeserializeOwned>(&self, name: &str) -> T {
+        let Some((_, value)) = self.0.iter().find(|(n, _)| *n == name) else {
+            panic!("the row has no parameter {name}")
+        };
+        serde_json::from_value(value.clone()).unwrap()
     }
 }
+
+/// A value of a parameter's TypeScript type (a type of a new row needs one here).
+fn sample(ts: &str) -> Value {
+    match ts {
+        "string" => json!("doc 1/ü?"),
+        "MessageFilter" => json!({"candidateId": "c-1"}),
+        "MessagesOptions" => json!({"paging": {"skip": 0, "take": 5}}),
+        "ListDocumentsQuery" => json!({"unitId": "u 1", "skip": 10, "take": 5}),
+        "UploadDocumentInput" => json!({"resourcePath": "units/1"}),
+        "RegisterWebhookInput" => {
+            json!({"type": "UNIT_CREATED", "url": "https://hooks.example.com/x"})
+        }
+        "CallOptions" | "UploadOptions" | "EnsureWebhookOptions" => json!({}),
+        other => panic!("no sample value of {other}"),
+    }
+}
+
+/// The requests of each operation, in the order a call sends them, as its behaviour in
+/// web/src/client.rs (`does`) builds them: the function named as its row's `method`.
+mod sends {
+    use super::*;
+
+    pub fn list_messages(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        let (filter, options) = (a.get("filter"), a.get("options"));
+        vec![messages::request(base, &filter, &options).unwrap()]
+    }
+
+    pub fn upload_document(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        // The file is the browser layer's: the request is made of the text fields.
+        let input: Value = a.get("input");
+        let fields = documents::UploadFields {
+            resource_path: input["resourcePath"].as_str().unwrap().into(),
+            ..Default::default()
+        };
+        vec![documents::upload_request(base, &fields).unwrap()]
+    }
+
+    pub fn list_documents(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        vec![documents::list_request(base, &a.get("query")).unwrap()]
+    }
+
+    pub fn get_document(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        let id: String = a.get("documentId");
+        vec![documents::get_request(base, &id).unwrap()]
+    }
+
+    pub fn delete_document(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        let id: String = a.get("documentId");
+        vec![documents::delete_request(base, &id).unwrap()]
+    }
+
+    pub fn list_webhooks(base: &BaseUrl, _: &Args) -> Vec<HttpRequest> {
+        vec![webhooks::list_request(base)]
+    }
+
+    /// The registration, then the list when its answer gives no id.
+    pub fn register_webhook(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        let input = a.get("input");
+        vec![
+            webhooks::register_request(base, &input).unwrap(),
+            webhooks::list_request(base),
+        ]
+    }
+
+    /// The list, then the registration when the list has none.
+    pub fn ensure_webhook(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        let input = a.get("input");
+        vec![
+            webhooks::list_request(base),
+            webhooks::register_request(base, &input).unwrap(),
+        ]
+    }
+
+    pub fn delete_webhook(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
+        let id: String = a.get("webhookId");
+        vec![webhooks::delete_request(base, &id).unwrap()]
+    }
+}
+
+/// The dispatch, made from the operation table: each row's requests are those of its `method`
+/// in [`sends`], given sample arguments of its row's parameters.
+macro_rules! requests {
+    ({ $( $(#[$doc:meta])* $variant:ident { name: $name:literal, method: $method:ident, $($row:tt)* } )+ }) => {
+        /// The requests a call of `op` may send, in order (under a base URL with a path).
+        fn requests(base: &BaseUrl, op: Operation) -> Vec<HttpRequest> {
+            let args = Args::of(op);
+            match op {
+                $( Operation::$variant => sends::$method(base, &args), )+
+            }
+        }
+    };
+}
+
+estatekit_vocab::operation_table!(requests!());
 
 /// `request` is the one `route` describes.
 fn assert_sends(op: &str, request: &HttpRequest, route: &Route) {
@@ -107,10 +178,10 @@ fn every_operation_sends_what_its_row_says() {
 
 #[test]
 fn the_options_argument_is_the_last() {
-    // listWebhooks(options); every other method (input or id or query or filter, options).
     for op in Operation::ALL {
-        let expected = usize::from(op.name() != "listWebhooks");
-        assert_eq!(op.options_at(), expected, "{}", op.name());
+        let at = op.options_at();
+        assert_eq!(at + 1, op.params().len(), "{}", op.name());
+        assert_eq!(op.params()[at].name, "options", "{}", op.name());
     }
 }
 

@@ -1,8 +1,10 @@
 //! The operation table: every operation of the client (a `Client` method, `ClientEvent.operation`)
-//! and every token grant of `estatekit/auth`, each written once, as one row: its JavaScript name
-//! (the `Operation` variant's serde name), its Rust variant, its phrase in messages ("list
-//! webhooks"), the method's parameters as its declaration shows them (the options last), what its
-//! promise resolves with, the fields of its request (name on the wire, TypeScript type, where it
+//! and every token grant of `estatekit/auth`, each written once, as one row: the method's doc, its
+//! JavaScript name (the `Operation` variant's serde name), its Rust variant, the Rust name of its
+//! method and of its behaviour (`method`: estatekit-web's `does::<method>`, the contract test's
+//! `sends::<method>`), its phrase in messages ("list webhooks"), the method's parameters as its
+//! declaration shows them (`[documentId: string, options?: CallOptions]`, the options last), what
+//! it returns (`Promise<DocumentRecord>`), the fields of its request (name on the wire, TypeScript type, where it
 //! goes: path, query, JSON body or form, and whether it may be left out), whether it reads a page
 //! of a list, the requests it may send (HTTP method and path template, the OpenTelemetry HTTP
 //! conventions' `url.template`, with the GraphQL operation's type and name where the request is
@@ -12,12 +14,14 @@
 //! and retry class (estatekit-core's request builders: `HttpRequest::to` fills the row's own
 //! template, no path is written there), the emulator's routes (emulator/src/routes.rs),
 //! `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), the `Client` class's wasm
-//! methods' names (estatekit-web's `client_methods!`, through
-//! [`operation_table!`](crate::operation_table): each method's `js_name` is its row's name),
-//! `estatekit/query`'s factories and their declarations (src/query.rs, the `query-js` binary:
-//! their parameters and answer are the row's), and the contract test of the requests
-//! (core/tests/operations.rs checks each operation's requests against the templates). An
-//! operation's answer check is its resource's function in core/src/api, named after the row.
+//! methods and their declarations (estatekit-web's `client_methods!`, through
+//! [`operation_table!`](crate::operation_table): each method's doc, `js_name`, Rust name,
+//! parameters and declared answer are its row's; its body calls its behaviour), `estatekit/query`'s
+//! factories and their declarations (src/query.rs, the `query-js` binary: their parameters and
+//! answer are the row's), the docs' operation list ([`markdown`]), and the contract test's
+//! dispatch (core/tests/operations.rs, through `operation_table!`: each operation's requests,
+//! built from sample arguments of its row's parameters, against the templates). An operation's
+//! answer check is its resource's function in core/src/api, named after the row.
 
 #[cfg(feature = "ts")]
 use tsify::Tsify;
@@ -171,8 +175,6 @@ const fn opt(name: &'static str, ts: &'static str) -> Param {
     }
 }
 
-const CALL_OPTIONS: Param = opt("options", "CallOptions");
-
 /// What the module reads of a row at run time (of its routes, only its own request's template:
 /// the generators and the tests read the rest).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -218,6 +220,32 @@ const REGISTER_WEBHOOK: Route = rest("POST", "/api/external-integrations/webhook
 const DELETE_WEBHOOK: Route = rest("DELETE", "/api/external-integrations/webhooks/{webhookId}");
 const TOKEN: Route = rest("POST", "/accounts/oauth/token");
 
+/// A row's `params` (`[documentId: string, options?: CallOptions]`: each parameter's name, `?`
+/// when it may be left out, and its TypeScript type) as the [`Param`]s its `params()` gives.
+macro_rules! params {
+    (@done [$($done:expr),*]) => { &[$($done),*] };
+    (@done [$($done:expr),*] $name:ident ?: $ts:ident $(, $($rest:tt)*)?) => {
+        params!(@done [$($done,)* opt(stringify!($name), stringify!($ts))] $($($rest)*)?)
+    };
+    (@done [$($done:expr),*] $name:ident : $ts:ident $(, $($rest:tt)*)?) => {
+        params!(@done [$($done,)* param(stringify!($name), stringify!($ts))] $($($rest)*)?)
+    };
+    ($($params:tt)*) => { params!(@done [] $($params)*) };
+}
+
+/// What a `Promise<T>` resolves with (`T`); any other type as it is.
+const fn resolved(returns: &'static str) -> &'static str {
+    match returns.as_bytes() {
+        [b'P', b'r', b'o', b'm', b'i', b's', b'e', b'<', inner @ .., b'>'] => {
+            match core::str::from_utf8(inner) {
+                Ok(inner) => inner,
+                Err(_) => returns,
+            }
+        }
+        _ => returns,
+    }
+}
+
 /// Declares the table: the `Operation` enum (one variant per client operation), the `GrantType`
 /// enum (one per token grant) and each variant's row.
 macro_rules! operations {
@@ -225,9 +253,10 @@ macro_rules! operations {
         $(#[$enum_meta:meta])* enum $enum:ident {
             $( $(#[$meta:meta])* $variant:ident {
                 name: $name:literal,
+                $(method: $method:ident,)?
                 phrase: $phrase:literal,
-                params: $params:expr,
-                answer: $answer:literal,
+                params: [$($params:tt)*],
+                returns: $returns:literal,
                 fields: $fields:expr,
                 pages: $pages:expr,
                 routes: [$own:expr $(, $more:expr)* $(,)?],
@@ -290,16 +319,26 @@ macro_rules! operations {
             pub const fn params(self) -> &'static [Param] {
                 match self {
                     $( $enum::$variant => {
-                        const PARAMS: &[Param] = $params;
+                        const PARAMS: &[Param] = params!($($params)*);
                         PARAMS
                     } )+
                 }
             }
 
-            /// What its promise resolves with, as TypeScript shows it.
+            /// What the method returns, as its declaration shows it (`Promise<Webhook[]>`).
+            pub const fn returns(self) -> &'static str {
+                match self {
+                    $( $enum::$variant => $returns, )+
+                }
+            }
+
+            /// What its promise resolves with, as TypeScript shows it (`Webhook[]`).
             pub const fn answer(self) -> &'static str {
                 match self {
-                    $( $enum::$variant => $answer, )+
+                    $( $enum::$variant => {
+                        const ANSWER: &str = resolved($returns);
+                        ANSWER
+                    } )+
                 }
             }
 
@@ -342,19 +381,21 @@ macro_rules! operations {
 
 /// The operation table: hands its rows to the macro named first, after the tokens given with it
 /// (`operation_table!(then!(tokens))` expands to `then! { tokens { rows } }`). The rows are
-/// written here once; `operations!` below makes the `Operation` enum and its rows from them, and
-/// estatekit-web's `client_methods!` the `Client` class's methods (each method's `js_name` is its
-/// row's `name`).
+/// written here once; `operations!` below makes the `Operation` enum and its rows from them,
+/// estatekit-web's `client_methods!` the `Client` class's methods (each one's doc, `js_name`, Rust
+/// name, parameters and declared answer are its row's), and core/tests/operations.rs the contract
+/// test's dispatch. A row's doc is `#[doc = "..."]` lines (the method's doc in the declarations).
 #[macro_export]
 macro_rules! operation_table {
     ($then:ident ! ( $($given:tt)* )) => {
         $then! { $($given)* {
-        /// `listMessages`
+        #[doc = " Lists the messages of a conversation (GraphQL `messages`): one page, as `paging` says."]
         ListMessages {
             name: "listMessages",
+            method: list_messages,
             phrase: "messages query",
-            params: &[param("filter", "MessageFilter"), opt("options", "MessagesOptions")],
-            answer: "(Message | null)[]",
+            params: [filter: MessageFilter, options?: MessagesOptions],
+            returns: "Promise<(Message | null)[]>",
             fields: &[
                 maybe(At::Body, "candidateId", "string"),
                 maybe(At::Body, "contactId", "string"),
@@ -368,12 +409,13 @@ macro_rules! operation_table {
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
-        /// `uploadDocument`
+        #[doc = " Uploads a file (sent by the browser's `FormData`) with its metadata."]
         UploadDocument {
             name: "uploadDocument",
+            method: upload_document,
             phrase: "upload document",
-            params: &[param("input", "UploadDocumentInput"), opt("options", "UploadOptions")],
-            answer: "DocumentRecord",
+            params: [input: UploadDocumentInput, options?: UploadOptions],
+            returns: "Promise<DocumentRecord>",
             fields: &[
                 field(At::Form, "file", "Blob"),
                 field(At::Form, "resourcePath", "string"),
@@ -387,12 +429,13 @@ macro_rules! operation_table {
             unknown_outcome: "the document may have been uploaded: list the documents before \
                 uploading it again (not retryable: a retry could upload it twice)",
         }
-        /// `listDocuments`
+        #[doc = " Lists documents' metadata, filtered."]
         ListDocuments {
             name: "listDocuments",
+            method: list_documents,
             phrase: "list documents",
-            params: &[opt("query", "ListDocumentsQuery"), CALL_OPTIONS],
-            answer: "DocumentRecord[]",
+            params: [query?: ListDocumentsQuery, options?: CallOptions],
+            returns: "Promise<DocumentRecord[]>",
             fields: &[
                 maybe(At::Query, "unitId", "string"),
                 maybe(At::Query, "propertyId", "string"),
@@ -409,48 +452,53 @@ macro_rules! operation_table {
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
-        /// `getDocument`
+        #[doc = " Reads one document's metadata."]
         GetDocument {
             name: "getDocument",
+            method: get_document,
             phrase: "get document",
-            params: &[param("documentId", "string"), CALL_OPTIONS],
-            answer: "DocumentRecord",
+            params: [documentId: string, options?: CallOptions],
+            returns: "Promise<DocumentRecord>",
             fields: &[field(At::Path, "documentId", "string")],
             pages: false,
             routes: [GET_DOCUMENT],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
-        /// `deleteDocument`
+        #[doc = " Deletes a document."]
         DeleteDocument {
             name: "deleteDocument",
+            method: delete_document,
             phrase: "delete document",
-            params: &[param("documentId", "string"), CALL_OPTIONS],
-            answer: "void",
+            params: [documentId: string, options?: CallOptions],
+            returns: "Promise<void>",
             fields: &[field(At::Path, "documentId", "string")],
             pages: false,
             routes: [DELETE_DOCUMENT],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
-        /// `listWebhooks`
+        #[doc = " Lists the registered webhooks."]
         ListWebhooks {
             name: "listWebhooks",
+            method: list_webhooks,
             phrase: "list webhooks",
-            params: &[CALL_OPTIONS],
-            answer: "Webhook[]",
+            params: [options?: CallOptions],
+            returns: "Promise<Webhook[]>",
             fields: &[],
             pages: false,
             routes: [LIST_WEBHOOKS],
             resend: Resend::Idempotent,
             unknown_outcome: CHECK_FIRST,
         }
-        /// `registerWebhook` (the list only when the registration's answer gives no id)
+        #[doc = " Registers a webhook; resolves with its id. Sent again only after a 429 or a 503 (the"]
+        #[doc = " service did not act)."]
         RegisterWebhook {
             name: "registerWebhook",
+            method: register_webhook,
             phrase: "register webhook",
-            params: &[param("input", "RegisterWebhookInput"), CALL_OPTIONS],
-            answer: "string",
+            params: [input: RegisterWebhookInput, options?: CallOptions],
+            returns: "Promise<string>",
             fields: &[field(At::Body, "type", "EventType"), field(At::Body, "url", "string")],
             pages: false,
             routes: [REGISTER_WEBHOOK, LIST_WEBHOOKS],
@@ -459,24 +507,27 @@ macro_rules! operation_table {
                 url }) to find it or register it without a duplicate (not retryable: a retry \
                 could register it twice)",
         }
-        /// `ensureWebhook` (its requests are listWebhooks' and registerWebhook's)
+        #[doc = " Returns the id of a webhook with this type and URL, registering one only if none exists."]
+        #[doc = " With `options.store` (servers), one registration among every process sharing the store."]
         EnsureWebhook {
             name: "ensureWebhook",
+            method: ensure_webhook,
             phrase: "ensure webhook",
-            params: &[param("input", "RegisterWebhookInput"), opt("options", "EnsureWebhookOptions")],
-            answer: "string",
+            params: [input: RegisterWebhookInput, options?: EnsureWebhookOptions],
+            returns: "Promise<string>",
             fields: &[],
             pages: false,
             routes: [LIST_WEBHOOKS, REGISTER_WEBHOOK],
             resend: Resend::NotIdempotent,
             unknown_outcome: CHECK_FIRST,
         }
-        /// `deleteWebhook`
+        #[doc = " Deletes a webhook."]
         DeleteWebhook {
             name: "deleteWebhook",
+            method: delete_webhook,
             phrase: "delete webhook",
-            params: &[param("webhookId", "string"), CALL_OPTIONS],
-            answer: "void",
+            params: [webhookId: string, options?: CallOptions],
+            returns: "Promise<void>",
             fields: &[field(At::Path, "webhookId", "string")],
             pages: false,
             routes: [DELETE_WEBHOOK],
@@ -502,8 +553,8 @@ operations! {
         Password {
             name: "password",
             phrase: "password grant",
-            params: &[],
-            answer: "TokenSet",
+            params: [],
+            returns: "Promise<TokenSet>",
             fields: &[
                 field(At::Body, "grant_type", "\"password\""),
                 field(At::Body, "username", "string"),
@@ -521,8 +572,8 @@ operations! {
         RefreshToken {
             name: "refresh_token",
             phrase: "refresh grant",
-            params: &[],
-            answer: "TokenSet",
+            params: [],
+            returns: "Promise<TokenSet>",
             fields: &[
                 field(At::Body, "grant_type", "\"refresh_token\""),
                 field(At::Body, "refresh_token", "string"),
@@ -538,8 +589,8 @@ operations! {
         AuthorizationCode {
             name: "authorization_code",
             phrase: "authorization code grant",
-            params: &[],
-            answer: "TokenSet",
+            params: [],
+            returns: "Promise<TokenSet>",
             fields: &[
                 field(At::Body, "grant_type", "\"authorization_code\""),
                 field(At::Body, "code", "string"),

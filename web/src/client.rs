@@ -1,6 +1,7 @@
-//! The `Client` class JavaScript sees: the facade. Each method reads its arguments, asks
-//! `crate::api` for the request, and hands the pipeline the operation as data (the request, its
-//! retry class, its answer's check from `checks`); `pipeline` sends it.
+//! The `Client` class JavaScript sees: the facade. Its methods are made from the operation table
+//! (`client_methods!`); each operation's behaviour (`does`) reads its arguments, asks `crate::api`
+//! for the request, and hands the pipeline the operation as data (the request, its retry class,
+//! its answer's check from `results`); `pipeline` sends it.
 
 use super::answer::Answer;
 use super::api_error::Failure;
@@ -119,14 +120,14 @@ impl Inner {
     /// The request and settings of a call of the messages query.
     fn prepare_messages(
         &self,
-        filter: JsValue,
+        (name, filter): (&str, JsValue),
         options: JsValue,
         events: &Events,
     ) -> Result<(HttpRequest, Call<'static>), Failure> {
         // Options first, so that the call's own listener hears of an invalid filter too.
         let opts: MessagesOptions = optional("options", options)?;
         events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
-        let filter: MessageFilter = required("filter", filter)?;
+        let filter: MessageFilter = required(name, filter)?;
         let request = messages::request(&self.base, &filter, &opts)?;
         let signal = opts.signal.map(|s| s.cast::<AbortSignal>().clone());
         let call = Call::new(signal, opts.timeout_ms.unwrap_or(self.timeout_ms));
@@ -136,14 +137,14 @@ impl Inner {
     /// The request and settings of an `uploadDocument` call.
     fn prepare_upload(
         &self,
-        input: JsValue,
+        (name, input): (&str, JsValue),
         options: JsValue,
         events: &Events,
     ) -> Result<(HttpRequest, Call<'static>), Failure> {
         // Options first, so that the call's own listener hears of an invalid input too.
         let opts: UploadOptions = optional("options", options)?;
         events.listen(opts.on_event.as_ref().map(|f| f.cast::<Function>()));
-        let input: UploadDocumentInput = required("input", input)?;
+        let input: UploadDocumentInput = required(name, input)?;
         let fields = documents::UploadFields {
             resource_path: input.resource_path,
             metadata: input.metadata,
@@ -441,24 +442,20 @@ impl Client {
         Pipeline::call(self.inner.pipeline.clone(), events, prepared, check)
     }
 
-    /// [`Client::simple`] for a request on one resource named by a string id argument
-    /// (`(argument name, value)`).
+    /// [`Client::simple`] for a request on one resource named by a string id argument.
     fn by_id(
         &self,
         operation: Operation,
         (field, id): (&str, &JsValue),
         request: fn(&BaseUrl, &str) -> Result<HttpRequest, Error>,
-        options: Option<Ts<CallOptions>>,
+        options: JsValue,
         check: pipeline::CheckFn,
     ) -> Promise {
         self.simple(
             operation,
             |inner, events| {
                 let id = id_arg(field, id)?;
-                Ok((
-                    request(&inner.base, &id)?,
-                    inner.call(given(options), events)?,
-                ))
+                Ok((request(&inner.base, &id)?, inner.call(options, events)?))
             },
             check,
         )
@@ -490,174 +487,253 @@ impl Client {
     }
 }
 
-/// The `Client` class's methods of the operation table (vocab/src/operations.rs), given to
-/// [`estatekit_vocab::operation_table`] in its order (a shell out of order fails to compile): the
-/// table gives each method its JavaScript name (its row's `name`, the method's `js_name`); each
-/// shell below gives the rest after its row's variant (its doc, Rust name, arguments, answer's
-/// TypeScript type and body). The same code as methods written out in full. The shells' docs are
-/// `#[doc = "..."]` attributes: a `///` comment passed through `macro_rules!` becomes a raw
-/// string, which wasm-bindgen would copy into the declarations with its `r"`.
+/// The `Client` class's methods, one per row of the operation table (vocab/src/operations.rs),
+/// made from the rows [`estatekit_vocab::operation_table`] gives: each method's doc is its row's
+/// doc, its JavaScript name its row's `name`, its Rust name its row's `method`, its parameters its
+/// row's `params` (a `string` is taken as the JavaScript value it is and checked by the behaviour,
+/// any other type `T` as `Ts<T>`; `?` makes it optional) and its declared answer its row's
+/// `returns`. Its body hands the operation, its arguments and their names to its behaviour: the
+/// function of [`does`] named as the row's `method`. (The rows' docs are `#[doc = "..."]` attributes: a `///`
+/// comment passed through `macro_rules!` becomes a raw string, which wasm-bindgen would copy into
+/// the declarations with its `r"`.)
 macro_rules! client_methods {
-    ([$($shells:tt)*] { $($rows:tt)* }) => {
-        client_methods!(@pair [] [$($shells)*] [$($rows)*]);
+    ({ $($rows:tt)* }) => {
+        client_methods!(@rows [] $($rows)*);
     };
-    (@pair [$($methods:tt)*] [] []) => {
+    (@rows [$($methods:tt)*]) => {
         #[wasm_bindgen]
         impl Client {
             $($methods)*
         }
     };
-    (@pair [$($methods:tt)*]
-        [$(#[$($doc:tt)*])* $shell:ident => pub fn $method:ident ($($params:tt)*) -> $answer:tt { $($body:tt)* } $($shells:tt)*]
-        [$(#[$($row_doc:tt)*])* $variant:ident { name: $name:tt, $($row:tt)* } $($rows:tt)*]
+    (@rows [$($methods:tt)*]
+        $(#[$($doc:tt)*])*
+        $variant:ident {
+            name: $name:tt,
+            method: $method:ident,
+            phrase: $phrase:tt,
+            params: [$($params:tt)*],
+            returns: $returns:tt,
+            $($row:tt)*
+        }
+        $($rows:tt)*
     ) => {
-        client_methods!(@pair [$($methods)*
-            $(#[$($doc)*])*
-            #[wasm_bindgen(js_name = $name, unchecked_return_type = $answer)]
-            pub fn $method($($params)*) -> Promise {
-                const _: () = assert!(
-                    matches!(Operation::$shell, Operation::$variant),
-                    "web/src/client.rs: the shells are not in the operation table's order"
-                );
-                $($body)*
+        client_methods!(@params [$($methods)*]
+            { $(#[$($doc)*])* } ($variant $name $method $returns) [] [] [] [$($params)*]
+            $($rows)*);
+    };
+    // The row's parameters, one at a time, into the method's (`$decl`) and its arguments (`$arg`).
+    // `EnsureWebhookOptions` is declared in TypeScript only (web/src/lib.rs: a call's options and
+    // `store`, which `does::ensure_webhook` reads itself): read as `CallOptions`.
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident ?: EnsureWebhookOptions $(, $($more:tt)*)?]
+        $($rows:tt)*
+    ) => {
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+            [$($decl)*
+                #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
+                $param: Option<Ts<CallOptions>>,
+            ]
+            [$($arg)* given($param),]
+            [$($names)* stringify!($param),]
+            [$($($more)*)?]
+            $($rows)*);
+    };
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident ?: $ts:ident $(, $($more:tt)*)?]
+        $($rows:tt)*
+    ) => {
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+            [$($decl)* $param: Option<Ts<$ts>>,]
+            [$($arg)* given($param),]
+            [$($names)* stringify!($param),]
+            [$($($more)*)?]
+            $($rows)*);
+    };
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident : string $(, $($more:tt)*)?]
+        $($rows:tt)*
+    ) => {
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+            [$($decl)* #[wasm_bindgen(unchecked_param_type = "string")] $param: JsValue,]
+            [$($arg)* $param,]
+            [$($names)* stringify!($param),]
+            [$($($more)*)?]
+            $($rows)*);
+    };
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident : $ts:ident $(, $($more:tt)*)?]
+        $($rows:tt)*
+    ) => {
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+            [$($decl)* $param: Ts<$ts>,]
+            [$($arg)* $param.js_value(),]
+            [$($names)* stringify!($param),]
+            [$($($more)*)?]
+            $($rows)*);
+    };
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+        [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] []
+        $($rows:tt)*
+    ) => {
+        client_methods!(@rows [$($methods)*
+            $($doc)*
+            #[wasm_bindgen(js_name = $name, unchecked_return_type = $returns)]
+            #[allow(non_snake_case)]
+            pub fn $method(&self, $($decl)*) -> Promise {
+                does::$method(self, Operation::$variant, [$($arg)*], [$($names)*])
             }
-        ] [$($shells)*] [$($rows)*]);
+        ] $($rows)*);
     };
 }
 
-estatekit_vocab::operation_table!(client_methods!([
-    #[doc = " Lists the messages of a conversation (GraphQL `messages`): one page, as `paging` says."]
-    ListMessages => pub fn list_messages(
-        &self,
-        filter: Ts<MessageFilter>,
-        options: Option<Ts<MessagesOptions>>,
-    ) -> "Promise<(Message | null)[]>" {
-        let (filter, options) = (filter.js_value(), given(options));
-        self.simple(
-            Operation::ListMessages,
-            |inner, events| inner.prepare_messages(filter, options, events),
+estatekit_vocab::operation_table!(client_methods!());
+
+/// Each operation's own behaviour, named as its row's `method`: what its generated method (above)
+/// calls with the operation, its arguments' JavaScript values (`undefined` for one left out) and
+/// their names as its row has them (what an error about an argument names), in its row's order:
+/// how the arguments are read, which requests are built, and which check reads the answer. (Each
+/// is inlined into its method. The options are named `options` in every row, as a test of the
+/// table holds, and read by `Inner::call` or the behaviour's own reading under that name.)
+mod does {
+    use super::*;
+
+    #[inline(always)]
+    pub(super) fn list_messages(
+        client: &Client,
+        op: Operation,
+        [filter, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
+    ) -> Promise {
+        client.simple(
+            op,
+            |inner, events| inner.prepare_messages((first, filter), options, events),
             results::messages_of,
         )
     }
 
-    #[doc = " Uploads a file (sent by the browser's `FormData`) with its metadata."]
-    UploadDocument => pub fn upload_document(
-        &self,
-        input: Ts<UploadDocumentInput>,
-        options: Option<Ts<UploadOptions>>,
-    ) -> "Promise<DocumentRecord>" {
-        let (input, options) = (input.js_value(), given(options));
-        self.simple(
-            Operation::UploadDocument,
-            |inner, events| inner.prepare_upload(input, options, events),
+    #[inline(always)]
+    pub(super) fn upload_document(
+        client: &Client,
+        op: Operation,
+        [input, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
+    ) -> Promise {
+        client.simple(
+            op,
+            |inner, events| inner.prepare_upload((first, input), options, events),
             results::document_record,
         )
     }
 
-    #[doc = " Lists documents' metadata, filtered."]
-    ListDocuments => pub fn list_documents(
-        &self,
-        query: Option<Ts<ListDocumentsQuery>>,
-        options: Option<Ts<CallOptions>>,
-    ) -> "Promise<DocumentRecord[]>" {
-        self.simple(
-            Operation::ListDocuments,
+    #[inline(always)]
+    pub(super) fn list_documents(
+        client: &Client,
+        op: Operation,
+        [query, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
+    ) -> Promise {
+        client.simple(
+            op,
             |inner, events| {
-                let query: ListDocumentsQuery = optional("query", given(query))?;
+                let query: ListDocumentsQuery = optional(first, query)?;
                 Ok((
                     documents::list_request(&inner.base, &query)?,
-                    inner.call(given(options), events)?,
+                    inner.call(options, events)?,
                 ))
             },
             results::document_list,
         )
     }
 
-    #[doc = " Reads one document's metadata."]
-    GetDocument => pub fn get_document(
-        &self,
-        #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
-        options: Option<Ts<CallOptions>>,
-    ) -> "Promise<DocumentRecord>" {
-        self.by_id(
-            Operation::GetDocument,
-            ("documentId", &document_id),
+    #[inline(always)]
+    pub(super) fn get_document(
+        client: &Client,
+        op: Operation,
+        [id, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
+    ) -> Promise {
+        client.by_id(
+            op,
+            (first, &id),
             documents::get_request,
             options,
             results::document_record,
         )
     }
 
-    #[doc = " Deletes a document."]
-    DeleteDocument => pub fn delete_document(
-        &self,
-        #[wasm_bindgen(js_name = documentId, unchecked_param_type = "string")] document_id: JsValue,
-        options: Option<Ts<CallOptions>>,
-    ) -> "Promise<void>" {
-        self.by_id(
-            Operation::DeleteDocument,
-            ("documentId", &document_id),
+    #[inline(always)]
+    pub(super) fn delete_document(
+        client: &Client,
+        op: Operation,
+        [id, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
+    ) -> Promise {
+        client.by_id(
+            op,
+            (first, &id),
             documents::delete_request,
             options,
             results::deleted,
         )
     }
 
-    #[doc = " Lists the registered webhooks."]
-    ListWebhooks => pub fn list_webhooks(&self, options: Option<Ts<CallOptions>>) -> "Promise<Webhook[]>" {
-        self.simple(
-            Operation::ListWebhooks,
+    #[inline(always)]
+    pub(super) fn list_webhooks(
+        client: &Client,
+        op: Operation,
+        [options]: [JsValue; 1],
+        _: [&'static str; 1],
+    ) -> Promise {
+        client.simple(
+            op,
             |inner, events| {
                 Ok((
                     webhooks::list_request(&inner.base),
-                    inner.call(given(options), events)?,
+                    inner.call(options, events)?,
                 ))
             },
             results::webhook_list,
         )
     }
 
-    #[doc = " Registers a webhook; resolves with its id. Sent again only after a 429 or a 503 (the"]
-    #[doc = " service did not act)."]
-    RegisterWebhook => pub fn register_webhook(
-        &self,
-        input: Ts<RegisterWebhookInput>,
-        options: Option<Ts<CallOptions>>,
-    ) -> "Promise<string>" {
-        let (input, options) = (input.js_value(), given(options));
-        self.run(Operation::RegisterWebhook, |inner, events| async move {
+    #[inline(always)]
+    pub(super) fn register_webhook(
+        client: &Client,
+        op: Operation,
+        [input, options]: [JsValue; 2],
+        _: [&'static str; 2],
+    ) -> Promise {
+        client.run(op, |inner, events| async move {
             inner.register_webhook(input, options, &events).await
         })
     }
 
-    #[doc = " Returns the id of a webhook with this type and URL, registering one only if none exists."]
-    #[doc = " With `options.store` (servers), one registration among every process sharing the store."]
-    EnsureWebhook => pub fn ensure_webhook(
-        &self,
-        input: Ts<RegisterWebhookInput>,
-        // Read as a call's options (`store` apart): `CallOptions`, declared as EnsureWebhookOptions
-        // (web::RATE_STORE).
-        #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
-        options: Option<Ts<CallOptions>>,
-    ) -> "Promise<string>" {
-        let (input, options) = (input.js_value(), given(options));
-        self.run(Operation::EnsureWebhook, |inner, events| async move {
+    #[inline(always)]
+    pub(super) fn ensure_webhook(
+        client: &Client,
+        op: Operation,
+        [input, options]: [JsValue; 2],
+        _: [&'static str; 2],
+    ) -> Promise {
+        client.run(op, |inner, events| async move {
             inner.ensure_webhook(input, options, &events).await
         })
     }
 
-    #[doc = " Deletes a webhook."]
-    DeleteWebhook => pub fn delete_webhook(
-        &self,
-        #[wasm_bindgen(js_name = webhookId, unchecked_param_type = "string")] webhook_id: JsValue,
-        options: Option<Ts<CallOptions>>,
-    ) -> "Promise<void>" {
-        self.by_id(
-            Operation::DeleteWebhook,
-            ("webhookId", &webhook_id),
+    #[inline(always)]
+    pub(super) fn delete_webhook(
+        client: &Client,
+        op: Operation,
+        [id, options]: [JsValue; 2],
+        [first, _]: [&'static str; 2],
+    ) -> Promise {
+        client.by_id(
+            op,
+            (first, &id),
             webhooks::delete_request,
             options,
             results::deleted,
         )
     }
-]));
+}
