@@ -1,8 +1,8 @@
 //! Document endpoints under `/api/file-storage/company/documents`.
 
+use crate::credentials::Token;
 use crate::errors::{ApiError, ApiResult};
 use crate::model::{Document, NewDocument, DOCUMENT_TYPES};
-use crate::pipeline::Token;
 use crate::state::AppState;
 use axum::body::{Body, Bytes};
 use axum::extract::multipart::{Field, MultipartError, MultipartRejection};

@@ -1,8 +1,8 @@
 //! `POST /api/reporting/graphql`: the messages query.
 
+use crate::credentials::Token;
 use crate::errors::ApiError;
 use crate::model::{Message, SentBy};
-use crate::pipeline::Token;
 use crate::state::AppState;
 use async_graphql::{
     Context, EmptyMutation, EmptySubscription, Error, InputObject, Object, Schema,

@@ -11,6 +11,7 @@
 pub mod admin;
 pub mod admin_seed;
 pub mod config;
+pub mod credentials;
 pub mod delivery;
 pub mod documents;
 pub mod errors;

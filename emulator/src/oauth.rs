@@ -9,8 +9,8 @@
 //! answer or message ever holds a secret.
 
 use crate::admin::object;
+use crate::credentials::bearer;
 use crate::errors::{ApiError, ApiResult};
-use crate::pipeline::bearer;
 use crate::state::AppState;
 use crate::tokens::{Bearer, Challenge, Code, Grant, GrantId, Refresh, Taken};
 use crate::util::{hash_str, lock, SplitMix64};

@@ -1,7 +1,7 @@
 //! The request pipeline wrapped around every route: CORS, request log, counters,
 //! faults, authentication, rate limiting and the JSON error safety net.
 
-use crate::config::READONLY_TOKEN;
+use crate::credentials::{bearer, Token};
 use crate::errors::{error_response, ApiError};
 use crate::faults::{self, FaultResponse};
 use crate::ratelimit;
@@ -12,18 +12,6 @@ use axum::http::{header, HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use estatekit_vocab::operations::matches;
-
-/// The token of the account an API request reaches (inserted as a request extension): the
-/// fixed token itself, or the account's token for an issued access token.
-#[derive(Clone, Debug)]
-pub struct Token(pub String);
-
-impl Token {
-    /// True for the read-only token.
-    pub fn is_readonly(&self) -> bool {
-        self.0 == READONLY_TOKEN
-    }
-}
 
 /// Kind of path, deciding which pipeline steps apply.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -66,15 +54,6 @@ pub fn api_route(path: &str) -> Option<(&'static str, Vec<Method>)> {
         .filter_map(|r| Method::from_bytes(r.method.as_bytes()).ok())
         .collect();
     Some((template, methods))
-}
-
-/// Extracts the bearer token; None when missing or malformed.
-pub fn bearer(headers: &HeaderMap) -> Option<String> {
-    let v = headers.get(header::AUTHORIZATION)?.to_str().ok()?.trim();
-    let (scheme, tok) = v.split_once(' ')?;
-    let tok = tok.trim();
-    (scheme.eq_ignore_ascii_case("bearer") && !tok.is_empty() && !tok.contains(' '))
-        .then(|| tok.to_string())
 }
 
 fn header_str(h: &HeaderMap, name: header::HeaderName) -> Option<String> {

@@ -1,9 +1,9 @@
 //! Webhook endpoints under `/api/external-integrations/webhooks`.
 
+use crate::credentials::Token;
 use crate::documents::check_id;
 use crate::errors::{parse_json, ApiError, ApiResult};
 use crate::model::EVENT_TYPES;
-use crate::pipeline::Token;
 use crate::state::AppState;
 use axum::body::Bytes;
 use axum::extract::rejection::{BytesRejection, PathRejection};
