@@ -17,6 +17,7 @@ import {
   makeJpeg,
   registerWebhook,
   showMessages,
+  callServer,
 } from "./helpers.mjs";
 
 const TOKEN = "dev-token";
@@ -33,18 +34,7 @@ function startEmulator() {
 }
 
 /** Calls the emulator from the test (admin API or the service API with the dev token). */
-async function call(route, init = {}) {
-  const headers = { ...(init.headers ?? {}) };
-  if (route.startsWith("/api/")) headers.Authorization = `Bearer ${TOKEN}`;
-  if (init.json !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(base + route, {
-    method: init.method ?? (init.json !== undefined ? "POST" : "GET"),
-    headers,
-    body: init.json !== undefined ? JSON.stringify(init.json) : undefined,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const call = (route, init) => callServer(base, TOKEN, route, init);
 
 async function graphqlCount() {
   const { body } = await call(`/_emulator/counters?token=${TOKEN}`);

@@ -126,3 +126,25 @@ export async function serveStatic(dir) {
     },
   };
 }
+
+/**
+ * Calls a route of the server at `base` from the test: the token on `/api/` routes, `init.json`
+ * sent as a JSON body (POST unless `init.method` says otherwise), else `init.body` as it is.
+ * Resolves with the status and the parsed body (null when empty).
+ * @param {string} base
+ * @param {string} token
+ * @param {string} route
+ * @param {{ method?: string, headers?: Record<string, string>, json?: unknown, body?: BodyInit }} [init]
+ */
+export async function callServer(base, token, route, init = {}) {
+  const headers = { ...(init.headers ?? {}) };
+  if (route.startsWith("/api/")) headers.Authorization = `Bearer ${token}`;
+  if (init.json !== undefined) headers["Content-Type"] = "application/json";
+  const response = await fetch(base + route, {
+    method: init.method ?? (init.json !== undefined ? "POST" : "GET"),
+    headers,
+    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}

@@ -11,7 +11,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { launchChromium } from "../../scripts/local.mjs";
-import { ROOT, SHOTS, PHONE, openPage as open, noErrors } from "./helpers.mjs";
+import { ROOT, SHOTS, PHONE, openPage as open, noErrors, callServer } from "./helpers.mjs";
 
 const TOKEN = "dev-token";
 
@@ -41,18 +41,7 @@ async function startDemo() {
 }
 
 /** Calls the demo's address from the test (the emulator's routes pass through it). */
-async function call(route, init = {}) {
-  const headers = { ...(init.headers ?? {}) };
-  if (route.startsWith("/api/")) headers.Authorization = `Bearer ${TOKEN}`;
-  if (init.json !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(base + route, {
-    method: init.method ?? (init.json !== undefined ? "POST" : "GET"),
-    headers,
-    body: init.json !== undefined ? JSON.stringify(init.json) : init.body,
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
+const call = (route, init) => callServer(base, TOKEN, route, init);
 
 before(async () => {
   demo = await startDemo();
