@@ -50,8 +50,8 @@ fn sample(ts: &str) -> Value {
     }
 }
 
-/// The requests of each operation, in the order a call sends them, as its behaviour in
-/// web/src/client.rs (`does`) builds them: the function named as its row's `method`.
+/// The requests of each operation whose row is not plain, in the order a call sends them, as its
+/// behaviour in web/src/client.rs (`does`) builds them: the function named as its row's `method`.
 mod sends {
     use super::*;
 
@@ -74,20 +74,6 @@ mod sends {
         vec![documents::list_request(base, &a.get("query")).unwrap()]
     }
 
-    pub fn get_document(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
-        let id: String = a.get("documentId");
-        vec![documents::get_request(base, &id).unwrap()]
-    }
-
-    pub fn delete_document(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
-        let id: String = a.get("documentId");
-        vec![documents::delete_request(base, &id).unwrap()]
-    }
-
-    pub fn list_webhooks(base: &BaseUrl, _: &Args) -> Vec<HttpRequest> {
-        vec![webhooks::list_request(base)]
-    }
-
     /// The registration, then the list when its answer gives no id.
     pub fn register_webhook(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
         let input = a.get("input");
@@ -105,25 +91,36 @@ mod sends {
             webhooks::register_request(base, &input).unwrap(),
         ]
     }
-
-    pub fn delete_webhook(base: &BaseUrl, a: &Args) -> Vec<HttpRequest> {
-        let id: String = a.get("webhookId");
-        vec![webhooks::delete_request(base, &id).unwrap()]
-    }
 }
 
-/// The dispatch, made from the operation table: each row's requests are those of its `method`
-/// in [`sends`], given sample arguments of its row's parameters.
+/// The one request of a plain row (its behaviour is made from the row: estatekit-web's
+/// `plain`): its route, with the id argument as its `{name}` segment when it takes one.
+fn plain(base: &BaseUrl, op: Operation, a: &Args) -> Vec<HttpRequest> {
+    let request = match op.params() {
+        [id, _] => HttpRequest::plain_by_id(op, base, id.name, &a.get::<String>(id.name)).unwrap(),
+        _ => HttpRequest::plain(op, base),
+    };
+    vec![request]
+}
+
+/// The dispatch, made from the operation table: a plain row's request is [`plain`]'s, any other
+/// row's those of its `method` in [`sends`], given sample arguments of its row's parameters.
 macro_rules! requests {
-    ({ $( $(#[$doc:meta])* $variant:ident { name: $name:literal, method: $method:ident, $($row:tt)* } )+ }) => {
+    ({ $( $(#[$doc:meta])* $variant:ident {
+        name: $name:literal, method: $method:ident, phrase: $phrase:literal,
+        params: [$($params:tt)*], returns: $returns:literal, $(check: $check:ident,)?
+        fields: $($row:tt)*
+    } )+ }) => {
         /// The requests a call of `op` may send, in order (under a base URL with a path).
         fn requests(base: &BaseUrl, op: Operation) -> Vec<HttpRequest> {
             let args = Args::of(op);
             match op {
-                $( Operation::$variant => sends::$method(base, &args), )+
+                $( Operation::$variant => requests!(@sends ($($check)?) $method base op args), )+
             }
         }
     };
+    (@sends () $method:ident $base:ident $op:ident $args:ident) => { sends::$method($base, &$args) };
+    (@sends ($check:ident) $method:ident $base:ident $op:ident $args:ident) => { plain($base, $op, &$args) };
 }
 
 estatekit_vocab::operation_table!(requests!());

@@ -10,6 +10,8 @@ use axum::extract::rejection::PathRejection;
 use axum::extract::{Extension, Multipart, Path, RawQuery, State};
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter, MethodRouter};
+use estatekit_vocab::operations::Operation;
 use serde_json::{Map, Value};
 
 /// Largest accepted image width/height for `format` conversion.
@@ -397,4 +399,16 @@ pub async fn delete(
     } else {
         Err(ApiError::not_found(format!("document `{id}` not found")))
     }
+}
+
+/// The handler of each operation of the table this module answers (emulator/src/routes.rs routes
+/// it at its row's route, `filter` being the route's method).
+pub fn answering(op: Operation, filter: MethodFilter) -> Option<MethodRouter<AppState>> {
+    Some(match op {
+        Operation::UploadDocument => on(filter, upload),
+        Operation::ListDocuments => on(filter, list),
+        Operation::GetDocument => on(filter, get_metadata),
+        Operation::DeleteDocument => on(filter, delete),
+        _ => return None,
+    })
 }

@@ -12,6 +12,8 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{Extension, State};
 use axum::http::{header, HeaderMap};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter, MethodRouter};
+use estatekit_vocab::operations::Operation;
 use std::cmp::Ordering;
 use std::sync::{Arc, OnceLock};
 
@@ -273,4 +275,13 @@ pub async fn handler(
     );
     r.headers_mut().extend(resp.http_headers);
     r
+}
+
+/// The handler of each operation of the table this module answers (emulator/src/routes.rs routes
+/// it at its row's route, `filter` being the route's method).
+pub fn answering(op: Operation, filter: MethodFilter) -> Option<MethodRouter<AppState>> {
+    match op {
+        Operation::ListMessages => Some(on(filter, handler)),
+        _ => None,
+    }
 }

@@ -59,20 +59,18 @@ where
     Some(axum::routing::on(filter(route)?, handler))
 }
 
-/// The handler of `op`'s own request (`route`, its row's first), `None` for an operation whose
+/// The handler of `op`'s own request (`route`, its row's first), from its resource's module (each
+/// names the operations it answers beside their handlers); `None` for an operation whose
 /// requests are other rows' (ensureWebhook sends listWebhooks' and registerWebhook's).
 fn own(op: Operation, route: &Route) -> Option<MethodRouter<AppState>> {
-    match op {
-        Operation::ListMessages => on(route, graphql::handler),
-        Operation::UploadDocument => on(route, documents::upload),
-        Operation::ListDocuments => on(route, documents::list),
-        Operation::GetDocument => on(route, documents::get_metadata),
-        Operation::DeleteDocument => on(route, documents::delete),
-        Operation::ListWebhooks => on(route, webhooks::list),
-        Operation::RegisterWebhook => on(route, webhooks::create),
-        Operation::EnsureWebhook => None,
-        Operation::DeleteWebhook => on(route, webhooks::delete),
-    }
+    let filter = filter(route)?;
+    [
+        graphql::answering,
+        documents::answering,
+        webhooks::answering,
+    ]
+    .iter()
+    .find_map(|answering| answering(op, filter))
 }
 
 /// The handler answering `route`: the extension's, the token endpoint's (every grant's one

@@ -10,6 +10,8 @@ use axum::extract::rejection::{BytesRejection, PathRejection};
 use axum::extract::{Extension, Path, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{on, MethodFilter, MethodRouter};
+use estatekit_vocab::operations::Operation;
 use serde_json::Value;
 
 fn forbid_readonly(token: &Token) -> ApiResult<()> {
@@ -129,4 +131,15 @@ pub async fn delete(
     } else {
         Err(ApiError::not_found(format!("webhook `{id}` not found")))
     }
+}
+
+/// The handler of each operation of the table this module answers (emulator/src/routes.rs routes
+/// it at its row's route, `filter` being the route's method).
+pub fn answering(op: Operation, filter: MethodFilter) -> Option<MethodRouter<AppState>> {
+    Some(match op {
+        Operation::ListWebhooks => on(filter, list),
+        Operation::RegisterWebhook => on(filter, create),
+        Operation::DeleteWebhook => on(filter, delete),
+        _ => return None,
+    })
 }

@@ -2,7 +2,9 @@
 //! and every token grant of `estatekit/auth`, each written once, as one row: the method's doc, its
 //! JavaScript name (the `Operation` variant's serde name), its Rust variant, the Rust name of its
 //! method and of its behaviour (`method`: estatekit-web's `does::<method>`, the contract test's
-//! `sends::<method>`), its phrase in messages ("list webhooks"), the method's parameters as its
+//! `sends::<method>`; a plain row names its answer's `check` instead, estatekit-web's
+//! `results::<check>`, and its behaviour and requests are made from the row: see
+//! [`Operation::plain`]), its phrase in messages ("list webhooks"), the method's parameters as its
 //! declaration shows them (`[documentId: string, options?: CallOptions]`, the options last), what
 //! it returns (`Promise<DocumentRecord>`), the fields of its request (name on the wire, TypeScript type, where it
 //! goes: path, query, JSON body or form, and whether it may be left out), whether it reads a page
@@ -20,8 +22,7 @@
 //! factories and their declarations (src/query.rs, the `query-js` binary: their parameters and
 //! answer are the row's), the docs' operation list ([`markdown`]), and the contract test's
 //! dispatch (core/tests/operations.rs, through `operation_table!`: each operation's requests,
-//! built from sample arguments of its row's parameters, against the templates). An operation's
-//! answer check is its resource's function in core/src/api, named after the row.
+//! built from sample arguments of its row's parameters, against the templates).
 
 #[cfg(feature = "ts")]
 use tsify::Tsify;
@@ -257,6 +258,7 @@ macro_rules! operations {
                 phrase: $phrase:literal,
                 params: [$($params:tt)*],
                 returns: $returns:literal,
+                $(check: $check:ident,)?
                 fields: $fields:expr,
                 pages: $pages:expr,
                 routes: [$own:expr $(, $more:expr)* $(,)?],
@@ -339,6 +341,15 @@ macro_rules! operations {
                         const ANSWER: &str = resolved($returns);
                         ANSWER
                     } )+
+                }
+            }
+
+            /// Whether its row is plain (it names its answer's `check`): its behaviour is then
+            /// made from the row alone, its one request built from its route and its arguments
+            /// (none but the options, or one string id for the route's one `{name}` segment).
+            pub const fn plain(self) -> bool {
+                match self {
+                    $( $enum::$variant => !stringify!($($check)?).is_empty(), )+
                 }
             }
 
@@ -459,6 +470,7 @@ macro_rules! operation_table {
             phrase: "get document",
             params: [documentId: string, options?: CallOptions],
             returns: "Promise<DocumentRecord>",
+            check: document_record,
             fields: &[field(At::Path, "documentId", "string")],
             pages: false,
             routes: [GET_DOCUMENT],
@@ -472,6 +484,7 @@ macro_rules! operation_table {
             phrase: "delete document",
             params: [documentId: string, options?: CallOptions],
             returns: "Promise<void>",
+            check: deleted,
             fields: &[field(At::Path, "documentId", "string")],
             pages: false,
             routes: [DELETE_DOCUMENT],
@@ -485,6 +498,7 @@ macro_rules! operation_table {
             phrase: "list webhooks",
             params: [options?: CallOptions],
             returns: "Promise<Webhook[]>",
+            check: webhook_list,
             fields: &[],
             pages: false,
             routes: [LIST_WEBHOOKS],
@@ -528,6 +542,7 @@ macro_rules! operation_table {
             phrase: "delete webhook",
             params: [webhookId: string, options?: CallOptions],
             returns: "Promise<void>",
+            check: deleted,
             fields: &[field(At::Path, "webhookId", "string")],
             pages: false,
             routes: [DELETE_WEBHOOK],
@@ -719,6 +734,50 @@ pub fn markdown() -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plain row's behaviour and request are made from the row (estatekit-web's `plain`): its
+    /// parameters are the options alone, or one string id and the options, the id being its one
+    /// route's one `{name}` segment and its one field.
+    #[test]
+    fn plain_rows_have_a_shape_their_behaviour_can_be_made_from() {
+        for op in Operation::ALL.iter().filter(|op| op.plain()) {
+            let (name, params) = (op.name(), op.params());
+            assert_eq!(
+                op.routes().len(),
+                1,
+                "{name}: a plain row sends one request"
+            );
+            let segments: Vec<&str> = op
+                .route()
+                .template
+                .split('/')
+                .filter(|s| s.starts_with('{'))
+                .collect();
+            match params {
+                [options] => {
+                    assert_eq!(
+                        (options.name, options.ts),
+                        ("options", "CallOptions"),
+                        "{name}"
+                    );
+                    assert!(segments.is_empty() && op.fields().is_empty(), "{name}");
+                }
+                [id, options] => {
+                    assert_eq!(
+                        (options.name, options.ts),
+                        ("options", "CallOptions"),
+                        "{name}"
+                    );
+                    assert_eq!((id.ts, id.optional), ("string", false), "{name}");
+                    assert_eq!(segments, [format!("{{{}}}", id.name)], "{name}");
+                    assert_eq!(op.fields(), [field(At::Path, id.name, "string")], "{name}");
+                }
+                _ => panic!("{name}: a plain row takes the options, or one string id and them"),
+            }
+        }
+        // Both shapes are checked: a row of each is plain.
+        assert!(Operation::ListWebhooks.plain() && Operation::GetDocument.plain());
+    }
 
     #[test]
     fn templates_match_their_paths_only() {

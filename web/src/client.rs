@@ -1,7 +1,8 @@
 //! The `Client` class JavaScript sees: the facade. Its methods are made from the operation table
-//! (`client_methods!`); each operation's behaviour (`does`) reads its arguments, asks `crate::api`
-//! for the request, and hands the pipeline the operation as data (the request, its retry class,
-//! its answer's check from `results`); `pipeline` sends it.
+//! (`client_methods!`); each operation's behaviour (a plain row's made from the row, any other's
+//! in `does`) reads its arguments, asks `crate::api` for the request, and hands the pipeline the
+//! operation as data (the request, its retry class, its answer's check from `results`);
+//! `pipeline` sends it.
 
 use super::answer::Answer;
 use super::api_error::Failure;
@@ -442,25 +443,6 @@ impl Client {
         Pipeline::call(self.inner.pipeline.clone(), events, prepared, check)
     }
 
-    /// [`Client::simple`] for a request on one resource named by a string id argument.
-    fn by_id(
-        &self,
-        operation: Operation,
-        (field, id): (&str, &JsValue),
-        request: fn(&BaseUrl, &str) -> Result<HttpRequest, Error>,
-        options: JsValue,
-        check: pipeline::CheckFn,
-    ) -> Promise {
-        self.simple(
-            operation,
-            |inner, events| {
-                let id = id_arg(field, id)?;
-                Ok((request(&inner.base, &id)?, inner.call(options, events)?))
-            },
-            check,
-        )
-    }
-
     /// Starts a call of `operation` of several requests: `body` gets the client's state and the
     /// call's events, and its future becomes the promise the method returns.
     fn run<F>(&self, operation: Operation, body: impl FnOnce(Rc<Inner>, Rc<Events>) -> F) -> Promise
@@ -492,10 +474,13 @@ impl Client {
 /// doc, its JavaScript name its row's `name`, its Rust name its row's `method`, its parameters its
 /// row's `params` (a `string` is taken as the JavaScript value it is and checked by the behaviour,
 /// any other type `T` as `Ts<T>`; `?` makes it optional) and its declared answer its row's
-/// `returns`. Its body hands the operation, its arguments and their names to its behaviour: the
-/// function of [`does`] named as the row's `method`. (The rows' docs are `#[doc = "..."]` attributes: a `///`
-/// comment passed through `macro_rules!` becomes a raw string, which wasm-bindgen would copy into
-/// the declarations with its `r"`.)
+/// `returns`. Its body is its behaviour. A plain row's (one that names its answer's `check`:
+/// `Operation::plain`) is made from the row: its one request is its route's
+/// (`HttpRequest::plain`, or `HttpRequest::plain_by_id` with its one string id), its answer read
+/// by `results::<check>`. Any other row's body hands the operation, its arguments and their names
+/// to the function of [`does`] named as the row's `method`. (The rows' docs are `#[doc = "..."]`
+/// attributes: a `///` comment passed through `macro_rules!` becomes a raw string, which
+/// wasm-bindgen would copy into the declarations with its `r"`.)
 macro_rules! client_methods {
     ({ $($rows:tt)* }) => {
         client_methods!(@rows [] $($rows)*);
@@ -514,22 +499,23 @@ macro_rules! client_methods {
             phrase: $phrase:tt,
             params: [$($params:tt)*],
             returns: $returns:tt,
-            $($row:tt)*
+            $(check: $check:ident,)?
+            fields: $($row:tt)*
         }
         $($rows:tt)*
     ) => {
         client_methods!(@params [$($methods)*]
-            { $(#[$($doc)*])* } ($variant $name $method $returns) [] [] [] [$($params)*]
+            { $(#[$($doc)*])* } ($variant $name $method $returns ($($check)?)) [] [] [] [$($params)*]
             $($rows)*);
     };
     // The row's parameters, one at a time, into the method's (`$decl`) and its arguments (`$arg`).
     // `EnsureWebhookOptions` is declared in TypeScript only (web/src/lib.rs: a call's options and
     // `store`, which `does::ensure_webhook` reads itself): read as `CallOptions`.
-    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt $check:tt)
         [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident ?: EnsureWebhookOptions $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
-        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns $check)
             [$($decl)*
                 #[wasm_bindgen(unchecked_optional_param_type = "EnsureWebhookOptions | null")]
                 $param: Option<Ts<CallOptions>>,
@@ -539,40 +525,40 @@ macro_rules! client_methods {
             [$($($more)*)?]
             $($rows)*);
     };
-    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt $check:tt)
         [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident ?: $ts:ident $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
-        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns $check)
             [$($decl)* $param: Option<Ts<$ts>>,]
             [$($arg)* given($param),]
             [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
-    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt $check:tt)
         [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident : string $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
-        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns $check)
             [$($decl)* #[wasm_bindgen(unchecked_param_type = "string")] $param: JsValue,]
             [$($arg)* $param,]
             [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
-    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt $check:tt)
         [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] [$param:ident : $ts:ident $(, $($more:tt)*)?]
         $($rows:tt)*
     ) => {
-        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns)
+        client_methods!(@params [$($methods)*] { $($doc)* } ($variant $name $method $returns $check)
             [$($decl)* $param: Ts<$ts>,]
             [$($arg)* $param.js_value(),]
             [$($names)* stringify!($param),]
             [$($($more)*)?]
             $($rows)*);
     };
-    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt)
+    (@params [$($methods:tt)*] { $($doc:tt)* } ($variant:ident $name:tt $method:ident $returns:tt $check:tt)
         [$($decl:tt)*] [$($arg:tt)*] [$($names:tt)*] []
         $($rows:tt)*
     ) => {
@@ -581,20 +567,41 @@ macro_rules! client_methods {
             #[wasm_bindgen(js_name = $name, unchecked_return_type = $returns)]
             #[allow(non_snake_case)]
             pub fn $method(&self, $($decl)*) -> Promise {
-                does::$method(self, Operation::$variant, [$($arg)*], [$($names)*])
+                client_methods!(@body $check $method self $variant [$($arg)*] [$($names)*])
             }
         ] $($rows)*);
+    };
+    // A plain row's behaviour is made from the row ([`plain`], by its arguments: the options, or
+    // an id and them); any other's is its [`does`].
+    (@body () $method:ident $self:ident $variant:ident [$($arg:tt)*] [$($names:tt)*]) => {
+        does::$method($self, Operation::$variant, [$($arg)*], [$($names)*])
+    };
+    (@body ($check:ident) $method:ident $self:ident $variant:ident [$options:expr,] [$($names:tt)*]) => {
+        $self.simple(Operation::$variant, |inner, events| {
+            let request = HttpRequest::plain(Operation::$variant, &inner.base);
+            Ok((request, inner.call($options, events)?))
+        }, results::$check)
+    };
+    (@body ($check:ident) $method:ident $self:ident $variant:ident
+        [$id:ident, $options:expr,] [$field:expr, $($names:tt)*]
+    ) => {
+        $self.simple(Operation::$variant, |inner, events| {
+            let id = id_arg($field, &$id)?;
+            let request = HttpRequest::plain_by_id(Operation::$variant, &inner.base, $field, &id)?;
+            Ok((request, inner.call($options, events)?))
+        }, results::$check)
     };
 }
 
 estatekit_vocab::operation_table!(client_methods!());
 
-/// Each operation's own behaviour, named as its row's `method`: what its generated method (above)
-/// calls with the operation, its arguments' JavaScript values (`undefined` for one left out) and
-/// their names as its row has them (what an error about an argument names), in its row's order:
-/// how the arguments are read, which requests are built, and which check reads the answer. (Each
-/// is inlined into its method. The options are named `options` in every row, as a test of the
-/// table holds, and read by `Inner::call` or the behaviour's own reading under that name.)
+/// The own behaviour of each operation whose row is not plain, named as its row's `method`: what
+/// its generated method (above) calls with the operation, its arguments' JavaScript values
+/// (`undefined` for one left out) and their names as its row has them (what an error about an
+/// argument names), in its row's order: how the arguments are read, which requests are built,
+/// and which check reads the answer. (Each is inlined into its method. The options are named
+/// `options` in every row, as a test of the table holds, and read by `Inner::call` or the
+/// behaviour's own reading under that name.)
 mod does {
     use super::*;
 
@@ -647,57 +654,6 @@ mod does {
     }
 
     #[inline(always)]
-    pub(super) fn get_document(
-        client: &Client,
-        op: Operation,
-        [id, options]: [JsValue; 2],
-        [first, _]: [&'static str; 2],
-    ) -> Promise {
-        client.by_id(
-            op,
-            (first, &id),
-            documents::get_request,
-            options,
-            results::document_record,
-        )
-    }
-
-    #[inline(always)]
-    pub(super) fn delete_document(
-        client: &Client,
-        op: Operation,
-        [id, options]: [JsValue; 2],
-        [first, _]: [&'static str; 2],
-    ) -> Promise {
-        client.by_id(
-            op,
-            (first, &id),
-            documents::delete_request,
-            options,
-            results::deleted,
-        )
-    }
-
-    #[inline(always)]
-    pub(super) fn list_webhooks(
-        client: &Client,
-        op: Operation,
-        [options]: [JsValue; 1],
-        _: [&'static str; 1],
-    ) -> Promise {
-        client.simple(
-            op,
-            |inner, events| {
-                Ok((
-                    webhooks::list_request(&inner.base),
-                    inner.call(options, events)?,
-                ))
-            },
-            results::webhook_list,
-        )
-    }
-
-    #[inline(always)]
     pub(super) fn register_webhook(
         client: &Client,
         op: Operation,
@@ -719,21 +675,5 @@ mod does {
         client.run(op, |inner, events| async move {
             inner.ensure_webhook(input, options, &events).await
         })
-    }
-
-    #[inline(always)]
-    pub(super) fn delete_webhook(
-        client: &Client,
-        op: Operation,
-        [id, options]: [JsValue; 2],
-        [first, _]: [&'static str; 2],
-    ) -> Promise {
-        client.by_id(
-            op,
-            (first, &id),
-            webhooks::delete_request,
-            options,
-            results::deleted,
-        )
     }
 }

@@ -1,7 +1,7 @@
 //! Documents (4.2-4.5): upload, list metadata, get one's metadata, delete.
 
 use super::check::{check, Checked};
-use super::url::{check_id, QueryString};
+use super::url::QueryString;
 use super::{check_non_empty, BaseUrl, FormValue, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::documents::{DocumentMetadata, DocumentRecord, ListDocumentsQuery};
@@ -91,18 +91,6 @@ pub fn list_request(base: &BaseUrl, query: &ListDocumentsQuery) -> Result<HttpRe
     qs.push_opt("skip", q.skip);
     qs.push_opt("take", q.take);
     Ok(HttpRequest::to_query(Operation::ListDocuments, base, &qs))
-}
-
-/// `GET /api/file-storage/company/documents/{documentId}/metadata`.
-pub fn get_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
-    check_id("documentId", id)?;
-    Ok(HttpRequest::to_segment(Operation::GetDocument, base, id))
-}
-
-/// `DELETE /api/file-storage/company/documents/{documentId}`.
-pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
-    check_id("documentId", id)?;
-    Ok(HttpRequest::to_segment(Operation::DeleteDocument, base, id))
 }
 
 /// Checks a list answer's bytes (the array at `key`: empty, or the wrapping key), its records'
@@ -265,28 +253,6 @@ mod tests {
             .unwrap_err()
             .to_string()
             .contains("query.tenantId"));
-    }
-
-    #[test]
-    fn get_and_delete_encode_the_id() {
-        let r = get_request(&base(), "../../webhooks").unwrap();
-        assert_eq!(
-            r.url,
-            "http://127.0.0.1:8787/api/file-storage/company/documents/..%2F..%2Fwebhooks/metadata"
-        );
-        let r = delete_request(&base(), "a%2Fb").unwrap();
-        assert_eq!(
-            r.url,
-            "http://127.0.0.1:8787/api/file-storage/company/documents/a%252Fb"
-        );
-        assert_eq!(
-            (r.method, r.spec.resend),
-            (HttpMethod::Delete, crate::error::Resend::Idempotent)
-        );
-        assert!(get_request(&base(), "")
-            .unwrap_err()
-            .to_string()
-            .contains("documentId"));
     }
 
     /// A JSON value's bytes, as an answer carries them.

@@ -26,7 +26,7 @@ use estatekit_vocab::operations::{GrantType, Operation, Spec};
 use serde::{Deserialize, Serialize};
 #[cfg(feature = "js")]
 use tsify::Tsify;
-use url::{encode_component, QueryString};
+use url::{check_id, encode_component, QueryString};
 
 pub use url::BaseUrl;
 
@@ -171,10 +171,31 @@ impl HttpRequest {
     }
 
     /// The request of `row` with `id` encoded as the path template's one `{name}` segment.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn to_segment(row: impl Row, base: &BaseUrl, id: &str) -> HttpRequest {
         let (spec, method, parts) = (row.spec(), row.method(), row.path_parts());
         HttpRequest::of(spec, method, parts, base, Some(id), &QueryString::default())
+    }
+
+    /// The one request of a plain row ([`Operation::plain`]) taking the options alone
+    /// (listWebhooks): its route, no query, no body.
+    #[inline(always)]
+    pub fn plain(op: Operation, base: &BaseUrl) -> HttpRequest {
+        HttpRequest::to(op, base)
+    }
+
+    /// The one request of a plain row taking one string id (getDocument, deleteWebhook): `id`,
+    /// the argument its row names `field`, checked and encoded as its route's one `{name}`
+    /// segment.
+    #[inline(always)]
+    pub fn plain_by_id(
+        op: Operation,
+        base: &BaseUrl,
+        field: &str,
+        id: &str,
+    ) -> Result<HttpRequest, Error> {
+        check_id(field, id)?;
+        Ok(HttpRequest::to_segment(op, base, id))
     }
 
     /// The same request carrying `body`.
@@ -237,6 +258,50 @@ pub(crate) fn check_non_empty(field: &str, value: Option<&str>) -> Result<(), Er
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn base() -> BaseUrl {
+        BaseUrl::normalised("https://acme.example.com/")
+    }
+
+    #[test]
+    fn plain_requests_encode_and_check_the_id() {
+        let r = HttpRequest::plain_by_id(Operation::GetDocument, &base(), "documentId", "../../w")
+            .unwrap();
+        assert_eq!(
+            r.url,
+            "https://acme.example.com/api/file-storage/company/documents/..%2F..%2Fw/metadata"
+        );
+        let r = HttpRequest::plain_by_id(Operation::DeleteDocument, &base(), "documentId", "a%2Fb")
+            .unwrap();
+        assert_eq!(
+            r.url,
+            "https://acme.example.com/api/file-storage/company/documents/a%252Fb"
+        );
+        assert_eq!(
+            (r.method, r.spec.resend),
+            (HttpMethod::Delete, crate::error::Resend::Idempotent)
+        );
+        let r =
+            HttpRequest::plain_by_id(Operation::DeleteWebhook, &base(), "webhookId", "../x?y#z")
+                .unwrap();
+        assert_eq!(
+            r.url,
+            "https://acme.example.com/api/external-integrations/webhooks/..%2Fx%3Fy%23z"
+        );
+        for bad in ["", ".", ".."] {
+            let e = HttpRequest::plain_by_id(Operation::DeleteWebhook, &base(), "webhookId", bad)
+                .unwrap_err();
+            assert!(e.to_string().starts_with("invalid webhookId"), "{e}");
+        }
+        let r = HttpRequest::plain(Operation::ListWebhooks, &base());
+        assert_eq!(
+            (r.method, r.url.as_str()),
+            (
+                HttpMethod::Get,
+                "https://acme.example.com/api/external-integrations/webhooks"
+            )
+        );
+    }
 
     #[test]
     fn tokens_are_checked_without_echoing_them() {

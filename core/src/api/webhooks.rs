@@ -2,7 +2,7 @@
 
 use super::check::{check, read};
 use super::status::LenientText;
-use super::url::{check_http_url, check_id};
+use super::url::check_http_url;
 use super::{BaseUrl, HttpRequest, JsonBody, RequestBody};
 use crate::error::Error;
 use crate::model::webhooks::{RegisterWebhookInput, Webhook};
@@ -67,12 +67,6 @@ pub fn find_registered(list: &[Webhook], input: &RegisterWebhookInput) -> Option
         .rev()
         .find(|w| w.event_type.is(wanted) && w.url.is(&input.url))
         .map(|w| w.id.to_rust())
-}
-
-/// `DELETE /api/external-integrations/webhooks/{webhookId}`.
-pub fn delete_request(base: &BaseUrl, id: &str) -> Result<HttpRequest, Error> {
-    check_id("id", id)?;
-    Ok(HttpRequest::to_segment(Operation::DeleteWebhook, base, id))
 }
 
 #[cfg(test)]
@@ -210,17 +204,5 @@ mod tests {
             e.to_string().contains("at items[1].id: invalid type"),
             "{e}"
         );
-    }
-
-    #[test]
-    fn delete_encodes_the_id() {
-        let r = delete_request(&base(), "../x?y#z").unwrap();
-        assert_eq!(r.method, HttpMethod::Delete);
-        assert_eq!(
-            r.url,
-            "https://acme.example.com/api/external-integrations/webhooks/..%2Fx%3Fy%23z"
-        );
-        assert_eq!(r.spec.resend, crate::error::Resend::Idempotent);
-        assert!(delete_request(&base(), "").is_err());
     }
 }
