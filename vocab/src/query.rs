@@ -1,14 +1,15 @@
 //! `estatekit/query`'s factories and keys, made from the operation table (src/operations.rs):
 //! each factory's name, its doc and the client method it calls are its operation's row's `name`,
 //! its parameters and answer's type the row's `params` and `answer`. Its shape (a query, a
-//! page-by-page query, a mutation) and key are derived from the row ([`derive`]: a `GET` by id, a
-//! `DELETE` by id, a `GET` of a list) unless its operation has a case of `factories` below (the
-//! messages and documents lists, the upload, the webhooks' registrations: their wording or key is
-//! their own). Each query factory declares its key ([`keys::Key`]), and `estatekitKeys`' keys and
-//! the `EstatekitKeys` interface are written from them ([`keys`]). Printed by the `query-js`
-//! binary into js/query.js's and js/query.d.ts's GENERATED blocks (`make generate`;
-//! estatekit-core's tests/generated.rs fails when one is stale); an operation of no derived shape
-//! and no case fails the generator ([`QueryError`]).
+//! page-by-page query, a mutation) and key are derived from the row (src/query/derive.rs: a
+//! `GET` by id, a `DELETE` by id, a `GET` of a list) unless its operation has a case of
+//! `factories` below (the messages and documents lists, the upload, the webhooks'
+//! registrations: their wording or key is their own). Each query factory declares its key
+//! (`keys::Key`), and `estatekitKeys`' keys and the `EstatekitKeys` interface are written from
+//! them (src/query/keys.rs). Printed by the `query-js` binary into js/query.js's and
+//! js/query.d.ts's GENERATED blocks (`make generate`; estatekit-core's tests/generated.rs fails
+//! when one is stale); an operation of no derived shape and no case fails the generator
+//! ([`QueryError`]).
 
 mod derive;
 mod keys;
@@ -490,7 +491,7 @@ fn documents_key(op: Operation, infinite: bool) -> Key {
 }
 
 /// Each operation's factories: its case here when its factories are its own (their wording or
-/// key), else those derived from its row ([`derive`]), else [`QueryError::NoShape`].
+/// key), else those derived from its row (src/query/derive.rs), else [`QueryError::NoShape`].
 fn factories(op: Operation) -> Result<Vec<Factory>, QueryError> {
     let webhook = |verb, note| vec![mutation(op, derive::resource(op.route()), verb, note)];
     Ok(match op {
