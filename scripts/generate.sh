@@ -27,10 +27,14 @@ fs.writeFileSync(file, text.slice(0, i + begin.length) + process.env.BLOCK + tex
 block js/api_error.js "error model" "$(gen --js)
 "
 query() { cargo run -q -p estatekit-vocab --bin query-js -- "$1"; }
-# (Command substitution drops the final newline: the marker line follows the text's own.)
-block js/query.js "operation table" "$(query --js)
+# Assigned first, so that a generator's failure (an operation of no factory shape) stops here
+# rather than emptying the block. (Command substitution drops the final newline: the marker line
+# follows the text's own.)
+QUERY_JS="$(query --js)"
+QUERY_TS="$(query --ts)"
+block js/query.js "operation table" "$QUERY_JS
 "
-block js/query.d.ts "operation table" "$(query --ts)
+block js/query.d.ts "operation table" "$QUERY_TS
 "
 # From ClientEvent (core/src/model/events.rs): each event's keys in js/events.js.
 block js/events.js "client events" "$(cargo run -q -p estatekit-core --bin events-js)
