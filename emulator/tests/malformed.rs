@@ -466,26 +466,6 @@ async fn malformed_inputs_get_json_4xx() {
             ]),
             400,
         ),
-        case(
-            "upload: oversized body",
-            "POST",
-            DOCS,
-            mpct,
-            mp(&[
-                ("file", Some("big.bin"), &vec![7u8; 2 * 1024 * 1024]),
-                rp,
-                meta,
-            ]),
-            413,
-        ),
-        case(
-            "webhook: oversized JSON",
-            "POST",
-            HOOKS,
-            json,
-            format!(r#"{{"type":"{}"}}"#, "x".repeat(2 * 1024 * 1024)),
-            413,
-        ),
         case("graphql: bad JSON", "POST", GQL, json, "{\"query\":", 400),
         case(
             "graphql: wrong content type",
@@ -781,11 +761,20 @@ async fn a_content_length_over_the_limit_is_413_before_the_body_is_sent() {
     use tokio::io::AsyncWriteExt;
     let s = server_with(|c| c.max_upload_mb = 1).await;
     let host = s.base_url.trim_start_matches("http://").to_string();
-    for path in [HOOKS, "/accounts/oauth/token", GQL] {
+    // An oversized body is refused by its announced length (an upload's and a webhook's included:
+    // a client still sending a body the server has refused may see its connection reset before
+    // it reads the 413, so none is sent here).
+    let multipart = "multipart/form-data; boundary=x";
+    for (path, content_type) in [
+        (HOOKS, "application/json"),
+        (DOCS, multipart),
+        ("/accounts/oauth/token", "application/json"),
+        (GQL, "application/json"),
+    ] {
         let (mut r, mut w) = raw_connection(&s.base_url).await.into_split();
         // 10 GiB announced, not one byte sent: the answer cannot wait for the body.
         let head = format!(
-            "POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: application/json\r\nContent-Length: 10737418240\r\n\r\n"
+            "POST {path} HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {TOKEN}\r\nContent-Type: {content_type}\r\nContent-Length: 10737418240\r\n\r\n"
         );
         w.write_all(head.as_bytes()).await.expect("write");
         let answer = read_head(&mut r).await;
