@@ -81,38 +81,13 @@ fn refused_at(
     message: &str,
     refuses: &dyn Fn(&JsValue) -> Option<String>,
 ) -> String {
-    let has = |object: &JsValue, key: &str| {
-        object.is_object() && js_sys::Reflect::has(object, &JsValue::from_str(key)).unwrap_or(false)
-    };
-    let mut path: Vec<Step> = Vec::new();
     if let Some(field) = message
         .strip_prefix("missing field `")
         .and_then(|m| m.strip_suffix('`'))
     {
-        // The input itself, or the first of its nested inputs that declares the field and
-        // lacks it.
-        let lacks_it = known.contains(&field) && !has(given, field);
-        if !lacks_it {
-            let lacking = known.iter().find(|key| {
-                let inner = get(given, key);
-                nested(key).is_some_and(|keys| keys.contains(&field))
-                    && inner.is_object()
-                    && !has(&inner, field)
-            });
-            if let Some(key) = lacking {
-                path.push(Step::Key((*key).to_owned()));
-            }
-        }
-        return path_text(&path);
+        return path_text(&lacking(given, known, nested, field));
     }
-    // What serde expected where it refused (`a string` in `..., expected a string`).
-    // (A comparison of bytes: a substring search costs the module more than this function.)
-    let expected = |message: &str| {
-        const SEP: &[u8] = b", expected ";
-        let bytes = message.as_bytes();
-        let at = bytes.windows(SEP.len()).rposition(|w| w == SEP)?;
-        bytes.get(at + SEP.len()..).map(<[u8]>::to_vec)
-    };
+    let mut path: Vec<Step> = Vec::new();
     let mut here = given.clone();
     let mut keys: Option<&[&str]> = Some(known);
     loop {
@@ -126,63 +101,12 @@ fn refused_at(
         if !as_object && !js_sys::Array::is_array(&here) {
             break;
         }
-        // Refused as a whole (a string expected, a `Store` that is not one) when the same kind
-        // of container, empty, is refused alike: then this is where.
-        let empty: JsValue = if as_object {
-            js_sys::Object::new().into()
-        } else {
-            js_sys::Array::new().into()
-        };
-        if let Some(alike) = refuses(&alone_at(&path, empty)) {
-            if alike == message || expected(&alike).is_some_and(|e| Some(e) == expected(message)) {
-                break;
-            }
+        if refused_whole(&path, as_object, message, refuses) {
+            break;
         }
-        let parts: Vec<(Step, JsValue)> = if !as_object {
-            let array: &js_sys::Array = here.unchecked_ref();
-            (0..array.length())
-                .map(|i| (Step::Index(i, array.clone()), array.get(i)))
-                .collect()
-        } else {
-            let names: Vec<String> = match keys {
-                Some(keys) => keys.iter().map(|key| (*key).to_owned()).collect(),
-                None => js_sys::Object::keys(here.unchecked_ref::<js_sys::Object>())
-                    .iter()
-                    .filter_map(|key| key.as_string())
-                    .collect(),
-            };
-            names
-                .into_iter()
-                .filter(|key| has(&here, key))
-                .map(|key| {
-                    let value = get(&here, &key);
-                    (Step::Key(key), value)
-                })
-                .collect()
-        };
-        let mut found = None;
-        for (step, part) in parts {
-            path.push(step);
-            if refuses(&alone_at(&path, part.clone())).as_deref() == Some(message) {
-                // In an object whose keys no struct declares, a part refused alike whatever it
-                // holds is not where (an enum's unknown variant is the key of the object it is
-                // read from): then the object is.
-                let other = if is_nullish(&part) {
-                    JsValue::TRUE
-                } else {
-                    JsValue::NULL
-                };
-                let map = as_object && keys.is_none();
-                if map && refuses(&alone_at(&path, other)).as_deref() == Some(message) {
-                    path.pop();
-                } else {
-                    found = Some(part);
-                }
-                break;
-            }
-            path.pop();
-        }
-        let Some(part) = found else {
+        let parts = parts_of(&here, as_object, keys);
+        let map = as_object && keys.is_none();
+        let Some(part) = refused_part(&mut path, parts, map, message, refuses) else {
             break;
         };
         keys = match path.as_slice() {
@@ -192,6 +116,118 @@ fn refused_at(
         here = part;
     }
     path_text(&path)
+}
+
+/// Whether `object` is an object that has `key`.
+fn has(object: &JsValue, key: &str) -> bool {
+    object.is_object() && js_sys::Reflect::has(object, &JsValue::from_str(key)).unwrap_or(false)
+}
+
+/// Where a field serde found missing is lacking: the input itself (an empty path), or the first
+/// of its nested inputs that declares the field and lacks it.
+fn lacking(
+    given: &JsValue,
+    known: &[&str],
+    nested: fn(&str) -> Option<&'static [&'static str]>,
+    field: &str,
+) -> Vec<Step> {
+    let mut path = Vec::new();
+    let the_input_lacks_it = known.contains(&field) && !has(given, field);
+    if !the_input_lacks_it {
+        let lacking = known.iter().find(|key| {
+            let inner = get(given, key);
+            nested(key).is_some_and(|keys| keys.contains(&field))
+                && inner.is_object()
+                && !has(&inner, field)
+        });
+        if let Some(key) = lacking {
+            path.push(Step::Key((*key).to_owned()));
+        }
+    }
+    path
+}
+
+/// What serde expected where it refused (`a string` in `..., expected a string`).
+/// (A comparison of bytes: a substring search costs the module more than this function.)
+fn expected(message: &str) -> Option<Vec<u8>> {
+    const SEP: &[u8] = b", expected ";
+    let bytes = message.as_bytes();
+    let at = bytes.windows(SEP.len()).rposition(|w| w == SEP)?;
+    bytes.get(at + SEP.len()..).map(<[u8]>::to_vec)
+}
+
+/// Whether the container at `path` is refused as a whole (a string expected, a `Store` that is
+/// not one): the same kind of container, empty, is refused alike.
+fn refused_whole(
+    path: &[Step],
+    as_object: bool,
+    message: &str,
+    refuses: &dyn Fn(&JsValue) -> Option<String>,
+) -> bool {
+    let empty: JsValue = if as_object {
+        js_sys::Object::new().into()
+    } else {
+        js_sys::Array::new().into()
+    };
+    refuses(&alone_at(path, empty)).is_some_and(|alike| {
+        alike == message || expected(&alike).is_some_and(|e| Some(e) == expected(message))
+    })
+}
+
+/// The parts of `here`, in the order serde reads them: an array's elements, or an object's
+/// entries (by `keys`, a struct's declared order, when known; else its own keys).
+fn parts_of(here: &JsValue, as_object: bool, keys: Option<&[&str]>) -> Vec<(Step, JsValue)> {
+    if !as_object {
+        let array: &js_sys::Array = here.unchecked_ref();
+        return (0..array.length())
+            .map(|i| (Step::Index(i, array.clone()), array.get(i)))
+            .collect();
+    }
+    let names: Vec<String> = match keys {
+        Some(keys) => keys.iter().map(|key| (*key).to_owned()).collect(),
+        None => js_sys::Object::keys(here.unchecked_ref::<js_sys::Object>())
+            .iter()
+            .filter_map(|key| key.as_string())
+            .collect(),
+    };
+    names
+        .into_iter()
+        .filter(|key| has(here, key))
+        .map(|key| {
+            let value = get(here, &key);
+            (Step::Key(key), value)
+        })
+        .collect()
+}
+
+/// The first of `parts` refused with `message` alone at its place, its step pushed onto `path`;
+/// `None` when none is. In a `map` (an object whose keys no struct declares), a part refused
+/// alike whatever it holds is not where (an enum's unknown variant is the key of the object it
+/// is read from): then the object is, and `None`.
+fn refused_part(
+    path: &mut Vec<Step>,
+    parts: Vec<(Step, JsValue)>,
+    map: bool,
+    message: &str,
+    refuses: &dyn Fn(&JsValue) -> Option<String>,
+) -> Option<JsValue> {
+    for (step, part) in parts {
+        path.push(step);
+        if refuses(&alone_at(path, part.clone())).as_deref() == Some(message) {
+            let other = if is_nullish(&part) {
+                JsValue::TRUE
+            } else {
+                JsValue::NULL
+            };
+            if map && refuses(&alone_at(path, other)).as_deref() == Some(message) {
+                path.pop();
+                return None;
+            }
+            return Some(part);
+        }
+        path.pop();
+    }
+    None
 }
 
 /// A path as serde_path_to_error writes it: `paging.take`, `fields[1]`, `.` for none.

@@ -560,7 +560,6 @@ pub async fn send(
     if out.signal.is_some_and(AbortSignal::aborted) {
         return Err(Error::Aborted { operation }.into());
     }
-    let host = || host_of(&out.request.url);
     #[cfg(feature = "dom-emulation")]
     let platform = match out.file {
         Some((blob, _)) => super::form::platform_form(blob)
@@ -592,75 +591,89 @@ pub async fn send(
         }
         None => via_fetch(authorization, out, platform).await,
     };
-    let (stop, no_answer) = match fetched {
-        Fetched::Reply(reply) => {
-            return Ok(Answer {
-                operation,
-                status: reply.status,
-                headers: reply.headers,
-                body: reply.body,
-                bytes: reply.bytes,
-                token,
-                attempts: 1,
-                #[cfg(feature = "auth")]
-                sent_at,
-            })
-        }
-        Fetched::Stopped(stop, no_answer) => (stop, no_answer),
-    };
+    match fetched {
+        Fetched::Reply(reply) => Ok(Answer {
+            operation,
+            status: reply.status,
+            headers: reply.headers,
+            body: reply.body,
+            bytes: reply.bytes,
+            token,
+            attempts: 1,
+            #[cfg(feature = "auth")]
+            sent_at,
+        }),
+        Fetched::Stopped(stop, no_answer) => Err(unanswered(stop, no_answer, out, &token)),
+    }
+}
+
+/// The failure of a request that got no answer: `stop` (`timeout`, `aborted`, or none) and why.
+/// No token is in it: a `fetch` option could put the token in what it throws, so the message
+/// hides it, and a cause that quotes it is replaced by an `Error` of the hidden text.
+fn unanswered(stop: &'static str, no_answer: NoAnswer, out: &Outgoing<'_>, token: &str) -> Failure {
+    let operation = out.request.operation();
     match no_answer {
-        NoAnswer::Redirected => Err(Failure::from(Error::Redirected { operation }).after(1)),
-        NoAnswer::NotResponse => Err(Failure::from(Error::invalid(
+        NoAnswer::Redirected => Failure::from(Error::Redirected { operation }).after(1),
+        NoAnswer::NotResponse => Failure::from(Error::invalid(
             "options.fetch",
             "must return a Promise that resolves to a Response",
         ))
-        .after(1)),
-        // A `fetch` option could put the token in what it throws: the message hides it, and a
-        // cause that quotes it is replaced by an `Error` of the hidden text.
-        NoAnswer::Failed(reason, cause) => {
-            let unsent = stop.is_empty() && has_code(&cause, &UNSENT_CODES);
-            let reset = stop.is_empty() && out.file.is_some() && has_code(&cause, &RESET_CODES);
-            let cause = without_token(cause, &token);
-            let error = match stop {
-                "timeout" => Error::Timeout {
-                    operation,
-                    timeout_ms: out.timeout_ms,
-                },
-                "aborted" => Error::Aborted { operation },
-                _ => Error::Network {
-                    operation,
-                    host: host(),
-                    reason: redact(reason, &token),
-                },
-            };
-            let cause = match error {
-                // An abort's cause is the reason the caller's signal gave.
-                Error::Aborted { .. } => out.signal.map(AbortSignal::reason).unwrap_or(cause),
-                _ => cause,
-            };
-            let mut failure = Failure::from(error).after(1);
-            if unsent {
-                failure.unsent = true;
-                // Said where it matters: a request that is not idempotent, whose outcome is
-                // then known.
-                if out.request.spec.resend != Resend::Idempotent {
-                    failure.note = Some("nothing was sent".into());
-                }
-            } else if reset {
-                failure.note = Some(RESET_UPLOAD.into());
-            }
-            Err(if cause.is_undefined() {
-                failure
-            } else {
-                failure.caused_by(cause)
-            })
-        }
-        NoAnswer::CallerBug(reason, cause) => Err(Failure::from(Error::CallerFetch {
+        .after(1),
+        NoAnswer::Failed(reason, cause) => failed_to_send(stop, reason, cause, out, token),
+        NoAnswer::CallerBug(reason, cause) => Failure::from(Error::CallerFetch {
             operation,
-            reason: redact(reason, &token),
+            reason: redact(reason, token),
         })
         .after(1)
-        .caused_by(without_token(cause, &token))),
+        .caused_by(without_token(cause, token)),
+    }
+}
+
+/// The failure of a request the platform failed (`reason`, `cause`: what it threw or rejected
+/// with), timed out or aborted (`stop`): whether it was surely not sent (`unsent`), and the note
+/// of an upload whose connection was reset.
+fn failed_to_send(
+    stop: &'static str,
+    reason: String,
+    cause: JsValue,
+    out: &Outgoing<'_>,
+    token: &str,
+) -> Failure {
+    let operation = out.request.operation();
+    let unsent = stop.is_empty() && has_code(&cause, &UNSENT_CODES);
+    let reset = stop.is_empty() && out.file.is_some() && has_code(&cause, &RESET_CODES);
+    let cause = without_token(cause, token);
+    let error = match stop {
+        "timeout" => Error::Timeout {
+            operation,
+            timeout_ms: out.timeout_ms,
+        },
+        "aborted" => Error::Aborted { operation },
+        _ => Error::Network {
+            operation,
+            host: host_of(&out.request.url),
+            reason: redact(reason, token),
+        },
+    };
+    let cause = match error {
+        // An abort's cause is the reason the caller's signal gave.
+        Error::Aborted { .. } => out.signal.map(AbortSignal::reason).unwrap_or(cause),
+        _ => cause,
+    };
+    let mut failure = Failure::from(error).after(1);
+    if unsent {
+        failure.unsent = true;
+        // Said where it matters: a request that is not idempotent, whose outcome is then known.
+        if out.request.spec.resend != Resend::Idempotent {
+            failure.note = Some("nothing was sent".into());
+        }
+    } else if reset {
+        failure.note = Some(RESET_UPLOAD.into());
+    }
+    if cause.is_undefined() {
+        failure
+    } else {
+        failure.caused_by(cause)
     }
 }
 
