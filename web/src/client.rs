@@ -571,8 +571,9 @@ macro_rules! client_methods {
             }
         ] $($rows)*);
     };
-    // A plain row's behaviour is made from the row ([`plain`], by its arguments: the options, or
-    // an id and them); any other's is its [`does`].
+    // A plain row's behaviour is made here from the row, by its arguments (the options, or a
+    // string id and them): its one request (`HttpRequest::plain`, `plain_by_id`), its answer read
+    // by `results::<check>`. Any other row's is its [`does`].
     (@body () $method:ident $self:ident $variant:ident [$($arg:tt)*] [$($names:tt)*]) => {
         does::$method($self, Operation::$variant, [$($arg)*], [$($names)*])
     };
