@@ -18,7 +18,7 @@
 //! `estatekit/otel`'s `otel_routes.js` (the `otel-routes-js` binary), the `Client` class's wasm
 //! methods and their declarations (estatekit-web's `client_methods!`, through
 //! [`operation_table!`](crate::operation_table): each method's doc, `js_name`, Rust name,
-//! parameters and declared answer are its row's; its body calls its behaviour), `estatekit/query`'s
+//! parameters and declared answer are its row's, and so is a plain row's body), `estatekit/query`'s
 //! factories and their declarations (src/query.rs, the `query-js` binary: their parameters and
 //! answer are the row's), the docs' operation list ([`markdown`]), and the contract test's
 //! dispatch (core/tests/operations.rs, through `operation_table!`: each operation's requests,
